@@ -1,0 +1,87 @@
+/** The shape of a tool as toolsift stores it, and the types that travel with it. */
+
+/** A JSON value, as tools receive and return it. */
+export type JsonValue =
+  | string
+  | number
+  | boolean
+  | null
+  | JsonValue[]
+  | { [key: string]: JsonValue };
+
+/** A JSON Schema object. Kept loose on purpose: real servers send draft-07 and 2020-12. */
+export type JsonSchema = { [key: string]: unknown };
+
+/** MCP tool annotations (hints about behaviour; never trusted for security). */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+  [key: string]: unknown;
+}
+
+/** Whether a tool's schema may be deferred: `never` keeps it loaded, `always` defers it whenever
+ * disclosure is active, `auto` lets disclosure decide (the default). */
+export type DeferPolicy = "never" | "auto" | "always";
+
+/** How an oversized result is cut. `smart` keeps JSON and MCP content structure. */
+export type TruncationStrategy = "head" | "tail" | "head-tail" | "smart";
+
+/** MCP-style content blocks a handler may return. */
+export type ToolContent =
+  | { type: "text"; text: string; [key: string]: unknown }
+  | { type: "image"; data: string; mimeType: string; [key: string]: unknown }
+  | { type: "audio"; data: string; mimeType: string; [key: string]: unknown }
+  | { type: "resource_link"; uri: string; name?: string; [key: string]: unknown }
+  | { type: "resource"; resource: { uri: string; [key: string]: unknown }; [key: string]: unknown };
+
+/** What a handler returns: an MCP-style result, or any JSON value (wrapped as text). */
+export interface ToolResult {
+  content: ToolContent[];
+  structuredContent?: { [key: string]: unknown };
+  isError?: boolean;
+  [key: string]: unknown;
+}
+
+/** Context passed to a tool handler. */
+export interface ToolCallContext {
+  /** Session id the call belongs to. */
+  session: string;
+  /** Aborted when the caller gives up on the call. */
+  signal?: AbortSignal;
+}
+
+/** Runs a tool. May return an MCP-style `ToolResult` or any JSON-serialisable value. */
+export type ToolHandler = (
+  args: { [key: string]: unknown },
+  context: ToolCallContext,
+) => unknown | Promise<unknown>;
+
+/** One tool in the catalog. Only `name`, `description` and `inputSchema` are required. */
+export interface ToolDefinition {
+  /** Unique name in the catalog; `^[A-Za-z0-9_.:/-]{1,128}$`. Providers map it to their rules. */
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments; its root must be an object schema. */
+  inputSchema: JsonSchema;
+  title?: string;
+  outputSchema?: JsonSchema;
+  annotations?: ToolAnnotations;
+  /** MCP server (or other source) the tool comes from. Tools with a server defer by default. */
+  server?: string;
+  category?: string;
+  tags?: string[];
+  /** A curated phrase for search; weighted above the description. */
+  searchHint?: string;
+  keywords?: string[];
+  /** Names of the profiles this tool belongs to. */
+  profiles?: string[];
+  /** Defer policy; default `auto`. */
+  defer?: DeferPolicy;
+  /** Per-tool result budget, in tokens. */
+  maxResultTokens?: number;
+  truncation?: TruncationStrategy;
+  handler?: ToolHandler;
+}
