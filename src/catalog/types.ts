@@ -85,3 +85,28 @@ export interface ToolDefinition {
   truncation?: TruncationStrategy;
   handler?: ToolHandler;
 }
+
+/** A change to the catalog, delivered to `onChange` listeners after it is applied. */
+export type CatalogChange =
+  | { type: "add"; tool: ToolDefinition }
+  | { type: "remove"; tool: ToolDefinition }
+  | { type: "replace"; tool: ToolDefinition; previous: ToolDefinition };
+
+/** A live, validated set of tools with unique names. */
+export interface Catalog {
+  /** Adds tools; throws InvalidToolError listing every problem (nothing is added then). */
+  add(tools: ToolDefinition | readonly ToolDefinition[]): void;
+  /** Removes a tool; returns false when it did not exist. */
+  remove(name: string): boolean;
+  /** Replaces (or adds) a tool with the same name. */
+  replace(tool: ToolDefinition): void;
+  get(name: string): ToolDefinition | undefined;
+  has(name: string): boolean;
+  /** Every tool, sorted by name (deterministic). */
+  list(): readonly ToolDefinition[];
+  readonly size: number;
+  /** A stable hash of the catalog's content (handlers excluded); changes when any tool changes. */
+  fingerprint(): string;
+  /** Subscribes to changes; returns the unsubscribe function. */
+  onChange(listener: (change: CatalogChange) => void): () => void;
+}
