@@ -1,0 +1,24 @@
+/**
+ * `npm run bench`: every benchmark, printed as Markdown tables. Pass section names to run only
+ * some: `npm run bench -- speed quality truncation`.
+ */
+import { runQualityBench } from "./quality.js";
+import { runSearchSpeed } from "./search-speed.js";
+import { runTruncationBench } from "./truncation.bench.js";
+
+const sections: Record<string, () => unknown | Promise<unknown>> = {
+  speed: () => runSearchSpeed(),
+  quality: () => runQualityBench(),
+  truncation: () => runTruncationBench(),
+};
+
+const wanted = process.argv.slice(2);
+const unknown = wanted.filter((name) => !(name in sections));
+if (unknown.length > 0) {
+  console.error(`Unknown bench section(s): ${unknown.join(", ")}. Known: ${Object.keys(sections).join(", ")}.`);
+  process.exit(2);
+}
+console.log(`# toolsift benchmarks (node ${process.version}, ${new Date().toISOString()})`);
+for (const [name, run] of Object.entries(sections)) {
+  if (wanted.length === 0 || wanted.includes(name)) await run();
+}

@@ -1,0 +1,77 @@
+/**
+ * Measures one engine on one catalog in its own process (run with --expose-gc so memory deltas
+ * are taken after a forced collection). Prints one JSON line.
+ * argv: ENGINE (toolsift | minisearch) SIZE (a number, or "real" for ../shared/catalogs)
+ */
+import MiniSearch from "minisearch";
+import type { ToolDefinition } from "../src/catalog/index.js";
+import { ToolSearchIndex } from "../src/search/index.js";
+import { loadRealCatalogs } from "./real-catalogs.js";
+import { syntheticQueries, syntheticTools } from "./synthetic.js";
+
+const [engine = "toolsift", size = "1000"] = process.argv.slice(2);
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
+
+function percentile(sorted: number[], fraction: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
+}
+
+function parameterText(tool: ToolDefinition): string {
+  const properties = (tool.inputSchema.properties ?? {}) as Record<string, { description?: string }>;
+  return Object.entries(properties)
+    .map(([name, schema]) => `${name} ${schema?.description ?? ""}`)
+    .join(" ");
+}
+
+type Searcher = (query: string) => unknown;
+
+function buildToolsift(tools: ToolDefinition[]): Searcher {
+  const index = new ToolSearchIndex();
+  for (const tool of tools) index.add(tool);
+  return (query) => index.search(query, { limit: 10 });
+}
+
+function buildMiniSearch(tools: ToolDefinition[]): Searcher {
+  // the configuration measured in shared/reference/deps.md: name boosted ×3, description, parameters
+  const index = new MiniSearch<{ id: number; name: string; description: string; parameters: string }>({
+    fields: ["name", "description", "parameters"],
+    tokenize: (text) => text.split(/[\s_\-.:/]+|(?<=[a-z])(?=[A-Z])/u).filter(Boolean),
+    processTerm: (term) => term.toLowerCase(),
+    searchOptions: { boost: { name: 3 } },
+  });
+  index.addAll(tools.map((tool, id) => ({ id, name: tool.name, description: tool.description, parameters: parameterText(tool) })));
+  return (query) => index.search(query).slice(0, 10);
+}
+
+const tools = size === "real" ? await loadRealCatalogs() : syntheticTools(Number(size));
+// flatten generator strings so neither engine pays for rope strings during its build
+const docs = JSON.parse(JSON.stringify(tools)) as ToolDefinition[];
+const queries = syntheticQueries(1000);
+gc();
+const before = process.memoryUsage();
+const started = performance.now();
+const search = engine === "minisearch" ? buildMiniSearch(docs) : buildToolsift(docs);
+const buildMs = performance.now() - started;
+gc();
+const after = process.memoryUsage();
+for (const query of queries.slice(0, 50)) search(query);
+const latencies: number[] = [];
+for (const query of queries) {
+  const start = performance.now();
+  search(query);
+  latencies.push(performance.now() - start);
+}
+latencies.sort((left, right) => left - right);
+console.log(
+  JSON.stringify({
+    engine,
+    size,
+    tools: docs.length,
+    buildMs,
+    heapMB: (after.heapUsed - before.heapUsed) / 2 ** 20,
+    externalMB: (after.external + after.arrayBuffers - before.external - before.arrayBuffers) / 2 ** 20,
+    p50: percentile(latencies, 0.5),
+    p95: percentile(latencies, 0.95),
+    p99: percentile(latencies, 0.99),
+  }),
+);

@@ -1,0 +1,174 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { CliIO } from "./io.js";
+import { runCli } from "./run-cli.js";
+
+function capture(): CliIO & { out: string; err: string } {
+  const io = {
+    out: "",
+    err: "",
+    stdout(text: string) {
+      io.out += text;
+    },
+    stderr(text: string) {
+      io.err += text;
+    },
+  };
+  return io;
+}
+
+const tools = [
+  {
+    name: "create_issue",
+    description: "Create a new issue in a repository.",
+    inputSchema: {
+      type: "object",
+      properties: { title: { type: "string" }, body: { type: "string" } },
+    },
+    server: "github",
+  },
+  {
+    name: "list_issues",
+    description: "List issues of a repository, optionally filtered by state.",
+    inputSchema: {
+      type: "object",
+      properties: { state: { type: "string", enum: ["open", "closed"] } },
+    },
+    server: "github",
+  },
+  {
+    name: "send_message",
+    description: "Send a message to a Slack channel.",
+    inputSchema: {
+      type: "object",
+      properties: { channel: { type: "string" }, text: { type: "string" } },
+    },
+    server: "slack",
+  },
+  {
+    name: "read_file",
+    description: "Read the contents of a file from disk.",
+    inputSchema: { type: "object", properties: { path: { type: "string" } } },
+  },
+];
+
+let dir = "";
+let catalog = "";
+let queries = "";
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), "toolsift-cli-"));
+  catalog = path.join(dir, "tools.json");
+  writeFileSync(catalog, JSON.stringify(tools));
+  queries = path.join(dir, "queries.jsonl");
+  writeFileSync(
+    queries,
+    [
+      { id: "q1", query: "open a new github issue", relevant: ["create_issue"] },
+      { id: "q2", query: "post to a slack channel", relevant: ["send_message"] },
+      { id: "q3", query: "show the file contents", relevant: ["read_file"] },
+    ]
+      .map((line) => JSON.stringify(line))
+      .join("\n"),
+  );
+});
+
+describe("toolsift CLI", () => {
+  it("prints usage and exits 2 without a command, 0 with --help", async () => {
+    const io = capture();
+    expect(await runCli([], io)).toBe(2);
+    expect(io.out).toContain("Commands:");
+    expect(await runCli(["--help"], capture())).toBe(0);
+  });
+
+  it("rejects an unknown command with exit 2", async () => {
+    const io = capture();
+    expect(await runCli(["serch", "x"], io)).toBe(2);
+    expect(io.err).toContain('Unknown command "serch"');
+  });
+
+  it("requires --catalog and says what it accepts", async () => {
+    const io = capture();
+    expect(await runCli(["search", "issue"], io)).toBe(2);
+    expect(io.err).toContain("--catalog PATH is required");
+  });
+
+  it("rejects an unknown flag and a limit out of range", async () => {
+    const unknown = capture();
+    expect(await runCli(["search", "issue", "--catalog", catalog, "--lmit", "3"], unknown)).toBe(2);
+    expect(unknown.err).toMatch(/lmit/);
+    const range = capture();
+    expect(await runCli(["search", "issue", "--catalog", catalog, "--limit", "26"], range)).toBe(2);
+    expect(range.err).toContain("--limit must be a whole number from 1 to 25");
+  });
+
+  it("searches and prints ranked hits, best first", async () => {
+    const io = capture();
+    expect(await runCli(["search", "create issue", "--catalog", catalog], io)).toBe(0);
+    expect(io.out.split("\n")[0]).toMatch(/^1\. create_issue/);
+  });
+
+  it("prints the result object with --json", async () => {
+    const io = capture();
+    expect(
+      await runCli(["search", "slack message", "--catalog", catalog, "--json", "--explain"], io),
+    ).toBe(0);
+    const result = JSON.parse(io.out);
+    expect(result.kind).toBe("keyword");
+    expect(result.hits[0].name).toBe("send_message");
+    expect(result.hits[0].server).toBe("slack");
+    expect(result.hits[0].explanation.length).toBeGreaterThan(0);
+  });
+
+  it("exits 2 for a query with no letters or digits", async () => {
+    const io = capture();
+    expect(await runCli(["search", "?!", "--catalog", catalog], io)).toBe(2);
+    expect(io.err.length).toBeGreaterThan(0);
+  });
+
+  it("ranks every query in input order, at most k names each", async () => {
+    const io = capture();
+    expect(await runCli(["rank", "--catalog", catalog, "--queries", queries, "--k", "2"], io)).toBe(
+      0,
+    );
+    const lines = io.out
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(lines.map((line) => line.id)).toEqual(["q1", "q2", "q3"]);
+    for (const line of lines) expect(line.ranked.length).toBeLessThanOrEqual(2);
+    expect(lines[0].ranked[0]).toBe("create_issue");
+    expect(lines[1].ranked[0]).toBe("send_message");
+  });
+
+  it("evaluates recall on labelled queries", async () => {
+    const io = capture();
+    expect(await runCli(["eval", "--catalog", catalog, "--queries", queries, "--json"], io)).toBe(
+      0,
+    );
+    const metrics = JSON.parse(io.out);
+    expect(metrics.count).toBe(3);
+    expect(metrics.recallAt[10]).toBe(1);
+    const text = capture();
+    expect(await runCli(["eval", "--catalog", catalog, "--queries", queries], text)).toBe(0);
+    expect(text.out).toMatch(/R@5\s+\d\.\d{4}/);
+  });
+
+  it("names the file and line of a malformed queries file", async () => {
+    const bad = path.join(dir, "bad.jsonl");
+    writeFileSync(bad, '{"id": "a", "query": "x"}\n{not json}\n');
+    const io = capture();
+    expect(await runCli(["rank", "--catalog", catalog, "--queries", bad], io)).toBe(2);
+    expect(io.err).toContain("bad.jsonl:2");
+  });
+
+  it("names the catalog file when it is not valid JSON", async () => {
+    const broken = path.join(dir, "broken.json");
+    writeFileSync(broken, '[{"name": "x",');
+    const io = capture();
+    expect(await runCli(["search", "x", "--catalog", broken], io)).toBe(2);
+    expect(io.err).toContain("broken.json");
+  });
+});
