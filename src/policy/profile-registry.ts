@@ -141,7 +141,7 @@ export class ProfileRegistry {
     let current: CompiledProfile | undefined = this.require(name);
     while (current !== undefined) {
       chain.push(current);
-      const parent = current.definition.extends;
+      const parent: string | undefined = current.definition.extends;
       current = parent === undefined ? undefined : this.byName.get(parent);
     }
     return chain;
