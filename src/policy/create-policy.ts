@@ -1,0 +1,198 @@
+/** `createPolicy`: the live profile + layer pipeline with cached per-tool decisions. */
+
+import type { ToolDefinition } from "../catalog/index.js";
+import { ToolsiftError } from "../errors.js";
+import { DEFAULT_PROFILE } from "./built-in-profiles.js";
+import { decide, isVisible, type Pipeline } from "./decide.js";
+import { hashString } from "./hash.js";
+import { type CompiledLayer, compileLayer } from "./policy-layer.js";
+import { ProfileRegistry } from "./profile-registry.js";
+import type {
+  Policy,
+  PolicyDecision,
+  PolicyLayer,
+  PolicyOptions,
+  ProfileDefinition,
+  SetLayerOptions,
+} from "./types.js";
+
+function layerKey(layer: CompiledLayer): string {
+  return JSON.stringify([layer.label, layer.definition.allow ?? null, layer.definition.deny ?? []]);
+}
+
+function checkTool(tool: unknown): asserts tool is ToolDefinition {
+  if (
+    typeof tool !== "object" ||
+    tool === null ||
+    typeof (tool as ToolDefinition).name !== "string"
+  ) {
+    throw new ToolsiftError(
+      "invalid_option",
+      `The policy was given ${JSON.stringify(tool) ?? String(tool)} instead of a tool: pass a ToolDefinition (or a tool name, with the catalog option).`,
+    );
+  }
+}
+
+/**
+ * Creates a policy. The active profile forms the first layer (label `profile:<name>`); the given
+ * layers follow in order. Decisions are cached per tool object (a WeakMap), so tools are treated
+ * as immutable: replace a tool (as the catalog does) rather than editing it in place. Every change
+ * (profile switch, profile registration, layer set/remove) bumps `version` and drops the cache.
+ *
+ * @example
+ * const policy = createPolicy({ profile: "coding", layers: [{ label: "safety", deny: ["*delete*"] }] });
+ * const visible = policy.filter(catalog.list());
+ * policy.explain("delete_file"); // { visible: false, layer: "safety", rule: "deny", selector: "*delete*", ... }
+ */
+export function createPolicy(options: PolicyOptions = {}): Policy {
+  const registry = new ProfileRegistry();
+  if (options.profiles !== undefined) registry.registerAll(options.profiles);
+  const catalog = options.catalog;
+  let profileName = options.profile ?? DEFAULT_PROFILE;
+  let layers: CompiledLayer[] = [];
+  for (const layer of options.layers ?? []) {
+    const compiled = compileLayer(layer);
+    if (layers.some((existing) => existing.label === compiled.label)) {
+      throw new ToolsiftError(
+        "invalid_option",
+        `Two layers are labelled "${compiled.label}". Give each layer a unique label.`,
+      );
+    }
+    layers.push(compiled);
+  }
+  let pipeline: Pipeline = { registry, profile: registry.require(profileName), layers };
+  let version = 0;
+  let cache = new WeakMap<ToolDefinition, boolean>();
+  let fingerprint: string | undefined;
+  const listeners = new Set<(version: number) => void>();
+
+  function changed(): void {
+    pipeline = { registry, profile: registry.require(profileName), layers };
+    version += 1;
+    cache = new WeakMap();
+    fingerprint = undefined;
+    for (const listener of [...listeners]) listener(version);
+  }
+
+  function lookup(name: string): ToolDefinition | undefined {
+    if (catalog === undefined) {
+      throw new ToolsiftError(
+        "invalid_option",
+        `The policy was asked about the tool name "${name}" but has no catalog to look it up: pass createPolicy({ catalog }) or pass the tool object.`,
+      );
+    }
+    return catalog.get(name);
+  }
+
+  function isAllowedTool(tool: ToolDefinition): boolean {
+    const cached = cache.get(tool);
+    if (cached !== undefined) return cached;
+    checkTool(tool);
+    const visible = isVisible(pipeline, tool);
+    cache.set(tool, visible);
+    return visible;
+  }
+
+  return {
+    isAllowed(tool) {
+      if (typeof tool === "string") {
+        const found = lookup(tool);
+        return found !== undefined && isAllowedTool(found);
+      }
+      return isAllowedTool(tool);
+    },
+    filter(tools) {
+      return tools.filter(isAllowedTool);
+    },
+    explain(tool): PolicyDecision {
+      let resolved: ToolDefinition | undefined;
+      if (typeof tool === "string") {
+        resolved = lookup(tool);
+        if (resolved === undefined) {
+          return {
+            visible: false,
+            found: false,
+            tool,
+            reason: `No tool named "${tool}" in the catalog, so nothing can show or run it.`,
+          };
+        }
+      } else {
+        checkTool(tool);
+        resolved = tool;
+      }
+      return decide(pipeline, resolved);
+    },
+    get profile() {
+      return profileName;
+    },
+    setProfile(name) {
+      registry.require(name);
+      if (name === profileName) return;
+      profileName = name;
+      changed();
+    },
+    registerProfile(profile: ProfileDefinition) {
+      registry.registerAll([profile]);
+      changed();
+    },
+    profiles() {
+      return registry.list();
+    },
+    setLayer(layer: PolicyLayer, setOptions: SetLayerOptions = {}) {
+      const compiled = compileLayer(layer);
+      // "before itself" means "stay where you are"
+      const before = setOptions.before === compiled.label ? undefined : setOptions.before;
+      const index = layers.findIndex((existing) => existing.label === compiled.label);
+      if (before === undefined && index >= 0) {
+        if (layerKey(layers[index]!) === layerKey(compiled)) return;
+        layers = layers.with(index, compiled);
+        changed();
+        return;
+      }
+      const rest = layers.filter((existing) => existing.label !== compiled.label);
+      let at = rest.length;
+      if (before !== undefined) {
+        at = rest.findIndex((existing) => existing.label === before);
+        if (at < 0) {
+          const labels = rest.map((existing) => existing.label);
+          throw new ToolsiftError(
+            "invalid_option",
+            `setLayer("${compiled.label}") was asked to go before unknown layer "${before}". Existing layers: ${labels.length > 0 ? labels.join(", ") : "none"}.`,
+          );
+        }
+      }
+      layers = [...rest.slice(0, at), compiled, ...rest.slice(at)];
+      changed();
+    },
+    removeLayer(label) {
+      const rest = layers.filter((existing) => existing.label !== label);
+      if (rest.length === layers.length) return false;
+      layers = rest;
+      changed();
+      return true;
+    },
+    layers() {
+      return layers.map((layer) => layer.definition);
+    },
+    get version() {
+      return version;
+    },
+    fingerprint() {
+      if (fingerprint === undefined) {
+        const chain = registry.chain(profileName).map((profile) => {
+          const { name, include, exclude, extends: parent } = profile.definition;
+          return [name, include ?? [], exclude ?? [], profile.includeUnprofiled, parent ?? null];
+        });
+        const state = JSON.stringify([chain, layers.map(layerKey)]);
+        fingerprint = `${profileName}:${hashString(state)}`;
+      }
+      return fingerprint;
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+  };
+}
