@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { InvalidToolError, isToolsiftError, ToolsiftError } from "../errors.js";
+import { InvalidToolError, isToolsiftError, type ToolsiftError } from "../errors.js";
 import { createCatalog } from "./create-catalog.js";
 import type { CatalogChange, ToolDefinition } from "./types.js";
 
@@ -102,7 +102,9 @@ describe("createCatalog", () => {
       thrown = error;
     }
     expect(isToolsiftError(thrown) && (thrown as ToolsiftError).code).toBe("internal");
-    expect((thrown as Error).message).toMatch(/change was applied, but 2 .*listener bug.*onListenerError/);
+    expect((thrown as Error).message).toMatch(
+      /change was applied, but 2 .*listener bug.*onListenerError/,
+    );
     expect((thrown as Error).cause).toBeInstanceOf(AggregateError);
     expect(catalog.size).toBe(2);
     expect(later.map((change) => change.tool.name)).toEqual(["a", "b"]);
@@ -111,7 +113,8 @@ describe("createCatalog", () => {
   it("routes listener errors to onListenerError when given", () => {
     const reported: string[] = [];
     const catalog = createCatalog([], {
-      onListenerError: (error, change) => reported.push(`${(error as Error).message}@${change.tool.name}`),
+      onListenerError: (error, change) =>
+        reported.push(`${(error as Error).message}@${change.tool.name}`),
     });
     catalog.onChange(() => {
       throw new Error("boom");
@@ -142,7 +145,9 @@ describe("createCatalog", () => {
     });
     fc.assert(
       fc.property(
-        names.chain((list) => fc.tuple(fc.constant(list), fc.shuffledSubarray(list, { minLength: list.length }))),
+        names.chain((list) =>
+          fc.tuple(fc.constant(list), fc.shuffledSubarray(list, { minLength: list.length })),
+        ),
         fc.integer({ min: 1, max: 5 }),
         ([ordered, shuffled], chunk) => {
           const one = createCatalog(ordered.map((name) => tool(name)));
@@ -151,7 +156,9 @@ describe("createCatalog", () => {
           for (let start = 0; start < shuffled.length; start += chunk) {
             two.add(shuffled.slice(start, start + chunk).map((name) => tool(name)));
           }
-          expect(two.list().map((entry) => entry.name)).toEqual(one.list().map((entry) => entry.name));
+          expect(two.list().map((entry) => entry.name)).toEqual(
+            one.list().map((entry) => entry.name),
+          );
           expect(two.fingerprint()).toBe(one.fingerprint());
         },
       ),

@@ -6,8 +6,9 @@ import type { ToolDefinition } from "./types.js";
 const toolHashes = new WeakMap<object, string>();
 
 /**
- * Hashes tools into 16 hex characters: canonical JSON (sorted keys, handlers and other functions
- * left out) of each tool, combined in name order, so insertion order does not matter.
+ * Hashes tools into 16 hex characters: a canonical form of each tool (object keys sorted, handlers
+ * and other functions left out) is hashed, and the per-tool hashes are combined in name order, so
+ * neither key order nor insertion order matters.
  * Not cryptographic: it detects change, it does not resist forgery.
  */
 export function fingerprintTools(tools: readonly ToolDefinition[]): string {
@@ -19,7 +20,7 @@ export function fingerprintTools(tools: readonly ToolDefinition[]): string {
 export function fingerprintTool(tool: ToolDefinition): string {
   const cached = toolHashes.get(tool);
   if (cached !== undefined) return cached;
-  const hash = hashString(canonicalJson(tool, tool.name));
+  const hash = hashCanonical(tool, tool.name);
   if (Object.isFrozen(tool)) toolHashes.set(tool, hash);
   return hash;
 }
@@ -34,56 +35,79 @@ export function compareNames(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Serialises a value as JSON with object keys sorted; functions and undefined are left out. */
-export function canonicalJson(value: unknown, toolName: string): string {
-  const parts: string[] = [];
-  const stack = new Set<object>();
-  const write = (item: unknown): void => {
-    if (item === null || typeof item === "number" || typeof item === "boolean") {
-      parts.push(JSON.stringify(item) ?? "null");
-    } else if (typeof item === "string") {
-      parts.push(JSON.stringify(item));
-    } else if (typeof item === "bigint") {
-      parts.push(JSON.stringify(item.toString()));
-    } else if (typeof item === "object") {
-      if (stack.has(item)) {
-        throw new ToolsiftError(
-          "invalid_tool",
-          `Tool "${toolName}" contains a circular reference (in its schema or annotations); tool definitions must be plain JSON, so remove the cycle.`,
-        );
+/**
+ * Hashes a value's canonical form: like JSON with sorted keys (functions and undefined left out),
+ * but fed to the hash token by token instead of being built as a string.
+ */
+export function hashCanonical(value: unknown, toolName: string): string {
+  const state: HashState = { a: 0x811c9dc5, b: 0x9747b28c };
+  walk(state, value, 0, toolName);
+  return finish(state.a, state.b);
+}
+
+interface HashState {
+  a: number;
+  b: number;
+}
+
+// a top-level loop over locals, so V8 optimises it early (the cold cost is mostly this loop)
+function feed(state: HashState, text: string): void {
+  let a = state.a;
+  let b = state.b;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    a = Math.imul(a ^ code, 0x01000193);
+    b = Math.imul(b ^ code, 0x5bd1e995);
+    b = (b << 13) | (b >>> 19);
+  }
+  state.a = a;
+  state.b = b;
+}
+
+// every token starts with a tag character and strings carry their length, so no two different
+// values feed the same sequence
+function walk(state: HashState, item: unknown, depth: number, toolName: string): void {
+  if (typeof item === "string") {
+    feed(state, `s${item.length}:`);
+    feed(state, item);
+  } else if (typeof item === "number" || typeof item === "boolean" || typeof item === "bigint") {
+    feed(
+      state,
+      `${typeof item === "number" ? "n" : typeof item === "boolean" ? "b" : "i"}${item};`,
+    );
+  } else if (item === null || typeof item !== "object") {
+    feed(state, "z");
+  } else {
+    if (depth > MAX_DEPTH) throw tooDeep(toolName);
+    if (Array.isArray(item)) {
+      feed(state, `[${item.length}`);
+      for (const element of item) {
+        walk(state, typeof element === "function" ? null : element, depth + 1, toolName);
       }
-      stack.add(item);
-      if (Array.isArray(item)) {
-        parts.push("[");
-        item.forEach((element, index) => {
-          if (index > 0) parts.push(",");
-          if (element === undefined || typeof element === "function") parts.push("null");
-          else write(element);
-        });
-        parts.push("]");
-      } else {
-        parts.push("{");
-        let first = true;
-        const record = item as Record<string, unknown>;
-        for (const key of Object.keys(record).sort()) {
-          const field = record[key];
-          if (field === undefined || typeof field === "function" || typeof field === "symbol") {
-            continue;
-          }
-          if (!first) parts.push(",");
-          first = false;
-          parts.push(JSON.stringify(key), ":");
-          write(field);
-        }
-        parts.push("}");
-      }
-      stack.delete(item);
     } else {
-      parts.push("null");
+      const record = item as Record<string, unknown>;
+      feed(state, "{");
+      for (const key of Object.keys(record).sort()) {
+        const field = record[key];
+        if (field === undefined || typeof field === "function" || typeof field === "symbol") {
+          continue;
+        }
+        feed(state, `k${key.length}:`);
+        feed(state, key);
+        walk(state, field, depth + 1, toolName);
+      }
+      feed(state, "}");
     }
-  };
-  write(value);
-  return parts.join("");
+  }
+}
+
+const MAX_DEPTH = 2_000;
+
+function tooDeep(toolName: string): ToolsiftError {
+  return new ToolsiftError(
+    "invalid_tool",
+    `Tool "${toolName}" contains a circular reference or is nested deeper than ${MAX_DEPTH} levels (in its schema or annotations); tool definitions must be plain JSON, so remove the cycle.`,
+  );
 }
 
 /**
@@ -91,16 +115,14 @@ export function canonicalJson(value: unknown, toolName: string): string {
  * finished with an avalanche step; returns 16 hex characters.
  */
 export function hashString(text: string): string {
-  let a = 0x811c9dc5;
-  let b = 0x9747b28c ^ text.length;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    a = Math.imul(a ^ code, 0x01000193);
-    b = Math.imul(b ^ code, 0x5bd1e995);
-    b = (b << 13) | (b >>> 19);
-  }
-  a = avalanche(a ^ Math.imul(b, 0x27d4eb2f));
-  b = avalanche(b ^ a);
+  const state: HashState = { a: 0x811c9dc5, b: 0x9747b28c ^ text.length };
+  feed(state, text);
+  return finish(state.a, state.b);
+}
+
+function finish(laneA: number, laneB: number): string {
+  const a = avalanche(laneA ^ Math.imul(laneB, 0x27d4eb2f));
+  const b = avalanche(laneB ^ a);
   return hex(a) + hex(b);
 }
 

@@ -36,7 +36,9 @@ describe("fromMCPToolsList", () => {
   });
 
   it("explains the accepted shapes when the result is wrong", () => {
-    expect(() => fromMCPToolsList({ items: [] })).toThrow(/without a "tools" array \(keys: items\)/);
+    expect(() => fromMCPToolsList({ items: [] })).toThrow(
+      /without a "tools" array \(keys: items\)/,
+    );
     expect(() => fromMCPToolsList("tools")).toThrow(/top level is string; expected a JSON array/);
   });
 

@@ -2,10 +2,10 @@
 // Must not import: anything else in src (and no node: module; file loading lives in ./node.ts).
 export { type CatalogOptions, createCatalog } from "./create-catalog.js";
 export {
-  canonicalJson,
   compareNames,
   fingerprintTool,
   fingerprintTools,
+  hashCanonical,
   hashString,
 } from "./fingerprint-tools.js";
 export {

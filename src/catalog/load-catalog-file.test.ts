@@ -34,7 +34,13 @@ describe("loadCatalogFile", () => {
     expect(warnings).toEqual([]);
     expect(tools).toHaveLength(40);
     const servers = new Set(tools.map((tool) => tool.server));
-    expect([...servers].sort()).toEqual(["browser", "calendar", "database", "filesystem", "github"]);
+    expect([...servers].sort()).toEqual([
+      "browser",
+      "calendar",
+      "database",
+      "filesystem",
+      "github",
+    ]);
   });
 
   it("loads an MCP tools/list file and defaults server to the file's base name", async () => {
@@ -46,16 +52,23 @@ describe("loadCatalogFile", () => {
     ]);
     expect(tools[0]?.outputSchema).toBeDefined();
     expect(tools[2]).not.toHaveProperty("_meta");
-    const renamed = await loadCatalogFile(path.join(fixtures, "mcp-wrapped.json"), { server: "util" });
+    const renamed = await loadCatalogFile(path.join(fixtures, "mcp-wrapped.json"), {
+      server: "util",
+    });
     expect(renamed.tools.every((tool) => tool.server === "util")).toBe(true);
   });
 
   it("names the file and the line and column of a JSON syntax error", async () => {
-    const file = write("broken.json", '[\n  {"name": "a", "inputSchema": {"type": "object"}},\n]\n');
+    const file = write(
+      "broken.json",
+      '[\n  {"name": "a", "inputSchema": {"type": "object"}},\n]\n',
+    );
     const error = await errorOf(loadCatalogFile(file));
     expect(error.code).toBe("invalid_catalog_file");
     expect(error.message).toContain(file);
-    expect(error.message).toMatch(/not valid JSON at line 3, column 1 \(position \d+\).*Fix the syntax/);
+    expect(error.message).toMatch(
+      /not valid JSON at line 3, column 1 \(position \d+\).*Fix the syntax/,
+    );
   });
 
   it("reports a missing file and a wrong top-level shape clearly", async () => {
@@ -92,7 +105,10 @@ describe("loadCatalogFile", () => {
 
 describe("loadCatalogPaths", () => {
   it("loads a directory's *.json files in name order, ignoring other files and subfolders", async () => {
-    write("dir/b-server.json", JSON.stringify([{ name: "b_tool", inputSchema: { type: "object" } }]));
+    write(
+      "dir/b-server.json",
+      JSON.stringify([{ name: "b_tool", inputSchema: { type: "object" } }]),
+    );
     write("dir/a-server.json", JSON.stringify({ tools: [{ name: "a_tool" }] }));
     write("dir/notes.txt", "not json");
     write("dir/sub/c.json", JSON.stringify([{ name: "c_tool" }]));
@@ -106,7 +122,10 @@ describe("loadCatalogPaths", () => {
 
   it("reports names clashing across files, or qualifies them with their server", async () => {
     const one = write("clash/github.json", JSON.stringify([{ name: "create_issue" }]));
-    const two = write("clash/gitlab.json", JSON.stringify([{ name: "create_issue" }, { name: "x" }]));
+    const two = write(
+      "clash/gitlab.json",
+      JSON.stringify([{ name: "create_issue" }, { name: "x" }]),
+    );
     const error = await errorOf(loadCatalogPaths([one, two]));
     expect((error as InvalidToolError).issues[0]).toMatchObject({
       tool: "create_issue",
@@ -116,7 +135,11 @@ describe("loadCatalogPaths", () => {
     const { tools, renamed } = await loadCatalogPaths([path.join(scratch, "clash")], {
       duplicates: "qualify",
     });
-    expect(tools.map((tool) => tool.name)).toEqual(["github/create_issue", "gitlab/create_issue", "x"]);
+    expect(tools.map((tool) => tool.name)).toEqual([
+      "github/create_issue",
+      "gitlab/create_issue",
+      "x",
+    ]);
     expect(renamed).toHaveLength(2);
   });
 

@@ -26,12 +26,17 @@ describe("locateJsonError", () => {
 
   it("property: agrees with JSON.parse on valid JSON and on damaged JSON", () => {
     fc.assert(
-      fc.property(fc.json(), fc.nat(), fc.constantFrom("", ",", "}", "]", '"', "x", "\n"), (text, at, insert) => {
-        expect(locateJsonError(text)).toBeUndefined();
-        const cut = at % (text.length + 1);
-        const damaged = text.slice(0, cut) + insert + text.slice(cut + 1);
-        expect(locateJsonError(damaged) === undefined).toBe(parses(damaged));
-      }),
+      fc.property(
+        fc.json(),
+        fc.nat(),
+        fc.constantFrom("", ",", "}", "]", '"', "x", "\n"),
+        (text, at, insert) => {
+          expect(locateJsonError(text)).toBeUndefined();
+          const cut = at % (text.length + 1);
+          const damaged = text.slice(0, cut) + insert + text.slice(cut + 1);
+          expect(locateJsonError(damaged) === undefined).toBe(parses(damaged));
+        },
+      ),
       { numRuns: 500 },
     );
   });

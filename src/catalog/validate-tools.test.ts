@@ -13,7 +13,13 @@ describe("validateTools", () => {
   });
 
   it("accepts MCP-style names with dots, slashes, colons and dashes", () => {
-    const names = ["math.factorial", "github/create_issue", "ns:tool", "API-get-user", "a".repeat(128)];
+    const names = [
+      "math.factorial",
+      "github/create_issue",
+      "ns:tool",
+      "API-get-user",
+      "a".repeat(128),
+    ];
     expect(validateTools(names.map(good)).issues).toEqual([]);
   });
 
@@ -106,10 +112,22 @@ describe("validateTools", () => {
   it("drops unknown fields, keeps ours, and freezes the stored copy", () => {
     const handler = () => "ok";
     const tags = ["files"];
-    const input = { ...good("t"), execution: { taskSupport: "forbidden" }, _meta: {}, tags, handler };
+    const input = {
+      ...good("t"),
+      execution: { taskSupport: "forbidden" },
+      _meta: {},
+      tags,
+      handler,
+    };
     const [tool] = validateTools([input]).valid;
     expect(tool).toBeDefined();
-    expect(Object.keys(tool!).sort()).toEqual(["description", "handler", "inputSchema", "name", "tags"]);
+    expect(Object.keys(tool!).sort()).toEqual([
+      "description",
+      "handler",
+      "inputSchema",
+      "name",
+      "tags",
+    ]);
     expect(Object.isFrozen(tool)).toBe(true);
     expect(Object.isFrozen(tool!.tags)).toBe(true);
     tags.push("more");
