@@ -1,5 +1,5 @@
 // Owns: ToolDefinition, loading (arrays, MCP tools/list results, files), validation, change events, fingerprint.
-// Must not import: anything else in src (and no node: module; file loading lives in ./node.ts).
+// Must not import: anything else in src except errors.ts; no node: module (file loading is in ./node.ts).
 export { type CatalogOptions, createCatalog } from "./create-catalog.js";
 export {
   compareNames,

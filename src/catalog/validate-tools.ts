@@ -96,8 +96,8 @@ export function validateEntries(
 
 type Report = (tool: string, code: string, message: string) => void;
 
-/** Checks one candidate; returns the normalised frozen tool, or undefined when it has issues. */
-export function checkTool(
+// Checks one candidate; returns the normalised frozen tool, or undefined when it has issues.
+function checkTool(
   value: unknown,
   index: number,
   nameRule: NameRule,
