@@ -1,3 +1,25 @@
 // Owns: ToolDefinition, loading (arrays, MCP tools/list results, files), validation, change events, fingerprint.
-// Must not import: anything else in src.
+// Must not import: anything else in src except errors.ts; no node: module (file loading is in ./node.ts).
+export { type CatalogOptions, createCatalog } from "./create-catalog.js";
+export {
+  compareNames,
+  fingerprintTool,
+  fingerprintTools,
+  hashCanonical,
+  hashString,
+} from "./fingerprint-tools.js";
+export {
+  CATALOG_SHAPES,
+  extractToolEntries,
+  type FromMCPToolsListOptions,
+  fromMCPToolsList,
+  qualifyDuplicateNames,
+} from "./from-mcp-tools-list.js";
+export { type JsonErrorLocation, locateJsonError } from "./locate-json-error.js";
 export type * from "./types.js";
+export {
+  type NameRule,
+  type ValidateToolsOptions,
+  type ValidationResult,
+  validateTools,
+} from "./validate-tools.js";

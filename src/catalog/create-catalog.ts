@@ -1,0 +1,125 @@
+/** The live catalog: a validated, name-unique set of tools with change events and a fingerprint. */
+import { InvalidToolError, ToolsiftError } from "../errors.js";
+import { combineHashes, compareNames, fingerprintTool } from "./fingerprint-tools.js";
+import type { Catalog, CatalogChange, ToolDefinition } from "./types.js";
+import { type NameRule, validateTools } from "./validate-tools.js";
+
+/** Options of `createCatalog`. */
+export interface CatalogOptions {
+  /** Name rule applied to every tool added; default `strict`. */
+  nameRule?: NameRule;
+  /**
+   * Called when a change listener throws. The change is already applied and every other listener
+   * still runs. Without this option the errors are collected and rethrown once all listeners have
+   * run, as a ToolsiftError (`internal`) whose `cause` is the error (or an AggregateError).
+   */
+  onListenerError?: (error: unknown, change: CatalogChange) => void;
+}
+
+type Listener = (change: CatalogChange) => void;
+
+/**
+ * Creates a catalog, optionally filled with `tools` (validated; throws InvalidToolError listing
+ * every problem). Stored tools are shallow copies with a frozen top level; their schemas are
+ * shared, not copied, so treat schemas as immutable once added.
+ *
+ * @example
+ * const catalog = createCatalog([{ name: "read_file", description: "Read a file", inputSchema: { type: "object" } }]);
+ * catalog.onChange((change) => console.log(change.type, change.tool.name));
+ */
+export function createCatalog(
+  tools: readonly ToolDefinition[] = [],
+  options: CatalogOptions = {},
+): Catalog {
+  const nameRule = options.nameRule ?? "strict";
+  const byName = new Map<string, ToolDefinition>();
+  // each subscription is its own entry, so subscribing one function twice needs two unsubscribes
+  let listeners: { listener: Listener }[] = [];
+  let sorted: readonly ToolDefinition[] | undefined;
+  let fingerprint: string | undefined;
+
+  const validateOne = (tool: ToolDefinition): ToolDefinition => {
+    const { valid, issues } = validateTools([tool], { nameRule });
+    if (issues.length > 0 || valid[0] === undefined) throw new InvalidToolError(issues);
+    return valid[0];
+  };
+
+  const emit = (changes: readonly CatalogChange[]) => {
+    sorted = undefined;
+    fingerprint = undefined;
+    const errors: unknown[] = [];
+    // a snapshot, so a listener that unsubscribes (or subscribes) mid-delivery changes nothing now
+    const current = listeners;
+    for (const change of changes) {
+      for (const { listener } of current) {
+        try {
+          listener(change);
+        } catch (error) {
+          if (options.onListenerError) options.onListenerError(error, change);
+          else errors.push(error);
+        }
+      }
+    }
+    if (errors.length > 0) {
+      const cause = errors.length === 1 ? errors[0] : new AggregateError(errors);
+      throw new ToolsiftError(
+        "internal",
+        `The catalog change was applied, but ${errors.length} change listener call(s) threw: ${String(
+          (errors[0] as Error)?.message ?? errors[0],
+        )}. Fix the listener, or pass onListenerError to createCatalog to handle listener errors.`,
+        { cause },
+      );
+    }
+  };
+
+  const catalog: Catalog = {
+    add(input) {
+      const batch: readonly unknown[] = Array.isArray(input) ? input : [input];
+      const { valid, issues } = validateTools(batch, { nameRule, existing: byName });
+      if (issues.length > 0) throw new InvalidToolError(issues);
+      for (const tool of valid) byName.set(tool.name, tool);
+      emit(valid.map((tool) => ({ type: "add", tool })));
+    },
+    remove(name) {
+      const tool = byName.get(name);
+      if (tool === undefined) return false;
+      byName.delete(name);
+      emit([{ type: "remove", tool }]);
+      return true;
+    },
+    replace(input) {
+      const tool = validateOne(input);
+      const previous = byName.get(tool.name);
+      byName.set(tool.name, tool);
+      emit([previous ? { type: "replace", tool, previous } : { type: "add", tool }]);
+    },
+    get(name) {
+      return byName.get(name);
+    },
+    has(name) {
+      return byName.has(name);
+    },
+    list() {
+      sorted ??= Object.freeze([...byName.values()].sort((a, b) => compareNames(a.name, b.name)));
+      return sorted;
+    },
+    get size() {
+      return byName.size;
+    },
+    fingerprint() {
+      // per-tool hashes are cached on the frozen tool objects, so after a change only the
+      // changed tools are re-serialised
+      fingerprint ??= combineHashes(catalog.list().map(fingerprintTool));
+      return fingerprint;
+    },
+    onChange(listener) {
+      const entry = { listener };
+      listeners = [...listeners, entry];
+      return () => {
+        listeners = listeners.filter((other) => other !== entry);
+      };
+    },
+  };
+  if (tools.length > 0) catalog.add(tools);
+  return catalog;
+}

@@ -1,0 +1,8 @@
+// Owns: loading catalogs from files and directories (the Node-only part of catalog; not in the root entry).
+// Must not import: anything in src outside catalog/ and errors.ts.
+export {
+  type LoadCatalogOptions,
+  type LoadedCatalog,
+  loadCatalogFile,
+  loadCatalogPaths,
+} from "./load-catalog-file.js";

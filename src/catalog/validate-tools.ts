@@ -1,0 +1,240 @@
+/** Validation of tool definitions: every problem in a batch is reported at once, with its fix. */
+import type { ToolIssue } from "../errors.js";
+import type { ToolDefinition } from "./types.js";
+
+/** Which tool names are accepted.
+ * `strict` (default): `^[A-Za-z0-9_.:/-]{1,128}$`, safe to map onto every provider's rules.
+ * `lenient`: any 1–256 characters without control characters or surrounding whitespace, for
+ * imported benchmark data with names such as `PDF&URLTool`. */
+export type NameRule = "strict" | "lenient";
+
+/** Options of `validateTools`. */
+export interface ValidateToolsOptions {
+  /** Name rule; default `strict`. */
+  nameRule?: NameRule;
+  /** Names already taken (e.g. by the catalog the batch is added to); a clash is `duplicate_tool`. */
+  existing?: { has(name: string): boolean };
+  /** Where the batch came from (a file path); copied onto every issue. */
+  source?: string;
+}
+
+/** The outcome of validating a batch: the usable tools (normalised and frozen) and every issue. */
+export interface ValidationResult {
+  valid: ToolDefinition[];
+  issues: ToolIssue[];
+}
+
+/** A value to validate together with where it came from. */
+export interface SourcedEntry {
+  value: unknown;
+  source?: string | undefined;
+}
+
+const STRICT_NAME = /^[A-Za-z0-9_.:/-]{1,128}$/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what we reject
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const DEFER = new Set(["never", "auto", "always"]);
+const TRUNCATION = new Set(["head", "tail", "head-tail", "smart"]);
+const STRING_FIELDS = ["title", "server", "category", "searchHint"] as const;
+const LIST_FIELDS = ["tags", "keywords", "profiles"] as const;
+
+/**
+ * Checks a batch of candidate tools and returns the valid ones plus every problem found.
+ * A missing `description` becomes `""` and a missing `inputSchema` becomes `{ type: "object" }`
+ * (tools without parameters are common in code); neither is reported. Unknown fields (such as
+ * MCP `execution` or `_meta`) are dropped. For duplicate names the first occurrence is kept.
+ */
+export function validateTools(
+  tools: readonly unknown[],
+  options: ValidateToolsOptions = {},
+): ValidationResult {
+  return validateEntries(
+    tools.map((value) => ({ value, source: options.source })),
+    options,
+  );
+}
+
+/** Like `validateTools`, but each entry carries its own source (used by the file loaders). */
+export function validateEntries(
+  entries: readonly SourcedEntry[],
+  options: Omit<ValidateToolsOptions, "source"> = {},
+): ValidationResult {
+  const valid: ToolDefinition[] = [];
+  const issues: ToolIssue[] = [];
+  const seen = new Map<string, number>();
+  entries.forEach((entry, index) => {
+    const found: ToolIssue[] = [];
+    const report = (tool: string, code: string, message: string) => {
+      const issue: ToolIssue = { tool, code, message };
+      if (entry.source !== undefined) issue.source = entry.source;
+      found.push(issue);
+    };
+    const tool = checkTool(entry.value, index, options.nameRule ?? "strict", report);
+    if (tool !== undefined && found.length === 0) {
+      const first = seen.get(tool.name);
+      if (first !== undefined) {
+        report(
+          tool.name,
+          "duplicate_tool",
+          `Tool "${tool.name}" (entry #${index}) has the same name as entry #${first}; rename one of them, or load with duplicates: "qualify" to prefix names with their server.`,
+        );
+      } else if (options.existing?.has(tool.name)) {
+        report(
+          tool.name,
+          "duplicate_tool",
+          `Tool "${tool.name}" is already in the catalog; use replace() to update it, or rename the new tool.`,
+        );
+      } else {
+        seen.set(tool.name, index);
+        valid.push(tool);
+      }
+    }
+    issues.push(...found);
+  });
+  return { valid, issues };
+}
+
+type Report = (tool: string, code: string, message: string) => void;
+
+// Checks one candidate; returns the normalised frozen tool, or undefined when it has issues.
+function checkTool(
+  value: unknown,
+  index: number,
+  nameRule: NameRule,
+  report: Report,
+): ToolDefinition | undefined {
+  if (!isPlainObject(value)) {
+    report(
+      `#${index}`,
+      "tool_not_object",
+      `Entry #${index} is ${describe(value)}, not a tool object; write it as {"name", "description", "inputSchema"}.`,
+    );
+    return undefined;
+  }
+  const raw = value as Record<string, unknown>;
+  const label = typeof raw.name === "string" && raw.name !== "" ? raw.name : `#${index}`;
+  let ok = checkName(raw.name, label, nameRule, report);
+  const fail = (code: string, message: string) => {
+    report(label, code, `Tool "${label}": ${message}`);
+    ok = false;
+  };
+
+  if (raw.description !== undefined && typeof raw.description !== "string") {
+    fail("field_invalid", `description is ${describe(raw.description)}; make it a string.`);
+  }
+  const inputSchema = raw.inputSchema === undefined ? { type: "object" } : raw.inputSchema;
+  checkSchema("inputSchema", inputSchema, fail);
+  if (raw.outputSchema !== undefined) checkSchema("outputSchema", raw.outputSchema, fail);
+  if (raw.annotations !== undefined && !isPlainObject(raw.annotations)) {
+    fail("field_invalid", `annotations is ${describe(raw.annotations)}; make it an object.`);
+  }
+  for (const field of STRING_FIELDS) {
+    if (raw[field] !== undefined && typeof raw[field] !== "string") {
+      fail("field_invalid", `${field} is ${describe(raw[field])}; make it a string.`);
+    }
+  }
+  for (const field of LIST_FIELDS) {
+    const list = raw[field];
+    if (list !== undefined && !(Array.isArray(list) && list.every((x) => typeof x === "string"))) {
+      fail("field_invalid", `${field} must be an array of strings, e.g. ["files"].`);
+    }
+  }
+  if (raw.defer !== undefined && !DEFER.has(raw.defer as string)) {
+    fail("field_invalid", `defer is ${describe(raw.defer)}; use "never", "auto" or "always".`);
+  }
+  const budget = raw.maxResultTokens;
+  if (budget !== undefined && !(Number.isInteger(budget) && (budget as number) > 0)) {
+    fail("field_invalid", `maxResultTokens is ${describe(budget)}; use a positive whole number.`);
+  }
+  if (raw.truncation !== undefined && !TRUNCATION.has(raw.truncation as string)) {
+    fail(
+      "field_invalid",
+      `truncation is ${describe(raw.truncation)}; use "head", "tail", "head-tail" or "smart".`,
+    );
+  }
+  if (raw.handler !== undefined && typeof raw.handler !== "function") {
+    fail(
+      "field_invalid",
+      `handler is ${describe(raw.handler)}; make it a function or leave it out.`,
+    );
+  }
+  if (!ok) return undefined;
+  return normalise(raw, inputSchema as Record<string, unknown>);
+}
+
+function checkName(name: unknown, label: string, rule: NameRule, report: Report): boolean {
+  const bad = (why: string, fix: string) => {
+    report(label, "name_invalid", `Tool "${label}": ${why}; ${fix}`);
+    return false;
+  };
+  if (name === undefined) return bad("has no name", `add a "name" such as "list_files".`);
+  if (typeof name !== "string") return bad(`name is ${describe(name)}`, "make it a string.");
+  if (name === "") return bad("name is empty", `give it a name such as "list_files".`);
+  if (rule === "strict") {
+    if (name.length > 128) {
+      return bad(`name is ${name.length} characters long (max 128)`, "shorten it.");
+    }
+    if (!STRICT_NAME.test(name)) {
+      const chars = [...new Set(name.replace(/[A-Za-z0-9_.:/-]/g, ""))].join("");
+      const suggestion = name.replace(/[^A-Za-z0-9_.:/-]+/g, "_");
+      return bad(
+        `name contains characters outside [A-Za-z0-9_.:/-] (${JSON.stringify(chars)})`,
+        `rename it, e.g. "${suggestion}", or load with nameRule: "lenient".`,
+      );
+    }
+    return true;
+  }
+  if (name.length > 256)
+    return bad(`name is ${name.length} characters long (max 256)`, "shorten it.");
+  if (CONTROL.test(name)) return bad("name contains control characters", "remove them.");
+  if (name.trim() !== name) return bad("name starts or ends with whitespace", "trim it.");
+  return true;
+}
+
+function checkSchema(field: string, schema: unknown, fail: (code: string, m: string) => void) {
+  if (!isPlainObject(schema)) {
+    fail(
+      "schema_invalid",
+      `${field} is ${describe(schema)}; make it a JSON Schema object such as {"type": "object", "properties": {}}.`,
+    );
+  } else if ((schema as Record<string, unknown>).type !== "object") {
+    const type = (schema as Record<string, unknown>).type;
+    fail(
+      "schema_invalid",
+      `${field} has root type ${describe(type)}; its root must be {"type": "object"} (wrap a single value in a property).`,
+    );
+  }
+}
+
+function normalise(raw: Record<string, unknown>, inputSchema: Record<string, unknown>) {
+  const tool: Record<string, unknown> = {
+    name: raw.name,
+    description: raw.description ?? "",
+    inputSchema,
+  };
+  const optional = ["title", "outputSchema", "annotations", "server", "category", "searchHint"];
+  for (const key of [...optional, "defer", "maxResultTokens", "truncation", "handler"]) {
+    if (raw[key] !== undefined) tool[key] = raw[key];
+  }
+  // lists are copied and frozen: they are small, and a caller pushing a tag must not desync the index
+  for (const key of LIST_FIELDS) {
+    const list = raw[key];
+    if (Array.isArray(list)) tool[key] = Object.freeze([...list]);
+  }
+  return Object.freeze(tool) as unknown as ToolDefinition;
+}
+
+/** Tests for a non-null, non-array object. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "string")
+    return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (value === undefined) return "missing";
+  return `a ${typeof value}`;
+}
