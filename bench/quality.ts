@@ -22,7 +22,7 @@ export async function runQualityBench(): Promise<QualityRow[]> {
     .sort();
   const rows: QualityRow[] = [];
   for (const dataset of datasets) {
-    const { tools } = await loadCatalogPaths([path.join(root, dataset, "catalog.json")], { onInvalid: "skip" });
+    const { tools } = await loadCatalogPaths([path.join(root, dataset, "catalog.json")], { onInvalid: "skip", nameRule: "lenient" });
     const queries = (await readQueries(path.join(root, dataset, "queries.jsonl"))).filter(
       (query): query is typeof query & { relevant: string[] } => (query.relevant?.length ?? 0) > 0,
     );

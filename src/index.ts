@@ -1,4 +1,6 @@
 // toolsift: tool catalog, search, disclosure and dispatch for LLM agents.
-export type * from "./catalog/index.js";
+// The root entry loads no Node-only module and no optional peer.
+export * from "./catalog/index.js";
 export * from "./errors.js";
+export * from "./policy/index.js";
 export type * from "./search/index.js";

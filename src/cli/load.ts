@@ -13,6 +13,10 @@ export async function loadTools(
 ): Promise<ToolDefinition[]> {
   const { tools, warnings } = await loadCatalogPaths(paths, {
     onInvalid: options.strict ? "throw" : "skip",
+    // the CLI reads catalogs as they come from the wild: odd names are mapped later by providers,
+    // and a name served by two servers becomes server/name instead of failing the whole load
+    nameRule: "lenient",
+    duplicates: "qualify",
   });
   for (const warning of warnings.slice(0, 20)) {
     io.stderr(
