@@ -1,3 +1,31 @@
 // Owns: the BM25F index, the query language, regex mode, ranking, explanations.
 // Must not import: disclosure, providers, mcp, cli.
+export { BaselineBM25 } from "./baseline-bm25.js";
+export {
+  type EvalQuery,
+  type Evaluation,
+  evaluate,
+  evaluateRanking,
+  type QueryEvaluation,
+  type Ranker,
+} from "./evaluate.js";
+export { type ParsedQuery, parseQuery } from "./parse-query.js";
+export { DEFAULT_RANKING, type RankingConfig } from "./ranking-config.js";
+export { MAX_REGEX_LENGTH } from "./regex-search.js";
+export { boundedEditDistance, closestNames } from "./suggest.js";
+export { syncSearchIndex } from "./sync-search-index.js";
+export {
+  DEFAULT_LIMIT,
+  MAX_LIMIT,
+  MAX_RANK,
+  type SearchIndexOptions,
+  ToolSearchIndex,
+} from "./tool-search-index.js";
 export type * from "./types.js";
+
+import { type SearchIndexOptions, ToolSearchIndex } from "./tool-search-index.js";
+
+/** Creates an empty search index. */
+export function createSearchIndex(options?: SearchIndexOptions): ToolSearchIndex {
+  return new ToolSearchIndex(options);
+}

@@ -1,0 +1,91 @@
+/** The searchable fields of a tool and how their text is pulled out of a ToolDefinition. */
+
+import type { ToolDefinition } from "../catalog/index.js";
+
+/** Field numbers; each posting packs one 4-bit term frequency per field. */
+export const Field = {
+  name: 0,
+  server: 1,
+  title: 2,
+  hint: 3,
+  description: 4,
+  paramNames: 5,
+  paramDescriptions: 6,
+  enumValues: 7,
+} as const;
+
+/** Number of fields (at most 8: a posting packs 8 × 4 bits). */
+export const FIELD_COUNT = 8;
+
+/** Field names in field-number order, used in explanations. */
+export const FIELD_NAMES = [
+  "name",
+  "server",
+  "title",
+  "hint",
+  "description",
+  "paramNames",
+  "paramDescriptions",
+  "enumValues",
+] as const;
+
+/** Longest text read from one field of one tool, in characters (giant descriptions exist). */
+export const MAX_FIELD_CHARS = 6_000;
+const MAX_SCHEMA_DEPTH = 4;
+const MAX_SCHEMA_PROPERTIES = 200;
+
+interface SchemaTexts {
+  names: string[];
+  descriptions: string[];
+  enums: string[];
+  seen: number;
+}
+
+function walkSchema(schema: unknown, depth: number, out: SchemaTexts): void {
+  if (depth > MAX_SCHEMA_DEPTH || schema === null || typeof schema !== "object") return;
+  const node = schema as Record<string, unknown>;
+  if (Array.isArray(node.enum)) {
+    for (const value of node.enum) if (typeof value === "string") out.enums.push(value);
+  }
+  const properties = node.properties;
+  if (properties !== null && typeof properties === "object" && !Array.isArray(properties)) {
+    for (const [key, value] of Object.entries(properties as Record<string, unknown>)) {
+      if (out.seen >= MAX_SCHEMA_PROPERTIES) return;
+      out.seen += 1;
+      out.names.push(key);
+      if (value !== null && typeof value === "object") {
+        const description = (value as Record<string, unknown>).description;
+        if (typeof description === "string") out.descriptions.push(description);
+        walkSchema(value, depth + 1, out);
+      }
+    }
+  }
+  if (node.items !== undefined) walkSchema(node.items, depth + 1, out);
+  for (const key of ["anyOf", "oneOf", "allOf"]) {
+    const list = node[key];
+    if (Array.isArray(list)) for (const item of list) walkSchema(item, depth + 1, out);
+  }
+}
+
+function clip(text: string): string {
+  return text.length > MAX_FIELD_CHARS ? text.slice(0, MAX_FIELD_CHARS) : text;
+}
+
+/** Returns the raw text of each field of a tool, indexed by field number. */
+export function extractFieldTexts(tool: ToolDefinition): string[] {
+  const schema: SchemaTexts = { names: [], descriptions: [], enums: [], seen: 0 };
+  walkSchema(tool.inputSchema, 0, schema);
+  const hint = [tool.searchHint ?? "", ...(tool.keywords ?? []), ...(tool.tags ?? [])];
+  if (tool.category) hint.push(tool.category);
+  const title = tool.title ?? tool.annotations?.title ?? "";
+  return [
+    tool.name,
+    tool.server ?? "",
+    typeof title === "string" ? title : "",
+    clip(hint.join(" ")),
+    clip(tool.description ?? ""),
+    clip(schema.names.join(" ")),
+    clip(schema.descriptions.join(" ")),
+    clip(schema.enums.join(" ")),
+  ];
+}

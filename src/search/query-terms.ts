@@ -1,0 +1,130 @@
+/** Turns the words of a query into weighted index terms: stemming, common-word weights, expansions. */
+
+import { commonWordBand, STOP_WORDS, splitIdentifier, stem } from "../text/index.js";
+import type { PostingStore } from "./posting-store.js";
+import type { RankingConfig } from "./ranking-config.js";
+import { synonymsOf } from "./synonyms.js";
+
+/** One query token; hits are checked against groups for coverage and `+required`. */
+export interface QueryGroup {
+  token: string;
+  weight: number;
+  required: boolean;
+}
+
+/** One index term to score, tied to the group (bit) it came from. */
+export interface QueryTerm {
+  term: string;
+  id: number;
+  weight: number;
+  group: number;
+  expansion: boolean;
+}
+
+/** Groups and terms of a query. */
+export interface QueryPlan {
+  groups: QueryGroup[];
+  terms: QueryTerm[];
+  /** Stemmed tokens of the optional and required words, in order (for name-phrase matching). */
+  stems: string[];
+}
+
+const MAX_GROUPS = 32;
+const MAX_NEIGHBORS = 4;
+const DIGITS = /^\p{N}+$/u;
+
+/** The weight of a query word by how common it is in general English. */
+export function wordWeight(word: string, config: RankingConfig): number {
+  if (DIGITS.test(word)) return config.bandWeights[1] ?? 0.2;
+  return config.bandWeights[commonWordBand(word)] ?? 1;
+}
+
+/** Builds the query plan; `vocabulary` is the sorted term list used to find prefix neighbours. */
+export function planQuery(
+  words: readonly string[],
+  required: readonly string[],
+  store: PostingStore,
+  vocabulary: () => readonly string[],
+  config: RankingConfig,
+): QueryPlan {
+  const groups: QueryGroup[] = [];
+  const terms: QueryTerm[] = [];
+  const stems: string[] = [];
+  const groupOfStem = new Map<string, number>();
+  const add = (word: string, isRequired: boolean) => {
+    for (const token of splitIdentifier(word)) {
+      if (STOP_WORDS.has(token) && !isRequired) continue;
+      const stemmed = stem(token);
+      stems.push(stemmed);
+      const weight = isRequired ? 1 : wordWeight(token, config);
+      const known = groupOfStem.get(stemmed);
+      if (known !== undefined) {
+        const group = groups[known];
+        if (group) {
+          group.weight = Math.max(group.weight, weight);
+          group.required ||= isRequired;
+        }
+        continue;
+      }
+      if (groups.length >= MAX_GROUPS) continue;
+      groupOfStem.set(stemmed, groups.length);
+      groups.push({ token: stemmed, weight, required: isRequired });
+    }
+  };
+  for (const word of required) add(word, true);
+  for (const word of words) add(word, false);
+
+  const seen = new Set<string>();
+  const push = (term: string, weight: number, group: number, expansion: boolean) => {
+    const id = store.termId(term);
+    if (id < 0 || (store.docFrequency[id] ?? 0) === 0) return;
+    const key = `${term}\u0000${group}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    terms.push({ term, id, weight, group, expansion });
+  };
+  groups.forEach((group, index) => {
+    push(group.token, group.weight, index, false);
+    if (group.required) return;
+    for (const synonym of synonymsOf(group.token)) {
+      if (!groupOfStem.has(synonym))
+        push(synonym, group.weight * config.synonymWeight, index, true);
+    }
+    if (config.neighborWeight > 0) {
+      for (const neighbor of prefixNeighbors(group.token, store, vocabulary)) {
+        if (!groupOfStem.has(neighbor)) {
+          push(neighbor, group.weight * config.neighborWeight, index, true);
+        }
+      }
+    }
+  });
+  return { groups, terms, stems };
+}
+
+/** Vocabulary terms that extend the stem or that the stem extends (at least 4 shared letters). */
+function prefixNeighbors(
+  token: string,
+  store: PostingStore,
+  vocabulary: () => readonly string[],
+): string[] {
+  if (token.length < 4 || DIGITS.test(token)) return [];
+  const out: string[] = [];
+  for (let length = token.length - 1; length >= 4 && out.length < MAX_NEIGHBORS; length -= 1) {
+    const prefix = token.slice(0, length);
+    if (store.termId(prefix) >= 0) out.push(prefix);
+  }
+  const sorted = vocabulary();
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((sorted[middle] ?? "") < token) low = middle + 1;
+    else high = middle;
+  }
+  for (let index = low; index < sorted.length && out.length < MAX_NEIGHBORS * 2; index += 1) {
+    const term = sorted[index] ?? "";
+    if (!term.startsWith(token)) break;
+    if (term !== token && term.length <= token.length + 4) out.push(term);
+  }
+  return out;
+}

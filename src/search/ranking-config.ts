@@ -1,0 +1,40 @@
+/** Tunable ranking constants, with defaults chosen on half the DEV queries and checked on the other half. */
+
+/** Every constant the ranker uses; `ToolSearchIndex` accepts a partial override. */
+export interface RankingConfig {
+  k1: number;
+  /** Field weights in field-number order (name, server, title, hint, description, param names, param descriptions, enum values). */
+  fieldWeights: number[];
+  /** Length normalisation per field. */
+  fieldB: number[];
+  /** Query-word weight by common-English band: index 0 = not common, 1 = most common … 4. */
+  bandWeights: number[];
+  /** Weight of a synonym relative to the word it expands. */
+  synonymWeight: number;
+  /** Weight of a vocabulary neighbour (shared prefix) relative to the word it expands. */
+  neighborWeight: number;
+  /** Multiplier `1 + coverage * (matched query weight / total)`; rewards hits matching more words. */
+  coverage: number;
+  /** Bonus (× best score) when the query's words equal a tool name's words. */
+  namePhraseBonus: number;
+  /** Hits scoring below this fraction of the best are cut (search only, not rank). */
+  tailCut: number;
+}
+
+/** The defaults. */
+export const DEFAULT_RANKING: RankingConfig = {
+  k1: 1.2,
+  fieldWeights: [3, 1.5, 2, 2, 1, 0.7, 0.3, 0.3],
+  fieldB: [0.5, 0.3, 0.5, 0.5, 0.75, 0.5, 0.75, 0.5],
+  bandWeights: [1, 0.15, 0.4, 0.6, 0.8],
+  synonymWeight: 0.3,
+  neighborWeight: 0.3,
+  coverage: 0.5,
+  namePhraseBonus: 0.5,
+  tailCut: 0.4,
+};
+
+/** Merges a partial override onto the defaults. */
+export function resolveRanking(override?: Partial<RankingConfig>): RankingConfig {
+  return { ...DEFAULT_RANKING, ...override };
+}

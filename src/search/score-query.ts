@@ -1,0 +1,123 @@
+/** BM25F scoring of a query plan over the posting store, with required/excluded filtering and bonuses. */
+
+import { FIELD_COUNT, FIELD_NAMES } from "./fields.js";
+import type { PostingStore } from "./posting-store.js";
+import type { QueryPlan } from "./query-terms.js";
+import type { RankingConfig } from "./ranking-config.js";
+import type { FieldContribution } from "./types.js";
+
+/** Reusable per-document scratch arrays; grown to the store's id range. */
+export class ScoreScratch {
+  score = new Float32Array(0);
+  mask = new Uint32Array(0);
+  stamp = new Uint32Array(0);
+  excluded = new Uint32Array(0);
+  touched = new Int32Array(0);
+  epoch = 0;
+
+  /** Makes room for `size` documents and starts a new query. */
+  begin(size: number): void {
+    if (this.score.length < size) {
+      const capacity = Math.max(64, size * 2);
+      this.score = new Float32Array(capacity);
+      this.mask = new Uint32Array(capacity);
+      this.stamp = new Uint32Array(capacity);
+      this.excluded = new Uint32Array(capacity);
+      this.touched = new Int32Array(capacity);
+      this.epoch = 0;
+    }
+    this.epoch += 1;
+  }
+}
+
+/** The inverse document frequency used everywhere (BM25's, floored at a small positive value). */
+export function idf(store: PostingStore, termId: number): number {
+  const n = store.liveCount;
+  const df = store.docFrequency[termId] ?? 0;
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+
+/** Accumulates BM25F scores of every term into `scratch`; returns how many documents were touched. */
+export function accumulate(
+  store: PostingStore,
+  plan: QueryPlan,
+  config: RankingConfig,
+  scratch: ScoreScratch,
+): number {
+  store.ensureNorms();
+  const { score, mask, stamp, touched } = scratch;
+  const epoch = scratch.epoch;
+  const alive = store.alive;
+  const norm = store.fieldNorm;
+  const k1 = config.k1;
+  let count = 0;
+  for (const term of plan.terms) {
+    const list = store.postings[term.id];
+    if (list === undefined) continue;
+    const length = store.postingLength[term.id] ?? 0;
+    const factor = term.weight * idf(store, term.id) * (k1 + 1);
+    const bit = 2 ** Math.min(term.group, 31);
+    for (let index = 0; index < length; index += 2) {
+      const doc = list[index] as number;
+      if (alive[doc] !== 1) continue;
+      let packed = list[index + 1] as number;
+      let weighted = 0;
+      let base = doc * FIELD_COUNT;
+      while (packed !== 0) {
+        const tf = packed & 15;
+        if (tf !== 0) weighted += tf * (norm[base] as number);
+        packed >>>= 4;
+        base += 1;
+      }
+      if (stamp[doc] !== epoch) {
+        stamp[doc] = epoch;
+        score[doc] = 0;
+        mask[doc] = 0;
+        touched[count++] = doc;
+      }
+      score[doc] = (score[doc] as number) + (factor * weighted) / (k1 + weighted);
+      if (!term.expansion) mask[doc] = (mask[doc] as number) | bit;
+    }
+  }
+  return count;
+}
+
+/** Per-term, per-field contributions to one document's BM25F score (before bonuses). */
+export function explainDocument(
+  store: PostingStore,
+  plan: QueryPlan,
+  config: RankingConfig,
+  doc: number,
+): FieldContribution[] {
+  const out: FieldContribution[] = [];
+  const k1 = config.k1;
+  for (const term of plan.terms) {
+    const list = store.postings[term.id];
+    const length = store.postingLength[term.id] ?? 0;
+    if (list === undefined) continue;
+    for (let index = 0; index < length; index += 2) {
+      if (list[index] !== doc) continue;
+      const packed = list[index + 1] ?? 0;
+      const parts: number[] = [];
+      let weighted = 0;
+      for (let field = 0; field < FIELD_COUNT; field += 1) {
+        const tf = Math.floor(packed / 2 ** (4 * field)) % 16;
+        const part = tf * (store.fieldNorm[doc * FIELD_COUNT + field] ?? 0);
+        parts.push(part);
+        weighted += part;
+      }
+      const total = (term.weight * idf(store, term.id) * (k1 + 1) * weighted) / (k1 + weighted);
+      parts.forEach((part, field) => {
+        if (part > 0) {
+          out.push({
+            term: term.term,
+            field: FIELD_NAMES[field] ?? "unknown",
+            score: (total * part) / weighted,
+          });
+        }
+      });
+      break;
+    }
+  }
+  return out.sort((a, b) => b.score - a.score);
+}

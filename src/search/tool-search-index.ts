@@ -1,0 +1,394 @@
+/** The search index over a tool catalog: incremental BM25F, the query language, regex and browse modes. */
+
+import type { ToolDefinition } from "../catalog/index.js";
+import { ToolsiftError } from "../errors.js";
+import { STOP_WORDS, splitIdentifier, stem, tokenize } from "../text/index.js";
+import { extractFieldTexts, FIELD_COUNT } from "./fields.js";
+import { type ParsedQuery, parseQuery } from "./parse-query.js";
+import { PostingStore } from "./posting-store.js";
+import { planQuery, type QueryPlan } from "./query-terms.js";
+import { type RankingConfig, resolveRanking } from "./ranking-config.js";
+import { compileRegex, regexScore } from "./regex-search.js";
+import { accumulate, explainDocument, ScoreScratch } from "./score-query.js";
+import { closestNames, nameSuffix, summarizeServers } from "./suggest.js";
+import type { SearchHit, SearchOptions, SearchResult } from "./types.js";
+
+/** Options of a search index. */
+export interface SearchIndexOptions {
+  /** Overrides of the ranking constants (for tuning; the defaults are measured). */
+  ranking?: Partial<RankingConfig>;
+}
+
+/** Default number of hits. */
+export const DEFAULT_LIMIT = 5;
+/** Largest `limit` accepted by `search`. */
+export const MAX_LIMIT = 25;
+/** Largest `k` accepted by `rank`. */
+export const MAX_RANK = 1000;
+
+interface Candidate {
+  doc: number;
+  score: number;
+  name: string;
+}
+
+function byScoreThenName(a: Candidate, b: Candidate): number {
+  if (a.score !== b.score) return b.score - a.score;
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+/** The words of a name's last segment, stemmed, as one key (`create_issue` → `creat issu`). */
+function phraseKey(words: readonly string[]): string {
+  return words
+    .filter((word) => !STOP_WORDS.has(word))
+    .map((word) => stem(word))
+    .join(" ");
+}
+
+function checkLimit(
+  value: number | undefined,
+  fallback: number,
+  max: number,
+  label: string,
+): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1 || value > max) {
+    throw new ToolsiftError(
+      "invalid_option",
+      `${label} must be an integer from 1 to ${max}; got ${String(value)}.`,
+    );
+  }
+  return value;
+}
+
+/** An incremental BM25F index over tools; add, remove and replace never rebuild the whole index. */
+export class ToolSearchIndex {
+  private readonly config: RankingConfig;
+  private readonly store: PostingStore;
+  private readonly scratch = new ScoreScratch();
+  private readonly tools: (ToolDefinition | undefined)[] = [];
+  private readonly idByName = new Map<string, number>();
+  private readonly idsByLowerName = new Map<string, number[]>();
+  private readonly idsBySuffix = new Map<string, number[]>();
+  private readonly idsByPhrase = new Map<string, number[]>();
+  private sortedNames: string[] | undefined;
+  private sortedVocabulary: string[] | undefined;
+  private vocabularySize = -1;
+
+  constructor(options?: SearchIndexOptions) {
+    this.config = resolveRanking(options?.ranking);
+    this.store = new PostingStore({ weights: this.config.fieldWeights, b: this.config.fieldB });
+  }
+
+  /** Number of tools in the index. */
+  get size(): number {
+    return this.idByName.size;
+  }
+
+  /** Tests whether a tool with this exact name is indexed. */
+  has(name: string): boolean {
+    return this.idByName.has(name);
+  }
+
+  /** The indexed tool with this exact name. */
+  get(name: string): ToolDefinition | undefined {
+    const id = this.idByName.get(name);
+    return id === undefined ? undefined : this.tools[id];
+  }
+
+  /** Adds a tool; a tool with the same name is replaced. */
+  add(tool: ToolDefinition): void {
+    if (this.idByName.has(tool.name)) this.remove(tool.name);
+    const texts = extractFieldTexts(tool);
+    const fieldTokens: string[][] = [];
+    for (let field = 0; field < FIELD_COUNT; field += 1)
+      fieldTokens.push(tokenize(texts[field] ?? ""));
+    const id = this.store.add(fieldTokens);
+    this.tools[id] = tool;
+    this.idByName.set(tool.name, id);
+    const lower = tool.name.toLowerCase();
+    pushTo(this.idsByLowerName, lower, id);
+    pushTo(this.idsBySuffix, nameSuffix(lower), id);
+    pushTo(this.idsByPhrase, phraseKey(splitIdentifier(nameSuffix(tool.name))), id);
+    this.sortedNames = undefined;
+  }
+
+  /** Removes a tool by name; returns false when it was not indexed. */
+  remove(name: string): boolean {
+    const id = this.idByName.get(name);
+    if (id === undefined) return false;
+    this.store.remove(id);
+    this.tools[id] = undefined;
+    this.idByName.delete(name);
+    const lower = name.toLowerCase();
+    pullFrom(this.idsByLowerName, lower, id);
+    pullFrom(this.idsBySuffix, nameSuffix(lower), id);
+    pullFrom(this.idsByPhrase, phraseKey(splitIdentifier(nameSuffix(name))), id);
+    this.sortedNames = undefined;
+    return true;
+  }
+
+  /** Replaces (or adds) the tool with the same name. */
+  replace(tool: ToolDefinition): void {
+    this.add(tool);
+  }
+
+  /** Every indexed tool, in name order. */
+  list(): ToolDefinition[] {
+    return this.names().map((name) => this.get(name) as ToolDefinition);
+  }
+
+  /**
+   * Searches the index. Hits are ordered by score (desc) then name; default limit 5, at most 25.
+   * @example index.search("create a github issue", { limit: 3, explain: true })
+   */
+  search(query: string, options?: SearchOptions): SearchResult {
+    const limit = checkLimit(options?.limit, DEFAULT_LIMIT, MAX_LIMIT, "limit");
+    const parsed = parseQuery(query, options?.mode ?? "auto");
+    return this.run(parsed, query, limit, options, options?.cut ?? true);
+  }
+
+  /** The names of the top `k` tools for a query: same engine as `search`, without the tail cut. */
+  rank(query: string, k: number, options?: Omit<SearchOptions, "limit" | "cut">): string[] {
+    const count = checkLimit(k, 10, MAX_RANK, "k");
+    const parsed = parseQuery(query, options?.mode ?? "auto");
+    return this.run(parsed, query, count, options, false).hits.map((hit) => hit.name);
+  }
+
+  private run(
+    parsed: ParsedQuery,
+    query: string,
+    limit: number,
+    options: SearchOptions | undefined,
+    cut: boolean,
+  ): SearchResult {
+    const filter = options?.filter;
+    const total = filter ? this.list().filter(filter).length : this.size;
+    const base = { query, kind: parsed.kind, total };
+    if (parsed.kind === "select") {
+      const hits: SearchHit[] = [];
+      const missing: string[] = [];
+      for (const name of parsed.select) {
+        const tool = this.get(name);
+        if (tool && (!filter || filter(tool))) hits.push({ name, score: 0, tool });
+        else missing.push(name);
+      }
+      return { ...base, hits, missing };
+    }
+    if (parsed.kind === "regex") return this.regexSearch(parsed.text, limit, base, filter);
+    if (parsed.kind === "browse") return this.browse(parsed, limit, base, filter);
+    const hits = this.keywordSearch(parsed, limit, cut, options);
+    if (hits.length > 0) return { ...base, hits };
+    const visible = filter ? this.list().filter(filter) : this.list();
+    return {
+      ...base,
+      hits,
+      suggestions: closestNames(
+        parsed.text,
+        visible.map((tool) => tool.name),
+      ),
+      servers: summarizeServers(visible),
+    };
+  }
+
+  private keywordSearch(
+    parsed: ParsedQuery,
+    limit: number,
+    cut: boolean,
+    options: SearchOptions | undefined,
+  ): SearchHit[] {
+    const plan = planQuery(
+      parsed.words,
+      parsed.required,
+      this.store,
+      () => this.vocabulary(),
+      this.config,
+    );
+    const scratch = this.scratch;
+    scratch.begin(this.store.nextId);
+    const touched = accumulate(this.store, plan, this.config, scratch);
+    const epoch = scratch.epoch;
+    for (const word of parsed.excluded) this.markExcluded(word, epoch);
+    const pinned = this.pinnedIds(parsed.text);
+    let requiredMask = 0;
+    let totalWeight = 0;
+    plan.groups.forEach((group, index) => {
+      if (group.required) requiredMask |= 2 ** Math.min(index, 31);
+      totalWeight += group.weight;
+    });
+    requiredMask >>>= 0;
+    const phraseIds = new Set(this.idsByPhrase.get(phraseKey(splitIdentifier(parsed.text))) ?? []);
+    const candidates: Candidate[] = [];
+    let best = 0;
+    for (let index = 0; index < touched; index += 1) {
+      const doc = scratch.touched[index] as number;
+      const mask = scratch.mask[doc] as number;
+      if ((mask & requiredMask) >>> 0 !== requiredMask) continue;
+      if (scratch.excluded[doc] === epoch) continue;
+      const tool = this.tools[doc];
+      if (tool === undefined || !this.passes(tool, parsed, options)) continue;
+      let matched = 0;
+      plan.groups.forEach((group, bit) => {
+        if (mask & (2 ** Math.min(bit, 31))) matched += group.weight;
+      });
+      const coverage = totalWeight > 0 ? matched / totalWeight : 0;
+      const score = (scratch.score[doc] as number) * (1 + this.config.coverage * coverage);
+      if (score > best) best = score;
+      candidates.push({ doc, score, name: tool.name });
+    }
+    for (const candidate of candidates) {
+      if (phraseIds.has(candidate.doc)) candidate.score += best * this.config.namePhraseBonus;
+    }
+    this.pin(candidates, pinned, parsed, options, epoch);
+    const top = selectTop(candidates, limit);
+    const head = top[0]?.score ?? 0;
+    const kept = cut ? top.filter((c) => c.score >= head * this.config.tailCut) : top;
+    return kept.map((candidate) => this.toHit(candidate, plan, options?.explain === true));
+  }
+
+  private pin(
+    candidates: Candidate[],
+    pinned: number[],
+    parsed: ParsedQuery,
+    options: SearchOptions | undefined,
+    epoch: number,
+  ): void {
+    if (pinned.length === 0) return;
+    let top = 0;
+    for (const candidate of candidates) top = Math.max(top, candidate.score);
+    const byDoc = new Map(candidates.map((candidate) => [candidate.doc, candidate]));
+    for (const doc of pinned) {
+      const tool = this.tools[doc];
+      if (tool === undefined || !this.passes(tool, parsed, options)) continue;
+      if (this.scratch.excluded[doc] === epoch) continue;
+      const exact = tool.name.toLowerCase() === parsed.text.toLowerCase() ? 2 : 1;
+      const candidate = byDoc.get(doc) ?? { doc, score: 0, name: tool.name };
+      candidate.score = top * (1 + exact) + 1 + candidate.score * 1e-3;
+      if (!byDoc.has(doc)) candidates.push(candidate);
+    }
+  }
+
+  private pinnedIds(text: string): number[] {
+    const lower = text.trim().toLowerCase();
+    if (lower.length === 0 || /\s/.test(lower)) return [];
+    return [...(this.idsByLowerName.get(lower) ?? []), ...(this.idsBySuffix.get(lower) ?? [])];
+  }
+
+  private passes(tool: ToolDefinition, parsed: ParsedQuery, options?: SearchOptions): boolean {
+    if (parsed.servers.length > 0) {
+      const server = (tool.server ?? "").toLowerCase();
+      if (!parsed.servers.includes(server)) return false;
+    }
+    return options?.filter ? options.filter(tool) : true;
+  }
+
+  private markExcluded(word: string, epoch: number): void {
+    for (const token of tokenize(word)) {
+      const id = this.store.termId(token);
+      const list = id < 0 ? undefined : this.store.postings[id];
+      if (list === undefined) continue;
+      const length = this.store.postingLength[id] ?? 0;
+      for (let index = 0; index < length; index += 2) {
+        this.scratch.excluded[list[index] as number] = epoch;
+      }
+    }
+  }
+
+  private toHit(candidate: Candidate, plan: QueryPlan, explain: boolean): SearchHit {
+    const tool = this.tools[candidate.doc] as ToolDefinition;
+    const hit: SearchHit = { name: tool.name, score: round(candidate.score), tool };
+    if (explain) hit.explanation = explainDocument(this.store, plan, this.config, candidate.doc);
+    return hit;
+  }
+
+  private regexSearch(
+    pattern: string,
+    limit: number,
+    base: Pick<SearchResult, "query" | "kind" | "total">,
+    filter: SearchOptions["filter"],
+  ): SearchResult {
+    const regex = compileRegex(pattern);
+    const candidates: Candidate[] = [];
+    for (const name of this.names()) {
+      const id = this.idByName.get(name) as number;
+      const tool = this.tools[id] as ToolDefinition;
+      if (filter && !filter(tool)) continue;
+      const score = regexScore(regex, tool);
+      if (score > 0) candidates.push({ doc: id, score, name });
+    }
+    const hits = selectTop(candidates, limit).map((c) => ({
+      name: c.name,
+      score: c.score,
+      tool: this.tools[c.doc] as ToolDefinition,
+    }));
+    return { ...base, hits };
+  }
+
+  private browse(
+    parsed: ParsedQuery,
+    limit: number,
+    base: Pick<SearchResult, "query" | "kind" | "total">,
+    filter: SearchOptions["filter"],
+  ): SearchResult {
+    const excluded = parsed.excluded.flatMap((word) => tokenize(word));
+    const hits: SearchHit[] = [];
+    for (const name of this.names()) {
+      if (hits.length >= limit) break;
+      const tool = this.get(name) as ToolDefinition;
+      if (!this.passes(tool, parsed, filter ? { filter } : undefined)) continue;
+      if (excluded.length > 0) {
+        const words = new Set(tokenize(extractFieldTexts(tool).join(" ")));
+        if (excluded.some((token) => words.has(token))) continue;
+      }
+      hits.push({ name, score: 0, tool });
+    }
+    return { ...base, kind: "browse", hits };
+  }
+
+  private names(): string[] {
+    this.sortedNames ??= [...this.idByName.keys()].sort();
+    return this.sortedNames;
+  }
+
+  private vocabulary(): readonly string[] {
+    if (this.sortedVocabulary === undefined || this.vocabularySize !== this.store.terms.length) {
+      this.sortedVocabulary = [...this.store.terms].sort();
+      this.vocabularySize = this.store.terms.length;
+    }
+    return this.sortedVocabulary;
+  }
+}
+
+function round(value: number): number {
+  return Math.round(value * 1e4) / 1e4;
+}
+
+function pushTo(map: Map<string, number[]>, key: string, id: number): void {
+  const list = map.get(key);
+  if (list) list.push(id);
+  else map.set(key, [id]);
+}
+
+function pullFrom(map: Map<string, number[]>, key: string, id: number): void {
+  const list = map.get(key);
+  if (!list) return;
+  const next = list.filter((item) => item !== id);
+  if (next.length === 0) map.delete(key);
+  else map.set(key, next);
+}
+
+/** The best `k` candidates in order (score desc, then name), by partial selection. */
+function selectTop(candidates: Candidate[], k: number): Candidate[] {
+  if (candidates.length <= k * 4) return candidates.sort(byScoreThenName).slice(0, k);
+  const top: Candidate[] = [];
+  for (const candidate of candidates) {
+    if (top.length === k && byScoreThenName(candidate, top[k - 1] as Candidate) >= 0) continue;
+    let index = top.length < k ? top.length : k - 1;
+    top[index] = candidate;
+    while (index > 0 && byScoreThenName(top[index] as Candidate, top[index - 1] as Candidate) < 0) {
+      [top[index], top[index - 1]] = [top[index - 1] as Candidate, top[index] as Candidate];
+      index -= 1;
+    }
+  }
+  return top;
+}

@@ -1,0 +1,6 @@
+// Owns: text normalisation, tokenisation, stop words, stemming, the common-English word list.
+// Must not import: anything in src except internal.
+export { COMMON_WORD_COUNT, commonWordBand, commonWordRank } from "./common-words.js";
+export { stem } from "./stem.js";
+export { isStopWord, STOP_WORDS } from "./stop-words.js";
+export { normalizeText, splitIdentifier, type TokenizeOptions, tokenize } from "./tokenize.js";

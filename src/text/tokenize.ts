@@ -1,0 +1,74 @@
+/** Text normalisation and tokenisation shared by search and budgets. */
+
+import { stem } from "./stem.js";
+import { STOP_WORDS } from "./stop-words.js";
+
+/** How `tokenize` treats the words it finds. */
+export interface TokenizeOptions {
+  /** Apply Porter stemming (default true). */
+  stem?: boolean;
+  /** Drop stop words (default true). */
+  dropStopWords?: boolean;
+}
+
+const NON_ASCII = /[^ -~\t\n\r]/;
+const COMBINING_MARKS = /\p{M}+/gu;
+const SEPARATORS = /[^\p{L}\p{N}]+/u;
+const LOWER_THEN_UPPER = /(\p{Ll})(\p{Lu})/gu;
+const ACRONYM_THEN_WORD = /(\p{Lu})(\p{Lu}\p{Ll})/gu;
+const LETTER_THEN_DIGIT = /(\p{L})(\p{N})/gu;
+const DIGIT_THEN_LETTER = /(\p{N})(\p{L})/gu;
+
+/** Applies NFKD and strips accents (combining marks); ASCII text is returned unchanged. */
+export function normalizeText(text: string): string {
+  if (!NON_ASCII.test(text)) return text;
+  return text.normalize("NFKD").replace(COMBINING_MARKS, "");
+}
+
+const pieceCache = new Map<string, readonly string[]>();
+const PIECE_CACHE_LIMIT = 200_000;
+
+/** Splits one separator-free piece at camelCase, ACRONYMCase and digit boundaries, lowercased. */
+function splitPiece(piece: string): readonly string[] {
+  const cached = pieceCache.get(piece);
+  if (cached !== undefined) return cached;
+  const spaced = piece
+    .replace(LOWER_THEN_UPPER, "$1 $2")
+    .replace(ACRONYM_THEN_WORD, "$1 $2")
+    .replace(LETTER_THEN_DIGIT, "$1 $2")
+    .replace(DIGIT_THEN_LETTER, "$1 $2")
+    .toLowerCase();
+  const parts = spaced.split(" ").filter((part) => part.length > 0);
+  if (pieceCache.size >= PIECE_CACHE_LIMIT) pieceCache.clear();
+  pieceCache.set(piece, parts);
+  return parts;
+}
+
+/**
+ * Splits an identifier or any text into lowercase words: on `__ _ . - : /`, whitespace and other
+ * punctuation, then at camelCase, ACRONYMCase and letter/digit boundaries. No stemming, no stop
+ * words: `DNS_updateDNSRecordsV1` gives `dns update dns records v 1`.
+ */
+export function splitIdentifier(name: string): string[] {
+  const out: string[] = [];
+  for (const piece of normalizeText(name).split(SEPARATORS)) {
+    if (piece.length === 0) continue;
+    for (const part of splitPiece(piece)) out.push(part);
+  }
+  return out;
+}
+
+/**
+ * Turns text into search tokens: `splitIdentifier`, then stop words dropped and Porter stemming,
+ * each unless switched off in `options`. Order is kept and duplicates stay (they count as tf).
+ */
+export function tokenize(text: string, options?: TokenizeOptions): string[] {
+  const doStem = options?.stem ?? true;
+  const dropStop = options?.dropStopWords ?? true;
+  const out: string[] = [];
+  for (const word of splitIdentifier(text)) {
+    if (dropStop && STOP_WORDS.has(word)) continue;
+    out.push(doStem ? stem(word) : word);
+  }
+  return out;
+}
