@@ -2,8 +2,8 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { loadCatalogPaths } from "../src/catalog/node.js";
-import { BaselineBM25, evaluate, ToolSearchIndex } from "../src/search/index.js";
 import { readQueries } from "../src/cli/load.js";
+import { BaselineBM25, evaluate, ToolSearchIndex } from "../src/search/index.js";
 import { sharedDir } from "../test/shared-dir.js";
 
 export interface QualityRow {
@@ -22,16 +22,16 @@ export async function runQualityBench(): Promise<QualityRow[]> {
     .sort();
   const rows: QualityRow[] = [];
   for (const dataset of datasets) {
-    const { tools } = await loadCatalogPaths([path.join(root, dataset, "catalog.json")], { onInvalid: "skip", nameRule: "lenient" });
+    const { tools } = await loadCatalogPaths([path.join(root, dataset, "catalog.json")], {
+      onInvalid: "skip",
+      nameRule: "lenient",
+    });
     const queries = (await readQueries(path.join(root, dataset, "queries.jsonl"))).filter(
       (query): query is typeof query & { relevant: string[] } => (query.relevant?.length ?? 0) > 0,
     );
     const ours = new ToolSearchIndex();
-    const baseline = new BaselineBM25();
-    for (const tool of tools) {
-      ours.add(tool);
-      baseline.add(tool);
-    }
+    for (const tool of tools) ours.add(tool);
+    const baseline = new BaselineBM25(tools);
     const summarise = (metrics: ReturnType<typeof evaluate>) => ({
       r1: metrics.recallAt[1],
       r5: metrics.recallAt[5],
@@ -46,7 +46,8 @@ export async function runQualityBench(): Promise<QualityRow[]> {
       baseline: summarise(evaluate(baseline, queries)),
     });
   }
-  const mean = (pick: (row: QualityRow) => number) => rows.reduce((sum, row) => sum + pick(row), 0) / rows.length;
+  const mean = (pick: (row: QualityRow) => number) =>
+    rows.reduce((sum, row) => sum + pick(row), 0) / rows.length;
   const fixed = (value: number) => value.toFixed(3);
   console.log("\n## Retrieval quality (../shared/bench, DEV split)\n");
   console.log("| dataset | queries | R@1 | R@5 | R@10 | MRR | nDCG@10 | baseline R@5 | Δ R@5 |");

@@ -5,6 +5,9 @@ import { loadCatalogPaths } from "../src/catalog/node.js";
 import { sharedDir } from "../test/shared-dir.js";
 
 export async function loadRealCatalogs(): Promise<ToolDefinition[]> {
-  const { tools } = await loadCatalogPaths([path.join(sharedDir(), "catalogs")], { onInvalid: "throw", duplicates: "qualify" });
+  const { tools } = await loadCatalogPaths([path.join(sharedDir(), "catalogs")], {
+    onInvalid: "throw",
+    duplicates: "qualify",
+  });
   return [...tools];
 }

@@ -15,7 +15,9 @@ const sections: Record<string, () => unknown | Promise<unknown>> = {
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((name) => !(name in sections));
 if (unknown.length > 0) {
-  console.error(`Unknown bench section(s): ${unknown.join(", ")}. Known: ${Object.keys(sections).join(", ")}.`);
+  console.error(
+    `Unknown bench section(s): ${unknown.join(", ")}. Known: ${Object.keys(sections).join(", ")}.`,
+  );
   process.exit(2);
 }
 console.log(`# toolsift benchmarks (node ${process.version}, ${new Date().toISOString()})`);

@@ -17,7 +17,10 @@ function percentile(sorted: number[], fraction: number): number {
 }
 
 function parameterText(tool: ToolDefinition): string {
-  const properties = (tool.inputSchema.properties ?? {}) as Record<string, { description?: string }>;
+  const properties = (tool.inputSchema.properties ?? {}) as Record<
+    string,
+    { description?: string }
+  >;
   return Object.entries(properties)
     .map(([name, schema]) => `${name} ${schema?.description ?? ""}`)
     .join(" ");
@@ -33,13 +36,25 @@ function buildToolsift(tools: ToolDefinition[]): Searcher {
 
 function buildMiniSearch(tools: ToolDefinition[]): Searcher {
   // the configuration measured in shared/reference/deps.md: name boosted ×3, description, parameters
-  const index = new MiniSearch<{ id: number; name: string; description: string; parameters: string }>({
+  const index = new MiniSearch<{
+    id: number;
+    name: string;
+    description: string;
+    parameters: string;
+  }>({
     fields: ["name", "description", "parameters"],
     tokenize: (text) => text.split(/[\s_\-.:/]+|(?<=[a-z])(?=[A-Z])/u).filter(Boolean),
     processTerm: (term) => term.toLowerCase(),
     searchOptions: { boost: { name: 3 } },
   });
-  index.addAll(tools.map((tool, id) => ({ id, name: tool.name, description: tool.description, parameters: parameterText(tool) })));
+  index.addAll(
+    tools.map((tool, id) => ({
+      id,
+      name: tool.name,
+      description: tool.description,
+      parameters: parameterText(tool),
+    })),
+  );
   return (query) => index.search(query).slice(0, 10);
 }
 
@@ -69,7 +84,8 @@ console.log(
     tools: docs.length,
     buildMs,
     heapMB: (after.heapUsed - before.heapUsed) / 2 ** 20,
-    externalMB: (after.external + after.arrayBuffers - before.external - before.arrayBuffers) / 2 ** 20,
+    externalMB:
+      (after.external + after.arrayBuffers - before.external - before.arrayBuffers) / 2 ** 20,
     p50: percentile(latencies, 0.5),
     p95: percentile(latencies, 0.95),
     p99: percentile(latencies, 0.99),

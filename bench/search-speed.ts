@@ -18,20 +18,28 @@ export interface SpeedRow {
 }
 
 function measure(engine: string, size: string): SpeedRow {
-  const output = execFileSync(process.execPath, ["--expose-gc", "--import", "tsx", worker, engine, size], {
-    encoding: "utf8",
-    maxBuffer: 1 << 20,
-  });
+  const output = execFileSync(
+    process.execPath,
+    ["--expose-gc", "--import", "tsx", worker, engine, size],
+    {
+      encoding: "utf8",
+      maxBuffer: 1 << 20,
+    },
+  );
   return JSON.parse(output.trim().split("\n").pop() ?? "{}") as SpeedRow;
 }
 
 const fixed = (value: number, digits = 3) => value.toFixed(digits);
 
 /** Runs every engine × size and prints a table with toolsift/MiniSearch latency ratios. */
-export function runSearchSpeed(sizes: readonly string[] = ["1000", "10000", "100000", "real"]): SpeedRow[] {
+export function runSearchSpeed(
+  sizes: readonly string[] = ["1000", "10000", "100000", "real"],
+): SpeedRow[] {
   const rows: SpeedRow[] = [];
   console.log("\n## Search speed (1,000 queries of 2-4 words, top 10; ms)\n");
-  console.log("| engine | tools | build ms | heap MB | typed-array MB | p50 | p95 | p99 | p99 vs MiniSearch |");
+  console.log(
+    "| engine | tools | build ms | heap MB | typed-array MB | p50 | p95 | p99 | p99 vs MiniSearch |",
+  );
   console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
   for (const size of sizes) {
     const ours = measure("toolsift", size);

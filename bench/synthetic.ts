@@ -13,11 +13,26 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-const verbs = "get list create update delete search find send read write move copy sync archive restore export import validate render schedule cancel approve reject merge fork clone tag label assign notify publish".split(" ");
-const nouns = "issue pull_request repository branch commit file folder message channel user team project task calendar event invoice payment customer order product record table query index document page comment review release deployment pipeline job secret key certificate domain record dns bucket object queue topic subscription alert incident metric log trace dashboard report".split(" ");
-const fillers = "the a for with from into of by on in and or to its all any each new existing selected given current".split(" ");
-const adjectives = "remote local shared private public archived pending active recent default primary external internal temporary".split(" ");
-const paramNames = "id name title body owner repo path limit offset cursor query filter state status labels assignee since until page per_page format region account_id project_id".split(" ");
+const verbs =
+  "get list create update delete search find send read write move copy sync archive restore export import validate render schedule cancel approve reject merge fork clone tag label assign notify publish".split(
+    " ",
+  );
+const nouns =
+  "issue pull_request repository branch commit file folder message channel user team project task calendar event invoice payment customer order product record table query index document page comment review release deployment pipeline job secret key certificate domain record dns bucket object queue topic subscription alert incident metric log trace dashboard report".split(
+    " ",
+  );
+const fillers =
+  "the a for with from into of by on in and or to its all any each new existing selected given current".split(
+    " ",
+  );
+const adjectives =
+  "remote local shared private public archived pending active recent default primary external internal temporary".split(
+    " ",
+  );
+const paramNames =
+  "id name title body owner repo path limit offset cursor query filter state status labels assignee since until page per_page format region account_id project_id".split(
+    " ",
+  );
 const types = ["string", "integer", "boolean", "number"] as const;
 
 function pick<T>(random: () => number, items: readonly T[]): T {
@@ -28,7 +43,15 @@ function sentence(random: () => number, words: number): string {
   const parts: string[] = [];
   for (let index = 0; index < words; index++) {
     const roll = random();
-    parts.push(roll < 0.35 ? pick(random, fillers) : roll < 0.6 ? pick(random, nouns).replace("_", " ") : roll < 0.8 ? pick(random, verbs) : pick(random, adjectives));
+    parts.push(
+      roll < 0.35
+        ? pick(random, fillers)
+        : roll < 0.6
+          ? pick(random, nouns).replace("_", " ")
+          : roll < 0.8
+            ? pick(random, verbs)
+            : pick(random, adjectives),
+    );
   }
   const text = parts.join(" ");
   return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
@@ -50,7 +73,9 @@ export function syntheticTools(count: number, seed = 42): ToolDefinition[] {
       };
     }
     const sentences = 1 + Math.floor(random() * 3);
-    const description = Array.from({ length: sentences }, () => sentence(random, 6 + Math.floor(random() * 10))).join(" ");
+    const description = Array.from({ length: sentences }, () =>
+      sentence(random, 6 + Math.floor(random() * 10)),
+    ).join(" ");
     tools.push({
       name: `mcp__${server}__${pick(random, verbs)}_${pick(random, nouns)}_${index}`,
       description,
@@ -71,7 +96,15 @@ export function syntheticQueries(count: number, seed = 7): string[] {
     const parts: string[] = [];
     for (let word = 0; word < words; word++) {
       const roll = random();
-      parts.push(roll < 0.1 ? pick(random, outside) : roll < 0.5 ? pick(random, verbs) : roll < 0.9 ? pick(random, nouns).replace("_", " ") : pick(random, adjectives));
+      parts.push(
+        roll < 0.1
+          ? pick(random, outside)
+          : roll < 0.5
+            ? pick(random, verbs)
+            : roll < 0.9
+              ? pick(random, nouns).replace("_", " ")
+              : pick(random, adjectives),
+      );
     }
     queries.push(parts.join(" "));
   }

@@ -3,4 +3,4 @@
 export * from "./catalog/index.js";
 export * from "./errors.js";
 export * from "./policy/index.js";
-export type * from "./search/index.js";
+export * from "./search/index.js";
