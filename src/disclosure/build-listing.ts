@@ -99,20 +99,24 @@ export function buildListing(
     }
   }
   // even one line per server is too long: keep the first servers and count the rest
+  const restLine = (rest: readonly Group[]) => {
+    const tools = rest.reduce((sum, g) => sum + g.entries.length, 0);
+    return `…and ${rest.length} more servers (${tools} tools); search for them`;
+  };
   const lines = [header];
   let kept = 0;
-  for (const group of groups) {
-    const rest = groups.length - kept - 1;
-    const candidate = [...lines, serverLine(group), `…and ${rest} more servers`].join("\n");
-    if (!fits(candidate)) break;
-    lines.push(serverLine(group));
-    mark([group], () => "server");
+  while (kept < groups.length) {
+    const next = groups[kept] as Group;
+    const rest = groups.slice(kept + 1);
+    const candidate = [...lines, serverLine(next), ...(rest.length > 0 ? [restLine(rest)] : [])];
+    if (!fits(candidate.join("\n"))) break;
+    lines.push(serverLine(next));
     kept += 1;
   }
+  mark(groups.slice(0, kept), () => "server");
   const hidden = groups.slice(kept);
   if (hidden.length > 0) {
-    const tools = hidden.reduce((sum, g) => sum + g.entries.length, 0);
-    lines.push(`…and ${hidden.length} more servers (${tools} tools); search for them`);
+    lines.push(restLine(hidden));
     mark(hidden, () => "search");
   }
   const text = lines.join("\n");

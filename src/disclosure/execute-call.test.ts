@@ -258,7 +258,7 @@ describe("handlers", () => {
       }),
       coreTool("reject", { handler: () => Promise.reject(new Error("nope")) }),
       coreTool("plain", { handler: () => ({ a: 1 }) }),
-      coreTool("none", { handler: undefined }),
+      { name: "none", description: "No handler.", inputSchema: { type: "object" } },
     ]);
     const boom = await disclosure.execute({ session: "s", name: "boom" });
     expect(boom).toMatchObject({ isError: true, ran: true, errorCode: "tool_error" });

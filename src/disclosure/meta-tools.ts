@@ -33,8 +33,8 @@ function searchDescription(input: MetaToolInput): string {
     after,
     "Search before concluding that a capability is unavailable.",
   ];
-  if (input.listing) parts.push(`\n${input.listing}`);
-  return parts.join(" ");
+  const text = parts.join(" ");
+  return input.listing ? `${text}\n\n${input.listing}` : text;
 }
 
 /** Builds the meta tool definitions (without handlers: `execute` runs them). */
