@@ -5,10 +5,10 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { sharedDir } from "../../test/shared-dir.js";
 import type { ToolDefinition } from "../catalog/index.js";
-import type { SearchFunction } from "../search/index.js";
 import { textOf } from "./__fixtures__/tools.js";
 import { createDisclosure } from "./create-disclosure.js";
 import { estimateTokens } from "./estimate-tokens.js";
+import type { SearchFunction } from "./types.js";
 
 function loadCatalogs(): ToolDefinition[] {
   const folder = path.join(sharedDir(), "catalogs");
