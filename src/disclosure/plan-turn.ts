@@ -170,25 +170,13 @@ export function planTurn(
   const waiting = basis.deferrable.filter((tool) => !promoted.has(tool.name));
   let listing: Listing | undefined;
   if (settings.listing && !settings.nativeSearch) {
-    // the listing covers every deferrable tool, not only unrevealed ones, so reveals never
-    // change the search tool's description (a cache-busting edit early in the tools array)
-    const summaryChars = settings.listing.summaryChars ?? SUMMARY_CHARS;
-    const entries: ListingEntry[] = basis.deferrable.map((tool) => ({
-      name: safeName(tool.name),
-      server: tool.server === undefined ? undefined : safeName(tool.server),
-      summary: firstSentence(tool.description, summaryChars),
-    }));
-    listing = buildListing(
-      entries,
-      listingBudget(settings.listing, settings.contextWindow),
-      counters.count,
-    );
+    listing = cachedListing(basis, settings.listing, settings.contextWindow, counters);
   }
   const fallback: DeferredShown = settings.nativeSearch ? "native" : "search";
   const deferred: DeferredToolView[] = waiting.map((tool) => {
     const view: DeferredToolView = {
       name: tool.name,
-      summary: firstSentence(tool.description, 160),
+      summary: summaryOf(tool),
       signature: counters.signature(tool),
       shown: listing?.shown.get(safeName(tool.name)) ?? fallback,
       tool,
@@ -225,6 +213,47 @@ export function planTurn(
     nativeSearch: settings.nativeSearch,
     stats,
   });
+}
+
+const listings = new WeakMap<PlanBasis, Map<string, Listing>>();
+const summaries = new WeakMap<ToolDefinition, string>();
+
+function summaryOf(tool: ToolDefinition): string {
+  let summary = summaries.get(tool);
+  if (summary === undefined) {
+    summary = firstSentence(tool.description, 160);
+    summaries.set(tool, summary);
+  }
+  return summary;
+}
+
+/** The listing of a basis, built once per basis, options and window: reveals never change it. */
+function cachedListing(
+  basis: PlanBasis,
+  options: ListingOptions,
+  window: number | undefined,
+  counters: PlanCounters,
+): Listing {
+  let perBasis = listings.get(basis);
+  if (!perBasis) {
+    perBasis = new Map();
+    listings.set(basis, perBasis);
+  }
+  const key = JSON.stringify([options.maxTokens, options.summaryChars, window]);
+  let listing = perBasis.get(key);
+  if (!listing) {
+    // the listing covers every deferrable tool, not only unrevealed ones, so reveals never
+    // change the search tool's description (a cache-busting edit early in the tools array)
+    const summaryChars = options.summaryChars ?? SUMMARY_CHARS;
+    const entries: ListingEntry[] = basis.deferrable.map((tool) => ({
+      name: safeName(tool.name),
+      server: tool.server === undefined ? undefined : safeName(tool.server),
+      summary: firstSentence(tool.description, summaryChars),
+    }));
+    listing = buildListing(entries, listingBudget(options, window), counters.count);
+    perBasis.set(key, listing);
+  }
+  return listing;
 }
 
 function freezePlan(plan: TurnPlan): TurnPlan {

@@ -111,6 +111,12 @@ describe("real catalogs (1,371 tools)", () => {
         `all definitions ${plan.stats.allTokens} tokens → first turn ${plan.stats.loadedTokens + plan.stats.metaTokens} tokens ` +
         `(listing ${plan.stats.listingTokens}, tier ${plan.stats.listingTier}); ${plan.reason}`,
     );
+    disclosure.store.reveal("s", ["create_issue"]);
+    started = performance.now();
+    const revealed = disclosure.prepare({ session: "s" });
+    const afterReveal = performance.now() - started;
+    console.log(`prepare after a reveal (new plan, warm memos): ${afterReveal.toFixed(2)} ms`);
+    expect(revealed.loaded.map((tool) => tool.name)).toContain("create_issue");
     expect(plan.active).toBe(true);
     expect(plan.stats.listingTokens).toBeLessThanOrEqual(4_000);
     expect(warm).toBeLessThan(2);
