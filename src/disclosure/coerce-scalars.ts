@@ -1,0 +1,70 @@
+import type { ErrorObject } from "ajv";
+
+const NUMBER = /^\s*-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
+
+function decodePointer(pointer: string): string[] {
+  return pointer
+    .split("/")
+    .slice(1)
+    .map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"));
+}
+
+function convert(
+  value: string,
+  wanted: readonly string[],
+): { ok: true; value: unknown } | { ok: false } {
+  if ((wanted.includes("number") || wanted.includes("integer")) && NUMBER.test(value)) {
+    const number = Number(value);
+    if (wanted.includes("number") || Number.isInteger(number)) return { ok: true, value: number };
+  }
+  if (wanted.includes("boolean") && (value === "true" || value === "false")) {
+    return { ok: true, value: value === "true" };
+  }
+  if (wanted.includes("null") && value === "null") return { ok: true, value: null };
+  if (wanted.includes("array") || wanted.includes("object")) {
+    try {
+      const parsed: unknown = JSON.parse(value);
+      const kind = Array.isArray(parsed) ? "array" : parsed === null ? "null" : typeof parsed;
+      if (wanted.includes(kind)) return { ok: true, value: parsed };
+    } catch {
+      // not JSON: leave it for the error message
+    }
+  }
+  return { ok: false };
+}
+
+/**
+ * Converts string values that Ajv reported as the wrong type into the type the schema wants.
+ *
+ * Chosen over Ajv's `coerceTypes`, which also converts silently in the other direction (numbers
+ * to strings, `null` to `""`) and mutates the input; here only strings convert, only when the
+ * text is exactly a value of the wanted type, on a copy, and each change is reported.
+ */
+export function coerceScalars(
+  args: { [key: string]: unknown },
+  errors: readonly ErrorObject[],
+): { value: { [key: string]: unknown }; repairs: string[] } | undefined {
+  const copy = structuredClone(args);
+  const repairs: string[] = [];
+  for (const error of errors) {
+    if (error.keyword !== "type") continue;
+    const raw = (error.params as { type?: unknown }).type;
+    const wanted = (Array.isArray(raw) ? raw : String(raw).split(",")).map(String);
+    const path = decodePointer(error.instancePath);
+    const key = path.pop();
+    if (key === undefined) continue;
+    let parent: unknown = copy;
+    for (const part of path) parent = (parent as Record<string, unknown> | undefined)?.[part];
+    if (typeof parent !== "object" || parent === null) continue;
+    const holder = parent as Record<string, unknown>;
+    const value = holder[key];
+    if (typeof value !== "string") continue;
+    const converted = convert(value, wanted);
+    if (!converted.ok) continue;
+    holder[key] = converted.value;
+    repairs.push(
+      `${error.instancePath}: string ${JSON.stringify(value).slice(0, 40)} read as ${wanted.join("|")}`,
+    );
+  }
+  return repairs.length > 0 ? { value: copy, repairs } : undefined;
+}

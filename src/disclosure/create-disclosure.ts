@@ -1,0 +1,198 @@
+import type { ToolDefinition } from "../catalog/index.js";
+import { ToolsiftError } from "../errors.js";
+import { createDefinitionCounter, estimateTokens } from "./estimate-tokens.js";
+import { executeCall } from "./execute-call.js";
+import { buildPlanBasis, type PlanBasis } from "./plan-basis.js";
+import { createSignatureCache, type PlanCounters, planTurn } from "./plan-turn.js";
+import { resolveSettings } from "./resolve-settings.js";
+import { createMemoryRevealStore, type RevealStore } from "./reveal-store.js";
+import { suggestNames } from "./suggest-names.js";
+import { revealsFromTranscript, type TranscriptEntry } from "./transcript-reveals.js";
+import type {
+  DisclosureOptions,
+  ExecuteInput,
+  ExecuteOutcome,
+  MetaToolNames,
+  PrepareInput,
+  TurnPlan,
+  TurnSettings,
+} from "./types.js";
+
+/** Call counters keyed by real tool name and by route (search/describe/call are meta tools). */
+export interface DisclosureMetrics {
+  calls: { [tool: string]: number };
+  routes: { direct: number; bridge: number; meta: number };
+  errors: number;
+}
+
+/** Options of `requireTools`. */
+export interface RequireToolsOptions extends TurnSettings {
+  /** Also fail when a required tool would be deferred rather than loaded (default false). */
+  loaded?: boolean;
+}
+
+/** The disclosure layer of one toolsift instance. */
+export interface Disclosure {
+  /** Plans a turn; cached while the catalog, visibility, session reveals and settings are unchanged. */
+  prepare(input: PrepareInput): TurnPlan;
+  /** Executes a model tool call (direct, bridge or meta); never throws for model input. */
+  execute(input: ExecuteInput & TurnSettings): Promise<ExecuteOutcome>;
+  /** Returns the required tools, or throws `missing_required_tools` naming each missing one. */
+  requireTools(names: readonly string[], options?: RequireToolsOptions): ToolDefinition[];
+  /** Re-reveals what an earlier transcript revealed; returns the names restored. */
+  restoreSession(
+    session: string,
+    transcript: readonly TranscriptEntry[],
+    settings?: TurnSettings,
+  ): string[];
+  metrics(): DisclosureMetrics;
+  readonly store: RevealStore;
+  readonly metaToolNames: MetaToolNames;
+}
+
+const PLAN_CACHE_SIZE = 64;
+
+/**
+ * Creates the disclosure layer over a catalog, a search function and (optionally) a policy.
+ *
+ * @example
+ * const disclosure = createDisclosure({ catalog, search: (q, o) => index.search(q, o) });
+ * const plan = disclosure.prepare({ session: "s1", contextWindow: 200_000 });
+ * const outcome = await disclosure.execute({ session: "s1", name: "tool_search", arguments: { queries: ["issue"] } });
+ */
+export function createDisclosure(options: DisclosureOptions): Disclosure {
+  const base = resolveSettings(options, {}); // fail fast on bad creation options
+  const count = options.countTokens ?? estimateTokens;
+  const counters: PlanCounters = {
+    count,
+    definition: createDefinitionCounter(count),
+    signature: createSignatureCache(),
+  };
+  const store = options.store ?? createMemoryRevealStore();
+  const plans = new Map<string, TurnPlan>();
+  let lastBasis: { key: string; basis: PlanBasis } | undefined;
+  const metrics: DisclosureMetrics = {
+    calls: {},
+    routes: { direct: 0, bridge: 0, meta: 0 },
+    errors: 0,
+  };
+
+  /** Catalog and visibility key, or undefined when one of them cannot be keyed. */
+  const stateKey = (): string | undefined => {
+    const catalogKey = options.catalogVersion?.() ?? options.catalog.fingerprint?.();
+    const visibilityKey = options.isVisible ? options.visibilityVersion?.() : "all";
+    if (catalogKey === undefined || visibilityKey === undefined) return undefined;
+    return `${catalogKey}\u0000${visibilityKey}`;
+  };
+  const basisFor = (state: string | undefined, neverDefer: readonly string[] | undefined) => {
+    const key =
+      state === undefined ? undefined : `${state}\u0000${JSON.stringify(neverDefer ?? [])}`;
+    if (key !== undefined && lastBasis?.key === key) return lastBasis.basis;
+    const basis = buildPlanBasis(options.catalog.list(), options.isVisible, neverDefer, base.names);
+    if (key !== undefined) lastBasis = { key, basis };
+    return basis;
+  };
+  const neverDeferOf = (turn: TurnSettings) => turn.neverDefer ?? options.neverDefer;
+
+  const prepare = (input: PrepareInput): TurnPlan => {
+    const settings = resolveSettings(options, input);
+    const state = stateKey();
+    const neverDefer = neverDeferOf(input);
+    const revealVersion = store.version(input.session);
+    const key =
+      state === undefined
+        ? undefined
+        : JSON.stringify([state, revealVersion, settings, neverDefer ?? []]);
+    if (key !== undefined) {
+      const cached = plans.get(key);
+      if (cached) {
+        plans.delete(key);
+        plans.set(key, cached);
+        return cached;
+      }
+    }
+    const basis = basisFor(state, neverDefer);
+    const plan = planTurn(basis, settings, store.revealed(input.session), counters);
+    if (key !== undefined) {
+      plans.set(key, plan);
+      for (const old of plans.keys()) {
+        if (plans.size <= PLAN_CACHE_SIZE) break;
+        plans.delete(old);
+      }
+    }
+    return plan;
+  };
+
+  const record = (outcome: ExecuteOutcome) => {
+    metrics.routes[outcome.route] += 1;
+    if (outcome.errorCode !== undefined) metrics.errors += 1;
+    if (outcome.errorCode !== "tool_not_found") {
+      metrics.calls[outcome.tool] = (metrics.calls[outcome.tool] ?? 0) + 1;
+    }
+  };
+
+  const execute = (input: ExecuteInput & TurnSettings): Promise<ExecuteOutcome> => {
+    const settings = resolveSettings(options, input);
+    const basis = basisFor(stateKey(), neverDeferOf(input));
+    const meta = {
+      basis,
+      settings,
+      search: options.search,
+      count,
+      responseTokens: options.searchResponseTokens ?? 600,
+    };
+    return executeCall(input, { options, settings, basis, store, meta, record });
+  };
+
+  const requireTools = (names: readonly string[], requireOptions: RequireToolsOptions = {}) => {
+    const basis = basisFor(stateKey(), neverDeferOf(requireOptions));
+    const all = new Map(options.catalog.list().map((tool) => [tool.name, tool]));
+    const found: ToolDefinition[] = [];
+    const problems: string[] = [];
+    for (const name of names) {
+      const tool = basis.visible.get(name);
+      if (tool && requireOptions.loaded && basis.deferrableNames.has(name)) {
+        problems.push(`"${name}" would be deferred (add it to neverDefer or set defer: "never")`);
+      } else if (tool) {
+        found.push(tool);
+      } else if (all.has(name)) {
+        problems.push(`"${name}" is hidden by policy (allow it in the policy or profile)`);
+      } else {
+        const closest = suggestNames(name, all.keys());
+        problems.push(
+          `"${name}" is not in the catalog${closest.length > 0 ? ` (closest: ${closest.join(", ")})` : ""}`,
+        );
+      }
+    }
+    if (problems.length > 0) {
+      throw new ToolsiftError(
+        "missing_required_tools",
+        `Required tools are unavailable: ${problems.join("; ")}. Fix these before starting the run.`,
+      );
+    }
+    return found;
+  };
+
+  const restoreSession = (
+    session: string,
+    transcript: readonly TranscriptEntry[],
+    settings: TurnSettings = {},
+  ) => {
+    const basis = basisFor(stateKey(), neverDeferOf(settings));
+    const metaNames = new Set([base.names.search, base.names.describe, base.names.call]);
+    const names = revealsFromTranscript(transcript, metaNames).filter((name) =>
+      basis.deferrableNames.has(name),
+    );
+    return store.reveal(session, names);
+  };
+
+  return {
+    prepare,
+    execute,
+    requireTools,
+    restoreSession,
+    metrics: () => structuredClone(metrics),
+    store,
+    metaToolNames: base.names,
+  };
+}

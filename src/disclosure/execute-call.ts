@@ -1,0 +1,236 @@
+import type { ToolDefinition, ToolResult } from "../catalog/index.js";
+import {
+  type MetaAnswer,
+  type MetaContext,
+  runDescribe,
+  runSearch,
+  unknownToolMessage,
+} from "./meta-handlers.js";
+import { buildMetaTools } from "./meta-tools.js";
+import type { PlanBasis } from "./plan-basis.js";
+import type { ResolvedSettings } from "./plan-turn.js";
+import { readArguments, readBridgeTarget, unnestArguments } from "./repair-arguments.js";
+import type { RevealStore } from "./reveal-store.js";
+import { errorResult, runHandler } from "./run-handler.js";
+import type { CallRoute, DisclosureOptions, ExecuteInput, ExecuteOutcome } from "./types.js";
+import { checkArguments } from "./validate-arguments.js";
+
+/** What `executeCall` reads from its disclosure. */
+export interface ExecuteContext {
+  options: DisclosureOptions;
+  settings: ResolvedSettings;
+  basis: PlanBasis;
+  store: RevealStore;
+  meta: MetaContext;
+  record: (outcome: ExecuteOutcome) => void;
+}
+
+interface Draft {
+  tool: string;
+  route: CallRoute;
+  repairs: string[];
+  revealed: string[];
+  start: number;
+}
+
+function finish(
+  draft: Draft,
+  result: ToolResult,
+  ran: boolean,
+  errorCode?: string,
+): ExecuteOutcome {
+  const outcome: ExecuteOutcome = {
+    ...result,
+    tool: draft.tool,
+    route: draft.route,
+    ran,
+    revealed: draft.revealed,
+    repairs: draft.repairs,
+    durationMs: Math.round((performance.now() - draft.start) * 1000) / 1000,
+  };
+  if (errorCode !== undefined) outcome.errorCode = errorCode;
+  return outcome;
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Executes one model tool call; never throws for anything the model sent.
+ *
+ * Order: unwrap the bridge (so every later step sees the real name), refuse meta targets and
+ * core tools through the bridge, look the tool up among visible tools (hidden and unknown give
+ * the same answer), reveal a deferred tool called directly, repair and validate arguments, run
+ * before-hooks, the handler (time limit, abort), after-hooks, then the budget layer.
+ */
+export async function executeCall(
+  input: ExecuteInput,
+  context: ExecuteContext,
+): Promise<ExecuteOutcome> {
+  const { settings, basis, options } = context;
+  const names = settings.names;
+  const metaNames = new Set([names.search, names.describe, names.call]);
+  const draft: Draft = {
+    tool: input.name,
+    route: "direct",
+    repairs: [],
+    revealed: [],
+    start: performance.now(),
+  };
+  const done = (result: ToolResult, ran: boolean, code?: string) => {
+    const outcome = finish(draft, result, ran, code);
+    context.record(outcome);
+    return outcome;
+  };
+
+  let rawArguments = input.arguments;
+  if (input.name === names.call) {
+    draft.route = "bridge";
+    const outer = readArguments(input.arguments);
+    const target = outer.ok ? readBridgeTarget(outer.arguments) : outer;
+    if (!target.ok) {
+      return done(
+        errorResult(`${names.call} did not run anything: ${target.message}.`),
+        false,
+        "invalid_arguments",
+      );
+    }
+    draft.repairs.push(...(outer.ok ? outer.repairs : []), ...target.repairs);
+    draft.tool = target.name;
+    rawArguments = target.arguments;
+    if (metaNames.has(target.name)) {
+      const text = `${names.call} cannot run "${target.name}": meta tools are called directly, never through ${names.call}.`;
+      return done(errorResult(text), false, "bridge_recursion");
+    }
+  }
+
+  const isMeta = draft.route === "direct" && metaNames.has(draft.tool);
+  let tool: ToolDefinition | undefined;
+  if (isMeta) {
+    draft.route = "meta";
+    tool = buildMetaTools({
+      names,
+      strategy: "bridge",
+      searchable: 0,
+      defaultLimit: 1,
+      maxLimit: 1,
+      listing: "",
+    }).find((meta) => meta.name === draft.tool);
+  } else {
+    tool = basis.visible.get(draft.tool);
+  }
+  if (!tool) {
+    const extra = draft.route === "direct" ? metaNames : [];
+    return done(errorResult(unknownToolMessage(draft.tool, basis, extra)), false, "tool_not_found");
+  }
+  const deferrable = basis.deferrableNames.has(tool.name);
+  if (draft.route === "bridge" && !deferrable) {
+    const text = `"${tool.name}" is already loaded: call it directly instead of through ${names.call}.`;
+    return done(errorResult(text), false, "call_directly");
+  }
+  if (
+    draft.route === "direct" &&
+    deferrable &&
+    settings.strategy === "reveal" &&
+    !settings.nativeSearch
+  ) {
+    // the call was legal and the tool is visible, so it stays loaded from now on
+    draft.revealed.push(...context.store.reveal(input.session, [tool.name]));
+  }
+
+  const read = readArguments(rawArguments);
+  if (!read.ok) {
+    return done(
+      errorResult(`Tool "${tool.name}" did not run: ${read.message}.`),
+      false,
+      "invalid_arguments",
+    );
+  }
+  const unnested = isMeta
+    ? { arguments: read.arguments, repairs: [] }
+    : unnestArguments(read.arguments, tool.inputSchema);
+  draft.repairs.push(...read.repairs, ...unnested.repairs);
+  let args = unnested.arguments;
+  if (!isMeta) {
+    const check = checkArguments(tool, args);
+    draft.repairs.push(...check.repairs);
+    if (!check.ok) return done(errorResult(check.message), false, "invalid_arguments");
+    args = check.arguments;
+  }
+
+  const event = {
+    session: input.session,
+    name: tool.name,
+    tool,
+    arguments: args,
+    route: draft.route,
+  };
+  for (const hook of options.hooks?.before ?? []) {
+    try {
+      const decision = await hook(event);
+      if (decision?.deny !== undefined) {
+        return done(
+          errorResult(`Tool "${tool.name}" was not run: ${decision.deny}`),
+          false,
+          "denied",
+        );
+      }
+      if (decision?.arguments) event.arguments = decision.arguments;
+    } catch (error) {
+      return done(
+        errorResult(
+          `Tool "${tool.name}" was not run: a before-call check failed (${message(error)}).`,
+        ),
+        false,
+        "hook_failed",
+      );
+    }
+  }
+
+  const started = performance.now();
+  let result: ToolResult;
+  if (isMeta) {
+    const answer: MetaAnswer =
+      tool.name === names.search
+        ? runSearch(event.arguments, context.meta)
+        : runDescribe(event.arguments, context.meta);
+    draft.repairs.push(...answer.repairs);
+    if (settings.strategy === "reveal" && answer.found.length > 0) {
+      draft.revealed.push(...context.store.reveal(input.session, answer.found));
+    }
+    result = answer.result;
+  } else if (!tool.handler) {
+    return done(
+      errorResult(`Tool "${tool.name}" cannot run here: it has no handler.`),
+      false,
+      "no_handler",
+    );
+  } else {
+    result = await runHandler(
+      tool.name,
+      tool.handler,
+      event.arguments,
+      input.session,
+      input.timeoutMs ?? options.timeoutMs ?? 60_000,
+      input.signal,
+    );
+  }
+  const durationMs = performance.now() - started;
+  try {
+    for (const hook of options.hooks?.after ?? []) {
+      result = (await hook({ ...event, result, durationMs })) ?? result;
+    }
+    // meta results are not budgeted: a cut schema is worse than none, and search has its own budget
+    if (!isMeta && options.budgetResult) result = await options.budgetResult(result, tool);
+  } catch (error) {
+    return done(
+      errorResult(
+        `Tool "${tool.name}" ran, but its result could not be processed (${message(error)}).`,
+      ),
+      true,
+      "hook_failed",
+    );
+  }
+  return done(result, true, result.isError ? "tool_error" : undefined);
+}

@@ -1,0 +1,120 @@
+import type { ToolDefinition, ToolResult } from "../catalog/index.js";
+import { MAX_QUERIES } from "./meta-tools.js";
+import type { PlanBasis } from "./plan-basis.js";
+import type { ResolvedSettings } from "./plan-turn.js";
+import { errorResult } from "./run-handler.js";
+import { capText } from "./sanitize-text.js";
+import { searchResponse } from "./search-response.js";
+import { suggestNames } from "./suggest-names.js";
+import type { CountTokens, SearchFunction } from "./types.js";
+
+/** What the meta tool handlers read. */
+export interface MetaContext {
+  basis: PlanBasis;
+  settings: ResolvedSettings;
+  search: SearchFunction;
+  count: CountTokens;
+  responseTokens: number;
+}
+
+/** A meta tool's answer and the tools it found. */
+export interface MetaAnswer {
+  result: ToolResult;
+  found: string[];
+  repairs: string[];
+}
+
+/** The message for a name that is unknown or hidden: identical in both cases, so policy-hidden
+ * tools cannot be discovered by probing. */
+export function unknownToolMessage(
+  name: string,
+  basis: PlanBasis,
+  extra: Iterable<string> = [],
+): string {
+  const suggestions = suggestNames(name, [...basis.visible.keys(), ...extra]);
+  const hint =
+    suggestions.length > 0
+      ? ` Did you mean: ${suggestions.join(", ")}?`
+      : " Search for the tool you need.";
+  return `Unknown tool "${capText(name, 128)}".${hint}`;
+}
+
+function stringList(value: unknown): string[] | undefined {
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value) && value.every((item) => typeof item === "string"))
+    return value as string[];
+  return undefined;
+}
+
+/** Runs the search meta tool; accepts `queries` (array or one string) or `query`. */
+export function runSearch(args: { [key: string]: unknown }, context: MetaContext): MetaAnswer {
+  const repairs: string[] = [];
+  let raw = stringList(args.queries);
+  if (raw && typeof args.queries === "string") repairs.push("queries given as one string");
+  if (!raw) {
+    raw = stringList(args.query);
+    if (raw) repairs.push('"query" read as queries');
+  }
+  const queries = (raw ?? [])
+    .map((query) => capText(query.trim(), 500))
+    .filter((query) => query !== "");
+  if (queries.length === 0) {
+    return {
+      result: errorResult(
+        'Search needs "queries": a list of one or more keyword queries, e.g. ["create github issue"].',
+      ),
+      found: [],
+      repairs,
+    };
+  }
+  if (queries.length > MAX_QUERIES) repairs.push(`only the first ${MAX_QUERIES} queries were run`);
+  const { defaultLimit, maxLimit } = context.settings;
+  const asked = typeof args.limit === "string" ? Number(args.limit) : args.limit;
+  const limit =
+    typeof asked === "number" && Number.isFinite(asked)
+      ? Math.min(maxLimit, Math.max(1, Math.floor(asked)))
+      : defaultLimit;
+  const { basis } = context;
+  const { result, found } = searchResponse({
+    queries: queries.slice(0, MAX_QUERIES),
+    limit,
+    search: context.search,
+    candidate: (name) => (basis.deferrableNames.has(name) ? basis.visible.get(name) : undefined),
+    strategy: context.settings.strategy,
+    names: context.settings.names,
+    maxTokens: context.responseTokens,
+    count: context.count,
+  });
+  return { result, found, repairs };
+}
+
+/** Runs the describe meta tool: full schemas of visible tools; unknown and hidden names get the
+ * same answer. */
+export function runDescribe(args: { [key: string]: unknown }, context: MetaContext): MetaAnswer {
+  const names = stringList(args.names) ?? stringList(args.name) ?? [];
+  if (names.length === 0) {
+    return {
+      result: errorResult('Describe needs "names": a list of tool names.'),
+      found: [],
+      repairs: [],
+    };
+  }
+  const described: { name: string; description: string; inputSchema: unknown }[] = [];
+  const problems: string[] = [];
+  for (const name of names.slice(0, 10)) {
+    const tool: ToolDefinition | undefined = context.basis.visible.get(name);
+    if (tool)
+      described.push({
+        name: tool.name,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+      });
+    else problems.push(unknownToolMessage(name, context.basis));
+  }
+  const text = [described.length > 0 ? JSON.stringify(described) : "", ...problems]
+    .filter(Boolean)
+    .join("\n");
+  const result: ToolResult = { content: [{ type: "text", text }] };
+  if (described.length === 0) result.isError = true;
+  return { result, found: [], repairs: [] };
+}

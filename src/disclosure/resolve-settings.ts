@@ -1,0 +1,69 @@
+import { ToolsiftError } from "../errors.js";
+import { DEFAULT_META_TOOL_NAMES } from "./meta-tools.js";
+import type { ResolvedSettings } from "./plan-turn.js";
+import type { DisclosureOptions, ListingOptions, TurnSettings } from "./types.js";
+
+function fail(option: string, value: unknown, fix: string): never {
+  throw new ToolsiftError(
+    "invalid_option",
+    `Disclosure option ${option} is invalid (${JSON.stringify(value)}): ${fix}.`,
+  );
+}
+
+function checkPositive(option: string, value: number | undefined, integer: boolean): void {
+  if (value === undefined) return;
+  if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
+    fail(option, value, `use a positive ${integer ? "integer" : "number"}`);
+  }
+}
+
+function listingOf(value: TurnSettings["listing"]): ListingOptions | undefined {
+  if (value === undefined || value === false) return undefined;
+  if (value === true) return {};
+  checkPositive("listing.maxTokens", value.maxTokens, true);
+  checkPositive("listing.summaryChars", value.summaryChars, true);
+  return value;
+}
+
+/**
+ * Applies defaults (`auto`, `reveal`, no listing, search limit 5 of at most 10) and turn
+ * overrides over the creation options; throws `invalid_option` naming a bad value and the fix.
+ */
+export function resolveSettings(options: DisclosureOptions, turn: TurnSettings): ResolvedSettings {
+  const mode = turn.mode ?? options.mode ?? "auto";
+  if (mode !== "off" && mode !== "on" && mode !== "auto")
+    fail("mode", mode, 'use "off", "on" or "auto"');
+  const strategy = turn.strategy ?? options.strategy ?? "reveal";
+  if (strategy !== "reveal" && strategy !== "bridge")
+    fail("strategy", strategy, 'use "reveal" or "bridge"');
+  const auto = turn.auto ?? options.auto ?? {};
+  if (auto.toolCount !== undefined && !(Number.isInteger(auto.toolCount) && auto.toolCount >= 0)) {
+    fail("auto.toolCount", auto.toolCount, "use a whole number of tools, 0 or more");
+  }
+  if (auto.contextShare !== undefined && !(auto.contextShare > 0 && auto.contextShare <= 1)) {
+    fail("auto.contextShare", auto.contextShare, "use a share between 0 and 1, e.g. 0.1 for 10%");
+  }
+  const contextWindow = turn.contextWindow ?? options.contextWindow;
+  checkPositive("contextWindow", contextWindow, true);
+  const defaultLimit = options.searchLimit?.default ?? 5;
+  const maxLimit = options.searchLimit?.max ?? Math.max(10, defaultLimit);
+  checkPositive("searchLimit.default", defaultLimit, true);
+  checkPositive("searchLimit.max", maxLimit, true);
+  if (defaultLimit > maxLimit)
+    fail("searchLimit.default", defaultLimit, `keep it at most searchLimit.max (${maxLimit})`);
+  const names = { ...DEFAULT_META_TOOL_NAMES, ...options.metaToolNames };
+  if (new Set([names.search, names.describe, names.call]).size !== 3) {
+    fail("metaToolNames", names, "give the three meta tools distinct names");
+  }
+  return {
+    mode,
+    strategy,
+    auto,
+    listing: listingOf(turn.listing ?? options.listing),
+    contextWindow,
+    nativeSearch: turn.nativeSearch ?? options.nativeSearch ?? false,
+    names,
+    defaultLimit,
+    maxLimit,
+  };
+}

@@ -1,0 +1,90 @@
+import type { ToolCallContext, ToolHandler, ToolResult } from "../catalog/index.js";
+
+/** A text-only error result a model can act on. */
+export function errorResult(message: string): ToolResult {
+  return { content: [{ type: "text", text: message }], isError: true };
+}
+
+function isToolResult(value: unknown): value is ToolResult {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    Array.isArray((value as { content?: unknown }).content) &&
+    (value as { content: unknown[] }).content.every(
+      (block) =>
+        typeof block === "object" &&
+        block !== null &&
+        typeof (block as { type?: unknown }).type === "string",
+    )
+  );
+}
+
+/** Wraps a handler's return value as an MCP result: results pass through, strings become text,
+ * anything else becomes JSON text. */
+export function toToolResult(value: unknown): ToolResult {
+  if (isToolResult(value)) return value;
+  if (typeof value === "string") return { content: [{ type: "text", text: value }] };
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? "null";
+  } catch {
+    text = String(value);
+  }
+  return { content: [{ type: "text", text }] };
+}
+
+function reason(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  return typeof error === "string" ? error : (JSON.stringify(error) ?? String(error));
+}
+
+/**
+ * Runs a handler with a time limit and the caller's abort signal; never throws.
+ *
+ * A throw, a rejection, a timeout or an abort becomes an `isError` result naming the tool and
+ * what to do next. The handler's own signal is aborted on timeout so it can stop its work.
+ */
+export async function runHandler(
+  name: string,
+  handler: ToolHandler,
+  args: { [key: string]: unknown },
+  session: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<ToolResult> {
+  if (signal?.aborted) return errorResult(`Tool "${name}" was not run: the call was cancelled.`);
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  const stopped = new Promise<ToolResult>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort(new Error(`timed out after ${timeoutMs} ms`));
+      resolve(
+        errorResult(
+          `Tool "${name}" timed out after ${timeoutMs} ms and its result was discarded. Try again with a smaller request, or use another tool.`,
+        ),
+      );
+    }, timeoutMs);
+    onAbort = () => {
+      controller.abort(signal?.reason);
+      resolve(errorResult(`Tool "${name}" was cancelled before it finished.`));
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+  const context: ToolCallContext = { session, signal: controller.signal };
+  const run = (async () => {
+    try {
+      return toToolResult(await handler(args, context));
+    } catch (error) {
+      return errorResult(
+        `Tool "${name}" failed: ${reason(error)}. Check the arguments or try another approach.`,
+      );
+    }
+  })();
+  try {
+    return await Promise.race([run, stopped]);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener("abort", onAbort);
+  }
+}

@@ -1,0 +1,36 @@
+/** Helpers that make untrusted catalog text safe to embed in prompts. */
+
+// control (Cc) and format (Cf) characters: C0/C1 controls, bidi overrides and isolates,
+// zero-width characters and the BOM, which can hide text from a reader but not from a model
+const UNSAFE = /[\p{Cc}\p{Cf}]/gu;
+
+/** Replaces control, bidi and zero-width characters with spaces and collapses whitespace. */
+export function sanitizeText(text: string): string {
+  return text.replace(UNSAFE, " ").replace(/\s+/g, " ").trim();
+}
+
+/** Cuts a text to at most `maxChars` characters, ending with `…` when it was cut. */
+export function capText(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  if (maxChars <= 1) return text.slice(0, Math.max(0, maxChars));
+  return `${text.slice(0, maxChars - 1).trimEnd()}…`;
+}
+
+/**
+ * The first sentence of an untrusted description, sanitised and capped at `maxChars`.
+ *
+ * A sentence ends at the first line break or at `.`, `!` or `?` followed by a space, so
+ * instructions hidden later in a description ("Ignore previous…") never reach a listing.
+ */
+export function firstSentence(description: string, maxChars: number): string {
+  const firstLine = (description.split(/\r?\n|\r/, 1)[0] ?? "").trim();
+  const clean = sanitizeText(firstLine);
+  const end = clean.search(/[.!?](\s|$)/);
+  const sentence = end >= 0 ? clean.slice(0, end + 1) : clean;
+  return capText(sentence, maxChars);
+}
+
+/** A tool or server name made safe for a prompt: sanitised, spaces removed, capped at 128. */
+export function safeName(name: string): string {
+  return capText(sanitizeText(name).replace(/\s/g, "_"), 128);
+}

@@ -1,0 +1,212 @@
+/** Public types of the disclosure layer: turn plans, injected dependencies, dispatch and hooks. */
+
+import type { ToolDefinition, ToolResult } from "../catalog/index.js";
+import type { SearchOptions, SearchResult } from "../search/index.js";
+import type { RevealStore } from "./reveal-store.js";
+
+/** `off` never defers, `on` defers whenever a tool is deferrable, `auto` defers above a threshold. */
+export type DisclosureMode = "off" | "on" | "auto";
+
+/** `reveal` promotes found tools into the loaded list; `bridge` keeps it fixed and runs targets
+ * through the call meta tool. */
+export type DisclosureStrategy = "reveal" | "bridge";
+
+/** Runs a search over the catalog; the real engine lives in `src/search`. */
+export type SearchFunction = (query: string, options: SearchOptions) => SearchResult;
+
+/** Counts tokens in a text; the default is `estimateTokens` (characters / 4, rounded up). */
+export type CountTokens = (text: string) => number;
+
+/** Fits a handler's result into its budget; the real layer lives in `src/budget`. */
+export type BudgetResult = (
+  result: ToolResult,
+  tool: ToolDefinition,
+) => ToolResult | Promise<ToolResult>;
+
+/** The catalog as disclosure needs it: a list, and optionally a content fingerprint for caching. */
+export interface DisclosureCatalog {
+  list(): readonly ToolDefinition[];
+  /** A stable key that changes whenever any tool changes; used as part of the plan cache key. */
+  fingerprint?(): string;
+}
+
+/** When `auto` mode activates; with both set, either one activates it. */
+export interface AutoThreshold {
+  /** Activate when the number of visible tools is at least this (default 15 when no context
+   * window is known and `contextShare` is not set). */
+  toolCount?: number;
+  /** Activate when deferrable definitions take at least this share (0–1) of the context window
+   * (default 0.10 when a context window is known and `toolCount` is not set). */
+  contextShare?: number;
+}
+
+/** Options of the directory of deferred tools embedded in the search tool's description. */
+export interface ListingOptions {
+  /** Token budget of the listing; default min(4,000, 5% of the context window), or 4,000. */
+  maxTokens?: number;
+  /** Characters kept of each tool's first sentence; default 60. */
+  summaryChars?: number;
+}
+
+/** Names of the meta tools; change them when a catalog tool already uses one. */
+export interface MetaToolNames {
+  search: string;
+  describe: string;
+  call: string;
+}
+
+/** Settings that a single turn may override. */
+export interface TurnSettings {
+  mode?: DisclosureMode;
+  strategy?: DisclosureStrategy;
+  auto?: AutoThreshold;
+  /** Embed a directory of deferred tools in the search tool's description (default false). */
+  listing?: boolean | ListingOptions;
+  /** Tools kept loaded by exact name or picomatch glob, on top of `defer: "never"`. */
+  neverDefer?: readonly string[];
+  /** Context window of the model, in tokens; used by the share threshold and the listing budget. */
+  contextWindow?: number;
+  /** The provider searches deferred tools itself (`defer_loading`): no meta tools are emitted and
+   * `deferred` carries the full definitions to send with `defer_loading: true`. */
+  nativeSearch?: boolean;
+}
+
+/** Input of `prepare`. */
+export interface PrepareInput extends TurnSettings {
+  session: string;
+}
+
+/** How a deferred tool reaches the model this turn. */
+export type DeferredShown =
+  | "listed" // `name: first sentence` in the listing
+  | "named" // name only in the listing
+  | "server" // counted in a one-line server summary
+  | "search" // only via the search tool
+  | "native"; // sent with defer_loading; the provider searches it
+
+/** A deferred tool as the plan shows it; `tool` keeps the full definition for native search. */
+export interface DeferredToolView {
+  name: string;
+  server?: string;
+  /** First sentence of the description, control characters stripped, capped in length. */
+  summary: string;
+  /** Compact signature, e.g. `create_issue(owner*: string, state?: "open"|"closed")`. */
+  signature: string;
+  shown: DeferredShown;
+  tool: ToolDefinition;
+}
+
+/** Token and count figures of a plan (tokens by the configured counter). */
+export interface PlanStats {
+  visible: number;
+  core: number;
+  deferrable: number;
+  loaded: number;
+  deferred: number;
+  revealed: number;
+  /** Tokens of every visible definition sent in full. */
+  allTokens: number;
+  /** Tokens of the deferrable definitions (what the share threshold compares). */
+  deferrableTokens: number;
+  loadedTokens: number;
+  metaTokens: number;
+  listingTokens: number;
+  listingTier: "none" | "summaries" | "names" | "servers";
+}
+
+/** What to send this turn, provider-neutral. Send `metaTools` first, then `loaded`: revealed
+ * tools are appended at the end of `loaded`, so the earlier prefix stays byte-identical. */
+export interface TurnPlan {
+  loaded: readonly ToolDefinition[];
+  deferred: readonly DeferredToolView[];
+  metaTools: readonly ToolDefinition[];
+  /** A short system-prompt note; empty when disclosure is not active. */
+  system: string;
+  active: boolean;
+  reason: string;
+  strategy: DisclosureStrategy;
+  nativeSearch: boolean;
+  stats: PlanStats;
+}
+
+/** How a call reached its tool. */
+export type CallRoute = "direct" | "bridge" | "meta";
+
+/** What a before-hook sees: always the real tool name, never the bridge. */
+export interface BeforeCallEvent {
+  session: string;
+  name: string;
+  tool: ToolDefinition;
+  arguments: { [key: string]: unknown };
+  route: CallRoute;
+}
+
+/** A before-hook's answer: replace the arguments, or deny the call with a reason. */
+export interface BeforeCallDecision {
+  arguments?: { [key: string]: unknown };
+  deny?: string;
+}
+
+/** What an after-hook sees. */
+export interface AfterCallEvent extends BeforeCallEvent {
+  result: ToolResult;
+  durationMs: number;
+}
+
+export type BeforeCallHook = (
+  event: BeforeCallEvent,
+) => BeforeCallDecision | undefined | Promise<BeforeCallDecision | undefined>;
+
+export type AfterCallHook = (
+  event: AfterCallEvent,
+) => ToolResult | undefined | Promise<ToolResult | undefined>;
+
+/** Options of `createDisclosure`. */
+export interface DisclosureOptions extends TurnSettings {
+  catalog: DisclosureCatalog;
+  search: SearchFunction;
+  /** Policy visibility; hidden tools are never planned, searched, described, revealed or called. */
+  isVisible?: (tool: ToolDefinition) => boolean;
+  /** Changes whenever `isVisible` may answer differently; without it plans are not cached while
+   * `isVisible` is set. */
+  visibilityVersion?: () => string | number;
+  /** Changes whenever the catalog changes; defaults to `catalog.fingerprint()`. */
+  catalogVersion?: () => string | number;
+  countTokens?: CountTokens;
+  budgetResult?: BudgetResult;
+  store?: RevealStore;
+  metaToolNames?: Partial<MetaToolNames>;
+  hooks?: { before?: readonly BeforeCallHook[]; after?: readonly AfterCallHook[] };
+  /** Handler time limit in milliseconds; default 60,000. */
+  timeoutMs?: number;
+  /** Search hits per query when the model gives no limit (default 5) and the most it may ask
+   * for (default 10). */
+  searchLimit?: { default?: number; max?: number };
+  /** Token budget of one search response (default 600). */
+  searchResponseTokens?: number;
+}
+
+/** Input of `execute`. */
+export interface ExecuteInput {
+  session: string;
+  name: string;
+  arguments?: unknown;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+/** A tool result plus what happened on the way. */
+export interface ExecuteOutcome extends ToolResult {
+  /** The real tool that ran (or would have run); the bridge is never named here. */
+  tool: string;
+  route: CallRoute;
+  /** Whether the handler ran. */
+  ran: boolean;
+  /** Tools revealed to the session by this call. */
+  revealed: string[];
+  /** Argument repairs applied, in words. */
+  repairs: string[];
+  durationMs: number;
+  /** snake_case reason when the tool did not run or failed. */
+  errorCode?: string;
+}
