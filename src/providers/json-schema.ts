@@ -34,7 +34,8 @@ export function resolveLocalRef(root: JsonSchema, ref: string): unknown {
 export function typeList(schema: JsonSchema): string[] {
   const type = schema.type;
   if (typeof type === "string") return [type];
-  if (Array.isArray(type)) return type.filter((entry): entry is string => typeof entry === "string");
+  if (Array.isArray(type))
+    return type.filter((entry): entry is string => typeof entry === "string");
   return [];
 }
 
@@ -94,7 +95,12 @@ export function normalizeRoot(input: JsonSchema, sink: WarningSink): JsonSchema 
     if (typeof root.description === "string") replaced.description = root.description;
     return replaced;
   } else if (types.length > 1) {
-    sink.add("type_narrowed", "", `root type ${stableJson(root.type)} narrowed to "object"`, "type");
+    sink.add(
+      "type_narrowed",
+      "",
+      `root type ${stableJson(root.type)} narrowed to "object"`,
+      "type",
+    );
     root.type = "object";
   }
   const properties: JsonSchema = isSchemaObject(root.properties) ? { ...root.properties } : {};

@@ -35,7 +35,9 @@ describe("sanitizeName and hashBase36", () => {
     expect(sanitizeName("é😀x")).toBe("__x");
   });
   it("is stable and has the requested length", () => {
-    expect(hashBase36("github\u0000create_issue", 8)).toBe(hashBase36("github\u0000create_issue", 8));
+    expect(hashBase36("github\u0000create_issue", 8)).toBe(
+      hashBase36("github\u0000create_issue", 8),
+    );
     expect(hashBase36("a", 20)).toHaveLength(20);
     expect(hashBase36("a", 6)).not.toBe(hashBase36("b", 6));
   });
@@ -120,22 +122,27 @@ describe("createNameMap", () => {
       selector: (tool) => `${tool.server ?? ""}\u0000${tool.name}`,
     });
     fc.assert(
-      fc.property(setArb, fc.constantFrom("none", "server", "auto"), fc.nat(), (tools, ns, seed) => {
-        const options = { namespace: ns as "none" | "server" | "auto", maxLength: 32 };
-        const map = createNameMap(tools, options);
-        const legal = /^[a-zA-Z0-9_-]{1,32}$/;
-        const names = new Set<string>();
-        for (const tool of tools) {
-          const providerName = map.toProvider(tool.name, tool.server);
-          expect(providerName).toMatch(legal);
-          names.add(providerName);
-          const entry = map.resolve(providerName);
-          expect(entry?.name).toBe(tool.name);
-          expect(entry?.server).toBe(tool.server);
-        }
-        expect(names.size).toBe(tools.length);
-        expect(createNameMap(shuffle(tools, seed), options).entries()).toEqual(map.entries());
-      }),
+      fc.property(
+        setArb,
+        fc.constantFrom("none", "server", "auto"),
+        fc.nat(),
+        (tools, ns, seed) => {
+          const options = { namespace: ns as "none" | "server" | "auto", maxLength: 32 };
+          const map = createNameMap(tools, options);
+          const legal = /^[a-zA-Z0-9_-]{1,32}$/;
+          const names = new Set<string>();
+          for (const tool of tools) {
+            const providerName = map.toProvider(tool.name, tool.server);
+            expect(providerName).toMatch(legal);
+            names.add(providerName);
+            const entry = map.resolve(providerName);
+            expect(entry?.name).toBe(tool.name);
+            expect(entry?.server).toBe(tool.server);
+          }
+          expect(names.size).toBe(tools.length);
+          expect(createNameMap(shuffle(tools, seed), options).entries()).toEqual(map.entries());
+        },
+      ),
       { numRuns: 300 },
     );
   });

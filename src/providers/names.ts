@@ -87,7 +87,9 @@ interface Draft {
 }
 
 function identityKey(tool: NameMapTool): string {
-  return tool.server === undefined ? `\u0001${tool.name}` : `\u0002${tool.server}\u0000${tool.name}`;
+  return tool.server === undefined
+    ? `\u0001${tool.name}`
+    : `\u0002${tool.server}\u0000${tool.name}`;
 }
 
 function shorten(draft: Draft, maxLength: number): string {
@@ -102,7 +104,10 @@ function shorten(draft: Draft, maxLength: number): string {
  * extended until every provider name is unique.
  * @example createNameMap(tools, { namespace: "server", prefix: "mcp__" }).toProvider("create_issue", "github")
  */
-export function createNameMap(tools: readonly NameMapTool[], options: NameMapOptions = {}): NameMap {
+export function createNameMap(
+  tools: readonly NameMapTool[],
+  options: NameMapOptions = {},
+): NameMap {
   const maxLength = options.maxLength ?? 64;
   if (!Number.isInteger(maxLength) || maxLength < 8) {
     throw new ToolsiftError(
@@ -220,9 +225,12 @@ function assignUnique(drafts: readonly Draft[], maxLength: number): Map<Draft, s
       names.set(draft, name);
       counts.set(name, (counts.get(name) ?? 0) + 1);
     }
-    const clashing = drafts.filter((draft) => draft.hashed && (counts.get(current(draft)) ?? 0) > 1);
+    const clashing = drafts.filter(
+      (draft) => draft.hashed && (counts.get(current(draft)) ?? 0) > 1,
+    );
     if (clashing.length === 0) return names;
-    if (clashing.some((draft) => draft.hashLength >= hashMax)) return fallback(drafts, names, maxLength);
+    if (clashing.some((draft) => draft.hashLength >= hashMax))
+      return fallback(drafts, names, maxLength);
     for (const draft of clashing) draft.hashLength = Math.min(hashMax, draft.hashLength + 2);
   }
 }
