@@ -287,7 +287,11 @@ function objectKeywords(
   const extra = node.additionalProperties;
   if (isSchemaObject(extra)) throw new NotStrict(`${where} is a map (additionalProperties schema)`);
   if (!props || Object.keys(props).length === 0) {
-    if (extra !== false) throw new NotStrict(`${where} is a free-form object without properties`);
+    // a root without declared properties is a tool without arguments, unless it says it is open
+    const argumentless = pointer === "" && extra === undefined;
+    if (extra !== false && !argumentless) {
+      throw new NotStrict(`${where} is a free-form object without properties`);
+    }
     out.properties = {};
     out.required = [];
     out.additionalProperties = false;
