@@ -38,7 +38,10 @@ export interface NameMapEntry {
 
 /** A bijection between catalog tools and provider names. */
 export interface NameMap {
-  /** The provider name of a tool; pass `server` when the same name exists on several servers. */
+  /**
+   * The provider name of a tool. Without `server`, a tool that has no server matches first;
+   * otherwise the name must be unique across servers. Unknown tools throw `tool_not_found`.
+   */
   toProvider(name: string, server?: string): string;
   /** The catalog name behind a provider name, or undefined when the name is not in the map. */
   fromProvider(providerName: string): string | undefined;
@@ -148,6 +151,9 @@ export function createNameMap(
         if (entry) return entry.providerName;
         throw new ToolNotFoundError(name, []);
       }
+      // a tool without a server is the exact match; otherwise the name must be unique
+      const serverless = byKey.get(identityKey({ name }));
+      if (serverless) return serverless.providerName;
       const matches = byName.get(name) ?? [];
       if (matches.length === 1 && matches[0]) return matches[0].providerName;
       if (matches.length === 0) throw new ToolNotFoundError(name, []);
