@@ -1,0 +1,50 @@
+// Owns: one file set per provider: formatting, schema conversion, name mapping, parsing; capabilities.
+// Must not import: mcp, cli, search internals.
+export {
+  type AnthropicStrictLimits,
+  type AnthropicStrictSelection,
+  type ConversionOptions,
+  countStrictParameters,
+  type SchemaConversion,
+  selectAnthropicStrictTools,
+  toAnthropicInputSchema,
+  toAnthropicStrictSchema,
+} from "./anthropic/schema.js";
+export {
+  type NativeSearchDecision,
+  nativeSearchSupport,
+  PROVIDER_CAPABILITIES,
+  type ProviderCapabilities,
+  type ProviderId,
+  parseClaudeModel,
+  parseGPTModel,
+} from "./capabilities.js";
+export {
+  enumText,
+  type GeminiArgumentMapping,
+  geminiPropertyNames,
+  isGeminiPropertyName,
+  restoreGeminiArguments,
+} from "./gemini/arguments.js";
+export {
+  type GeminiConversion,
+  type GeminiSchemaOptions,
+  toGeminiSchema,
+} from "./gemini/schema.js";
+export {
+  createNameMap,
+  hashBase36,
+  type NameMap,
+  type NameMapEntry,
+  type NameMapOptions,
+  type NameMapTool,
+  sanitizeName,
+} from "./names.js";
+export {
+  restoreOpenAIStrictArguments,
+  toOpenAIParameters,
+  toOpenAIStrictSchema,
+} from "./openai/schema.js";
+export { checkOpenAIStrictLimits, OPENAI_STRICT_LIMITS } from "./openai/strict-limits.js";
+export type { StrictConversion } from "./strict-schema.js";
+export type { ConversionWarning, ConversionWarningCode } from "./warnings.js";
