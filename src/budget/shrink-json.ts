@@ -7,14 +7,14 @@
 
 import type { JsonValue } from "../catalog/index.js";
 import type { TokenCounter } from "../tokens/index.js";
-import { countAtMost, upperBound } from "../tokens/index.js";
+import { upperBound } from "../tokens/index.js";
 import type { TextAnchor } from "./truncate-text.js";
-import { measureTokens } from "./truncate-text.js";
+import { countNear, fitsTokens, measureTokens } from "./truncate-text.js";
 
 /** The outcome of shrinking a JSON value. */
 export interface JsonShrink {
   value: JsonValue;
-  /** Exact tokens of `JSON.stringify(value)`. */
+  /** Tokens of `JSON.stringify(value)`; exact unless an uncut long value (`originalExact` false). */
   tokens: number;
   truncated: boolean;
   originalTokens: number;
@@ -60,7 +60,9 @@ function note(state: Shrinker, line: string): void {
 /** Estimated tokens of a value's compact JSON (the sample-calibrated bound, summed by part). */
 function sizeOf(node: JsonValue, state: Shrinker): number {
   if (node === null || typeof node !== "object") {
-    return Math.max(1, Math.ceil(upperBound(JSON.stringify(node), state.counter) * state.ratio));
+    // quotes and escapes are left out: sizes only steer the cut, the result is counted exactly
+    const text = typeof node === "string" ? node : String(node);
+    return Math.max(1, Math.ceil((upperBound(text, state.counter) + 1) * state.ratio));
   }
   const cached = state.sizes.get(node);
   if (cached !== undefined) return cached;
@@ -234,7 +236,7 @@ const FALLBACKS: JsonValue[] = ["[… result truncated …]", "[…]", "…", nu
 
 /**
  * Shrinks a JSON value until its compact serialisation is at most `maxTokens` (≥ 1) tokens.
- * `text` may pass the value's compact JSON when the caller already has it.
+ * `text` (and its counter bound) may be passed when the caller already has them.
  */
 export function shrinkJson(
   value: JsonValue,
@@ -242,30 +244,29 @@ export function shrinkJson(
   counter: TokenCounter,
   anchor: TextAnchor,
   text: string = JSON.stringify(value),
+  bound: number | undefined = counter.bound?.(text),
 ): JsonShrink {
-  const fits =
-    upperBound(text, counter) <= maxTokens || countAtMost(text, maxTokens, counter) <= maxTokens;
-  if (fits) {
-    const tokens = counter.count(text);
+  if (fitsTokens(text, maxTokens, counter, bound)) {
+    const measured = measureTokens(text, counter, bound); // exact below 16k characters
+    const tokens = Math.min(measured.tokens, maxTokens);
     return {
       value,
       tokens,
       truncated: false,
       originalTokens: tokens,
-      originalExact: true,
+      originalExact: measured.exact,
       notes: [],
     };
   }
-  const original = measureTokens(text, counter);
-  const sample = text.slice(0, 16_384);
-  const ratio = counter.bound ? counter.count(sample) / Math.max(1, counter.bound(sample)) : 1;
+  const original = measureTokens(text, counter, bound);
+  const ratio = original.ratio;
   const sizes = new WeakMap<object, number>();
   let target = maxTokens;
   let best: JsonShrink | undefined;
   for (let attempt = 0; attempt < 8 && target >= 1; attempt++) {
     const state: Shrinker = { ratio, counter, anchor, sizes, notes: [] };
     const shrunk = shrinkNode(value, target, "$", state);
-    const tokens = countAtMost(JSON.stringify(shrunk), maxTokens, counter);
+    const tokens = countNear(JSON.stringify(shrunk), maxTokens, counter);
     if (tokens <= maxTokens) {
       if (!best || tokens > best.tokens) {
         best = {

@@ -6,6 +6,7 @@ import type { TokenCounter } from "../tokens/index.js";
 import { o200kCounter } from "../tokens/index.js";
 import { shrinkJson } from "./shrink-json.js";
 import { truncateToolResult } from "./truncate-mcp.js";
+import { EXACT_COUNT_LIMIT, measureTokens } from "./truncate-text.js";
 import type { Truncation } from "./truncate-text-value.js";
 import { anchorOf, isToolResult, truncateTextValue } from "./truncate-text-value.js";
 
@@ -54,8 +55,23 @@ export function truncateResult(result: unknown, options: TruncateOptions): Trunc
     text = undefined; // circular or BigInt: fall back to its string form
   }
   if (text === undefined) return truncateTextValue(String(result), budget, strategy, counter);
+  const bound = counter.bound?.(text);
+  if (bound !== undefined && bound <= budget) {
+    const tokens =
+      text.length <= EXACT_COUNT_LIMIT
+        ? counter.count(text)
+        : Math.min(budget, measureTokens(text, counter, bound).tokens);
+    return {
+      value: result,
+      truncated: false,
+      originalTokens: tokens,
+      originalExact: text.length <= EXACT_COUNT_LIMIT,
+      tokens,
+      notes: [],
+    };
+  }
   const value = JSON.parse(text) as JsonValue; // drops undefined, applies toJSON
-  const shrunk = shrinkJson(value, budget, counter, anchorOf(strategy, true), text);
+  const shrunk = shrinkJson(value, budget, counter, anchorOf(strategy, true), text, bound);
   if (!shrunk.truncated) return { ...shrunk, value: result };
   // a string result is delivered as raw text, so count it the way countJson does
   const tokens = typeof shrunk.value === "string" ? counter.count(shrunk.value) : shrunk.tokens;

@@ -10,7 +10,7 @@ export type TextAnchor = "head" | "tail" | "head-tail";
 export interface TextCut {
   text: string;
   truncated: boolean;
-  /** Tokens of `text`, exact. */
+  /** Tokens of `text`; exact unless an uncut long text (then `originalExact` is false). */
   tokens: number;
   /** Tokens of the input; exact when `originalExact`, otherwise an estimate from a sample. */
   originalTokens: number;
@@ -20,26 +20,49 @@ export interface TextCut {
 }
 
 /** Inputs longer than this (UTF-16 units) get an estimated original count so a cut stays cheap. */
-export const EXACT_COUNT_LIMIT = 32_768;
-const SAMPLE_LENGTH = 16_384;
+export const EXACT_COUNT_LIMIT = 16_384;
+const SAMPLE_LENGTH = 4_096;
 
-/** Whether `text` fits in `limit` tokens, trying the cheap bound before the early-exit count. */
-export function fitsTokens(text: string, limit: number, counter: TokenCounter): boolean {
-  if (counter.bound && counter.bound(text) <= limit) return true;
-  return countAtMost(text, limit, counter) <= limit;
+/**
+ * Whether `text` fits in `limit` tokens. "Fits" is only ever claimed from the proven upper bound
+ * or an exact count; "does not fit" may also come from an exact count of a prefix (a wrong "no"
+ * only costs an unneeded cut, which is still verified against the budget).
+ */
+export function fitsTokens(
+  text: string,
+  limit: number,
+  counter: TokenCounter,
+  bound: number | undefined = counter.bound?.(text),
+): boolean {
+  if (bound !== undefined && bound <= limit) return true;
+  const prefixLength = (limit + 16) * 6;
+  if (text.length > prefixLength * 1.5 && counter.count(text.slice(0, prefixLength)) > limit + 4) {
+    return false;
+  }
+  return countNear(text, limit, counter) <= limit;
 }
 
-/** Token count of a long text: exact below EXACT_COUNT_LIMIT, else the bound scaled by a sample. */
+/** Exact count of a text that should be near `limit` tokens, with an early exit when it is far over. */
+export function countNear(text: string, limit: number, counter: TokenCounter): number {
+  return text.length <= limit * 8 ? counter.count(text) : countAtMost(text, limit, counter);
+}
+
+/**
+ * Token count of a text: exact up to EXACT_COUNT_LIMIT characters, else its upper bound scaled
+ * by the real/bound ratio of a 4 kB sample. `ratio` is real tokens per bound token.
+ */
 export function measureTokens(
   text: string,
   counter: TokenCounter,
-): { tokens: number; exact: boolean } {
-  if (text.length <= EXACT_COUNT_LIMIT || !counter.bound) {
-    return { tokens: counter.count(text), exact: true };
+  bound: number | undefined = counter.bound?.(text),
+): { tokens: number; exact: boolean; ratio: number } {
+  if (text.length <= EXACT_COUNT_LIMIT || bound === undefined) {
+    const tokens = counter.count(text);
+    return { tokens, exact: true, ratio: bound ? tokens / Math.max(1, bound) : 1 };
   }
   const sample = text.slice(0, SAMPLE_LENGTH);
   const ratio = counter.count(sample) / Math.max(1, upperBound(sample, counter));
-  return { tokens: Math.round(upperBound(text, counter) * ratio), exact: false };
+  return { tokens: Math.round(bound * ratio), exact: false, ratio };
 }
 
 /** Moves a cut index off the middle of a surrogate pair. */
@@ -51,24 +74,44 @@ function safeCut(text: string, index: number, forward: boolean): number {
   return index;
 }
 
-/** Longest n (within ~1.5 %) such that `piece(n)` fits in `limit`; exponential then binary search. */
+/**
+ * Longest n (within ~3 %) such that `piece(n)` fits in `limit`. Starts at `guess` (default four
+ * characters per token), steps by 12.5 % until the answer is bracketed, then bisects.
+ */
 export function longestFitting(
   max: number,
   limit: number,
   piece: (n: number) => string,
   counter: TokenCounter,
+  guess: number = limit * 4,
 ): number {
   if (limit <= 0 || max <= 0) return 0;
   let low = 0;
   let high = max + 1;
-  let probe = Math.min(max, limit * 4);
-  while (probe > low && fitsTokens(piece(probe), limit, counter)) {
+  let probe = Math.max(1, Math.min(max, Math.floor(guess)));
+  if (fitsTokens(piece(probe), limit, counter)) {
     low = probe;
-    if (probe === max) return max;
-    probe = Math.min(max, probe * 2);
+    for (let step = 0.125; low < max; step *= 2) {
+      probe = Math.min(max, Math.ceil(low * (1 + step)));
+      if (!fitsTokens(piece(probe), limit, counter)) {
+        high = probe;
+        break;
+      }
+      low = probe;
+    }
+    if (low === max) return max;
+  } else {
+    high = probe;
+    for (let step = 0.125; high > 1; step = Math.min(0.5, step * 2)) {
+      probe = Math.floor(high * (1 - step));
+      if (fitsTokens(piece(probe), limit, counter)) {
+        low = probe;
+        break;
+      }
+      high = probe;
+    }
   }
-  if (probe > low) high = probe;
-  while (high - low > Math.max(4, low >> 6)) {
+  while (high - low > Math.max(4, low >> 5)) {
     const middle = (low + high) >> 1;
     if (fitsTokens(piece(middle), limit, counter)) low = middle;
     else high = middle;
@@ -90,22 +133,26 @@ export function truncateText(
   anchor: TextAnchor,
   counter: TokenCounter,
 ): TextCut {
-  if (fitsTokens(text, maxTokens, counter)) {
-    const tokens = counter.count(text);
+  const bound = counter.bound?.(text);
+  if (fitsTokens(text, maxTokens, counter, bound)) {
+    // a long text proven to fit by the bound is not counted in full (that is what keeps
+    // budgeting a 100 kB result cheap); its count is then the sample estimate, capped by the budget
+    const measured = measureTokens(text, counter, bound);
+    const tokens = Math.min(measured.tokens, maxTokens);
     return {
       text,
       truncated: false,
       tokens,
       originalTokens: tokens,
-      originalExact: true,
+      originalExact: measured.exact,
       omittedTokens: 0,
     };
   }
-  const original = measureTokens(text, counter);
+  const original = measureTokens(text, counter, bound);
   const reserve = counter.count(omissionMarker(original.tokens, original.exact)) + 2;
   let room = maxTokens - reserve;
   for (let attempt = 0; attempt < 24 && room > 0; attempt++) {
-    const cut = cutOnce(text, room, anchor, counter);
+    const cut = cutOnce(text, room, anchor, counter, text.length / Math.max(1, original.tokens));
     const omitted = Math.max(1, original.tokens - cut.keptTokens);
     const marker = omissionMarker(omitted, original.exact);
     const output =
@@ -114,7 +161,7 @@ export function truncateText(
         : anchor === "tail"
           ? `${marker}\n${cut.tail}`
           : `${cut.head}\n${marker}\n${cut.tail}`;
-    const tokens = countAtMost(output, maxTokens, counter);
+    const tokens = countNear(output, maxTokens, counter);
     if (tokens <= maxTokens) {
       return {
         text: output,
@@ -133,13 +180,32 @@ function originalOf(original: { tokens: number; exact: boolean }) {
   return { originalTokens: original.tokens, originalExact: original.exact };
 }
 
-function cutOnce(text: string, room: number, anchor: TextAnchor, counter: TokenCounter) {
+function cutOnce(
+  text: string,
+  room: number,
+  anchor: TextAnchor,
+  counter: TokenCounter,
+  charsPerToken: number,
+) {
   const headRoom = anchor === "head" ? room : anchor === "tail" ? 0 : Math.ceil(room / 2);
   const tailRoom = room - headRoom;
-  let headLength = longestFitting(text.length, headRoom, (n) => text.slice(0, n), counter);
+  const guess = (tokens: number) => tokens * charsPerToken * 0.97;
+  let headLength = longestFitting(
+    text.length,
+    headRoom,
+    (n) => text.slice(0, n),
+    counter,
+    guess(headRoom),
+  );
   headLength = safeCut(text, headLength, false);
   const rest = text.length - headLength;
-  let tailLength = longestFitting(rest, tailRoom, (n) => text.slice(text.length - n), counter);
+  let tailLength = longestFitting(
+    rest,
+    tailRoom,
+    (n) => text.slice(text.length - n),
+    counter,
+    guess(tailRoom),
+  );
   tailLength = text.length - safeCut(text, text.length - tailLength, true);
   const head = text.slice(0, headLength);
   const tail = tailLength > 0 ? text.slice(text.length - tailLength) : "";

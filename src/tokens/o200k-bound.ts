@@ -81,13 +81,13 @@ export function estimateO200kTokens(text: string): number {
   for (let index = 0; index < length; index++) {
     const code = text.charCodeAt(index);
     if (code >= PRINTABLE_FIRST && code < 127 && (code < 48 || code > 57)) {
-      let link = rule[previous * 128 + code] ?? 0; // row 0 is all zero
+      let link = rule[(previous << 7) | code] as number; // row 0 is all zero
       if (link === IF_WHITESPACE_FOLLOWS && !isWhitespace(text.charCodeAt(index + 1))) link = 0;
       // a contraction suffix ('s 't 're 've 'm 'll 'd) may end a piece just before this character
       if (code === 39) apostrophe = index;
       else if (link !== 0 && index - apostrophe <= 3) link = 0;
       const grown = Math.max(long, free, bound);
-      const closed = link !== 0 ? long : Math.max(long, free);
+      const closed = link !== 0 || long > free ? long : free;
       bound = link !== 0 ? free + 1 : NEVER;
       free = closed + 1;
       long = grown;
