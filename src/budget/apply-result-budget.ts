@@ -1,0 +1,142 @@
+/** `applyResultBudget`: what dispatch calls on every tool result before the model sees it. */
+
+import type { ToolDefinition, ToolResult } from "../catalog/index.js";
+import type { TokenCounter } from "../tokens/index.js";
+import { o200kCounter } from "../tokens/index.js";
+import type { ResultBudgetTracker } from "./result-budget-tracker.js";
+import type { SpillStore } from "./spill-store.js";
+import { spillReadToolDefinition } from "./spill-store.js";
+import type { TruncateOptions } from "./truncate-result.js";
+import { truncateResult } from "./truncate-result.js";
+import type { Truncation } from "./truncate-text-value.js";
+import { isToolResult } from "./truncate-text-value.js";
+
+/** Turns a large result into a shorter one (often with a small model); its output is budgeted too. */
+export type ResultSummarizer = (
+  result: unknown,
+  context: { tool: string; tokens: number; limit: number },
+) => Promise<string | ToolResult>;
+
+/** Options of `applyResultBudget`. */
+export interface ApplyResultBudgetOptions {
+  tool: Pick<ToolDefinition, "name" | "maxResultTokens" | "truncation">;
+  tracker?: ResultBudgetTracker;
+  /** Per-result limit when the tool sets no `maxResultTokens`; default 2,000 tokens. */
+  perToolResult?: number;
+  counter?: TokenCounter;
+  mediaTokens?: TruncateOptions["mediaTokens"];
+  summarize?: ResultSummarizer;
+  /** Results of at least this many tokens go to `summarize`; default: any result over the limit. */
+  summarizeThreshold?: number;
+  /** Keeps the full result of every cut, and the note tells the model how to page through it. */
+  spill?: SpillStore;
+}
+
+/** The budgeted result and what happened to it. */
+export interface AppliedResultBudget extends Truncation {
+  /** The limit applied: `min(tool.maxResultTokens ?? perToolResult, tracker.remaining)`. */
+  limit: number;
+  summarized: boolean;
+  spillId?: string;
+}
+
+/**
+ * Applies the per-result and loop-total budgets to one result: fits it unchanged when it can,
+ * else summarises (if a summariser is given and the result passes the threshold) or truncates
+ * with the tool's strategy, stores the full result in `spill` and records the tokens.
+ * Non-string, non-MCP values that need a note become an MCP result with text blocks.
+ */
+export async function applyResultBudget(
+  result: unknown,
+  options: ApplyResultBudgetOptions,
+): Promise<AppliedResultBudget> {
+  const { tool, tracker } = options;
+  const counter = options.counter ?? o200kCounter;
+  const perTool = tool.maxResultTokens ?? options.perToolResult ?? 2_000;
+  const limit = tracker ? tracker.limitFor(perTool) : perTool;
+  const base = {
+    counter,
+    ...(tool.truncation ? { strategy: tool.truncation } : {}),
+    ...(options.mediaTokens ? { mediaTokens: options.mediaTokens } : {}),
+  };
+  const first = truncateResult(result, { ...base, maxTokens: Math.max(1, limit) });
+  if (!first.truncated && first.tokens <= limit) {
+    tracker?.record(tool.name, first.tokens);
+    return { ...first, limit, summarized: false };
+  }
+  tracker?.hit({
+    kind: limit < perTool ? "total" : "perResult",
+    tool: tool.name,
+    tokens: first.originalTokens,
+    limit,
+  });
+  const notes: string[] = [];
+  const spillId = options.spill?.put(result);
+  const spillNote = spillId
+    ? spillMessage(spillId, options.spill as SpillStore, first.originalTokens)
+    : "";
+  const room = Math.max(1, limit - (spillNote ? counter.count(spillNote) + 2 : 0));
+  let outcome: Truncation | undefined;
+  let summarized = false;
+  const threshold = options.summarizeThreshold ?? limit + 1;
+  if (options.summarize && first.originalTokens >= threshold) {
+    try {
+      const summary = await options.summarize(result, {
+        tool: tool.name,
+        tokens: first.originalTokens,
+        limit,
+      });
+      outcome = truncateResult(summary, { ...base, maxTokens: room });
+      summarized = true;
+      notes.push(
+        `summarised ${first.originalTokens} tokens into ${outcome.tokens}`,
+        ...outcome.notes,
+      );
+    } catch (error) {
+      notes.push(
+        `summariser failed (${error instanceof Error ? error.message : String(error)}); truncated instead`,
+      );
+    }
+  }
+  if (!outcome) {
+    outcome = room === limit ? first : truncateResult(result, { ...base, maxTokens: room });
+    notes.push(...outcome.notes);
+  }
+  let value = outcome.value;
+  let tokens = outcome.tokens;
+  if (spillNote) {
+    value = appendNote(value, spillNote);
+    tokens += counter.count(spillNote) + 1;
+    notes.push(`full result stored as ${spillId}`);
+  }
+  tracker?.record(tool.name, tokens);
+  return {
+    ...outcome,
+    value,
+    tokens,
+    notes,
+    limit,
+    summarized,
+    truncated: true,
+    originalTokens: first.originalTokens,
+    originalExact: first.originalExact,
+    ...(spillId ? { spillId } : {}),
+  };
+}
+
+function spillMessage(id: string, store: SpillStore, tokens: number): string {
+  const pages = Math.max(1, Math.ceil(tokens / store.pageTokens));
+  return `[Full result (${tokens} tokens) stored as ${id}: ${pages} page(s) of ${store.pageTokens} tokens. Call ${spillReadToolDefinition.name} with {"id": "${id}", "page": 1} to read it.]`;
+}
+
+function appendNote(value: unknown, note: string): unknown {
+  if (typeof value === "string") return `${value}\n${note}`;
+  if (isToolResult(value))
+    return { ...value, content: [...value.content, { type: "text", text: note }] };
+  return {
+    content: [
+      { type: "text", text: JSON.stringify(value) },
+      { type: "text", text: note },
+    ],
+  };
+}

@@ -1,0 +1,254 @@
+/**
+ * Budget cuts for MCP results. Text blocks are cut (JSON text structurally); images, audio and
+ * embedded resources are atomic: kept whole or replaced in place by a note such as
+ * `[image image/png 120 kB omitted]`; resource links are always kept; `isError` is kept;
+ * `structuredContent` is shrunk structurally or dropped with a note.
+ */
+
+import type { JsonValue, ToolContent, ToolResult, TruncationStrategy } from "../catalog/index.js";
+import type { TokenCounter } from "../tokens/index.js";
+import { shrinkJson } from "./shrink-json.js";
+import { measureTokens } from "./truncate-text.js";
+import type { Truncation } from "./truncate-text-value.js";
+import { truncateTextValue } from "./truncate-text-value.js";
+
+/** Options for cutting an MCP result; see `TruncateOptions`. */
+export interface ToolResultCutOptions {
+  maxTokens: number;
+  strategy: TruncationStrategy;
+  counter: TokenCounter;
+  mediaTokens: (block: { type: string; mimeType?: string; data?: string }) => number;
+}
+
+const MIN_STRUCTURED_SHARE = 24;
+
+type Part =
+  | { kind: "text"; block: ToolContent & { type: "text" }; tokens: number; exact: boolean }
+  | { kind: "atomic"; block: ToolContent; tokens: number; label: string }
+  | { kind: "link"; block: ToolContent; tokens: number };
+
+function describeAtomic(block: ToolContent): string {
+  const data =
+    typeof block.data === "string"
+      ? block.data
+      : ((block.resource as { blob?: unknown; text?: unknown } | undefined)?.blob ?? "");
+  const bytes = typeof data === "string" ? Math.floor((data.length * 3) / 4) : 0;
+  const size = bytes >= 1024 ? `${Math.round(bytes / 1024)} kB` : `${bytes} B`;
+  if (block.type === "resource") {
+    const resource = block.resource as { uri?: string; mimeType?: string; text?: string };
+    const text = typeof resource.text === "string" ? `${resource.text.length} chars` : size;
+    return `resource ${resource.uri ?? ""} ${text}`.replace(/\s+/g, " ");
+  }
+  return `${block.type} ${String(block.mimeType ?? "")} ${size}`;
+}
+
+function partsOf(result: ToolResult, options: ToolResultCutOptions): Part[] {
+  const { counter } = options;
+  return result.content.map((block): Part => {
+    if (block.type === "text" && typeof block.text === "string") {
+      const measured = measureTokens(block.text, counter);
+      return { kind: "text", block, tokens: measured.tokens, exact: measured.exact };
+    }
+    if (block.type === "image" || block.type === "audio") {
+      return {
+        kind: "atomic",
+        block,
+        tokens: options.mediaTokens(block),
+        label: describeAtomic(block),
+      };
+    }
+    if (block.type === "resource") {
+      const resource = block.resource as { text?: unknown; mimeType?: string };
+      const tokens =
+        typeof resource.text === "string"
+          ? counter.count(resource.text)
+          : options.mediaTokens({
+              type: "resource",
+              ...(resource.mimeType ? { mimeType: resource.mimeType } : {}),
+            });
+      return { kind: "atomic", block, tokens, label: describeAtomic(block) };
+    }
+    return { kind: "link", block, tokens: counter.count(JSON.stringify(block)) };
+  });
+}
+
+function blockTokens(block: ToolContent, options: ToolResultCutOptions): number {
+  if (block.type === "text") return options.counter.count(block.text);
+  return partsOf({ content: [block] }, options)[0]?.tokens ?? 0;
+}
+
+/** Tokens an MCP result costs: text and link blocks counted, media at `mediaTokens`, plus structuredContent. */
+export function toolResultTokens(result: ToolResult, options: ToolResultCutOptions): number {
+  let total = 0;
+  for (const block of result.content) total += blockTokens(block, options);
+  if (result.structuredContent !== undefined) {
+    total += options.counter.count(JSON.stringify(result.structuredContent));
+  }
+  return total;
+}
+
+/** Cuts an MCP result to `maxTokens`; see the file comment for the rules. */
+export function truncateToolResult(
+  result: ToolResult,
+  options: ToolResultCutOptions,
+): Truncation<ToolResult> {
+  const { counter, maxTokens } = options;
+  const parts = partsOf(result, options);
+  const structuredText =
+    result.structuredContent === undefined ? undefined : JSON.stringify(result.structuredContent);
+  const structured =
+    structuredText === undefined ? undefined : measureTokens(structuredText, counter);
+  const originalTokens =
+    parts.reduce((sum, part) => sum + part.tokens, 0) + (structured?.tokens ?? 0);
+  const originalExact =
+    parts.every((part) => part.kind !== "text" || part.exact) && (structured?.exact ?? true);
+  if (originalTokens <= maxTokens && originalExact) {
+    return {
+      value: result,
+      truncated: false,
+      originalTokens,
+      originalExact,
+      tokens: originalTokens,
+      notes: [],
+    };
+  }
+  const notes: string[] = [];
+  const hasText = parts.some((part) => part.kind === "text") || structured !== undefined;
+  let room =
+    maxTokens -
+    parts.filter((part) => part.kind === "link").reduce((sum, part) => sum + part.tokens, 0);
+  // atomic blocks may take half the budget when text needs the rest, all of it otherwise
+  let atomicRoom = hasText ? Math.floor(room / 2) : room;
+  const content: ToolContent[] = [];
+  const textSlots: { index: number; part: Part & { kind: "text" } }[] = [];
+  for (const part of parts) {
+    if (part.kind === "atomic") {
+      if (part.tokens <= atomicRoom) {
+        content.push(part.block);
+        atomicRoom -= part.tokens;
+        room -= part.tokens;
+      } else {
+        const text = `[${part.label} omitted]`;
+        notes.push(`content: ${part.label} omitted (${part.tokens} tokens)`);
+        content.push({ type: "text", text });
+        room -= counter.count(text);
+      }
+    } else if (part.kind === "text") {
+      textSlots.push({ index: content.length, part });
+      content.push(part.block);
+    } else content.push(part.block);
+  }
+  return cutTexts(
+    result,
+    { content, textSlots, structured, structuredText, room, notes, originalTokens, originalExact },
+    options,
+  );
+}
+
+interface CutPlan {
+  content: ToolContent[];
+  textSlots: { index: number; part: Part & { kind: "text" } }[];
+  structured: { tokens: number } | undefined;
+  structuredText: string | undefined;
+  room: number;
+  notes: string[];
+  originalTokens: number;
+  originalExact: boolean;
+}
+
+function cutTexts(
+  result: ToolResult,
+  plan: CutPlan,
+  options: ToolResultCutOptions,
+): Truncation<ToolResult> {
+  const { counter, maxTokens, strategy } = options;
+  const textTotal =
+    plan.textSlots.reduce((sum, slot) => sum + slot.part.tokens, 0) +
+    (plan.structured?.tokens ?? 0);
+  let room = plan.room;
+  for (let attempt = 0; attempt < 6; attempt++) {
+    const notes = [...plan.notes];
+    const content = [...plan.content];
+    let used = maxTokens - plan.room;
+    for (const slot of plan.textSlots) {
+      const share = Math.max(1, Math.floor((room * slot.part.tokens) / Math.max(1, textTotal)));
+      const cut = truncateTextValue(slot.part.block.text, share, strategy, counter);
+      content[slot.index] = { ...slot.part.block, text: cut.value };
+      notes.push(...cut.notes.map((line) => `content[${slot.index}] ${line}`));
+      used += cut.tokens;
+    }
+    const output: ToolResult = { ...result, content };
+    if (plan.structured && plan.structuredText !== undefined) {
+      const share = Math.floor((room * plan.structured.tokens) / Math.max(1, textTotal));
+      const value = JSON.parse(plan.structuredText) as JsonValue;
+      const shrunk =
+        share >= MIN_STRUCTURED_SHARE
+          ? shrinkJson(value, share, counter, "head", plan.structuredText)
+          : undefined;
+      if (
+        shrunk &&
+        shrunk.value !== null &&
+        typeof shrunk.value === "object" &&
+        !Array.isArray(shrunk.value)
+      ) {
+        output.structuredContent = shrunk.value;
+        notes.push(...shrunk.notes.map((line) => `structuredContent ${line}`));
+        used += shrunk.tokens;
+      } else {
+        delete output.structuredContent;
+        notes.push(
+          `structuredContent dropped (${plan.structured.tokens} tokens); the text content carries the result`,
+        );
+      }
+    }
+    if (used <= maxTokens && fitsTotal(output, maxTokens, options)) {
+      return {
+        value: output,
+        truncated: true,
+        originalTokens: plan.originalTokens,
+        originalExact: plan.originalExact,
+        tokens: used,
+        notes,
+      };
+    }
+    room -= Math.max(1, used - maxTokens, Math.floor(room / 8));
+    if (room < 1) break;
+  }
+  return minimalResult(result, plan, options);
+}
+
+function fitsTotal(output: ToolResult, maxTokens: number, options: ToolResultCutOptions): boolean {
+  return toolResultTokens(output, options) <= maxTokens;
+}
+
+/** Last resort for tiny budgets: one short text block (isError kept). */
+function minimalResult(
+  result: ToolResult,
+  plan: CutPlan,
+  options: ToolResultCutOptions,
+): Truncation<ToolResult> {
+  const marker = `[… result of ${plan.originalTokens} tokens omitted …]`;
+  for (const text of [marker, "[… truncated …]", "[…]", "…", ""]) {
+    const tokens = options.counter.count(text);
+    if (tokens <= options.maxTokens) {
+      const value: ToolResult = { content: [{ type: "text", text }] };
+      if (result.isError !== undefined) value.isError = result.isError;
+      return {
+        value,
+        truncated: true,
+        originalTokens: plan.originalTokens,
+        originalExact: plan.originalExact,
+        tokens,
+        notes: [...plan.notes, "content: every block replaced by a marker (budget too small)"],
+      };
+    }
+  }
+  return {
+    value: { content: [] },
+    truncated: true,
+    originalTokens: plan.originalTokens,
+    originalExact: plan.originalExact,
+    tokens: 0,
+    notes: ["content: emptied"],
+  };
+}
