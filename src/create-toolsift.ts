@@ -1,0 +1,228 @@
+/**
+ * `createToolSift`: the facade that wires catalog, search, policy, budgets and disclosure into
+ * one object with `prepare`, `execute` and `search`. Every part stays reachable for callers who
+ * need more (`sift.catalog`, `sift.policy`, `sift.index`, `sift.disclosure`, `sift.results`).
+ */
+
+import {
+  applyResultBudget,
+  type BudgetHit,
+  createResultBudgetTracker,
+  type ResultBudgetTracker,
+  type ResultSummarizer,
+  type SpillStore,
+  spillReadToolDefinition,
+} from "./budget/index.js";
+import type { Catalog, ToolDefinition, ToolResult } from "./catalog/index.js";
+import { createCatalog } from "./catalog/index.js";
+import {
+  createDisclosure,
+  type Disclosure,
+  type DisclosureOptions,
+  type ExecuteInput,
+  type ExecuteOutcome,
+  type PrepareInput,
+  type TurnPlan,
+  type TurnSettings,
+} from "./disclosure/index.js";
+import { ToolsiftError } from "./errors.js";
+import {
+  createPolicy,
+  type Policy,
+  type PolicyDecision,
+  type PolicyLayer,
+  type ProfileDefinition,
+} from "./policy/index.js";
+import {
+  createSearchIndex,
+  type SearchIndexOptions,
+  type SearchOptions,
+  type SearchResult,
+  syncSearchIndex,
+  type ToolSearchIndex,
+} from "./search/index.js";
+import { estimateCounter, o200kCounter, type TokenCounter } from "./tokens/index.js";
+
+/** Token budgets, all in tokens. */
+export interface BudgetOptions {
+  /** Most tokens one tool result may take when the tool sets no `maxResultTokens`; default 2,000. */
+  perToolResult?: number;
+  /** Most tokens all results of an agent loop may take (see `sift.results.reset()`); default none. */
+  totalResults?: number;
+  /** Called when a result or the loop total hits its budget. */
+  onBudgetHit?: (event: BudgetHit) => void;
+  /** Summarises oversized results (async, yours); its output is budgeted too. */
+  summarize?: ResultSummarizer;
+  summarizeThreshold?: number;
+  /** Keeps full results of every cut; adds the `tool_result_read` tool so the model can page. */
+  spill?: SpillStore;
+}
+
+/** Options of `createToolSift`. */
+export interface ToolSiftOptions {
+  /** Initial tools; add more later with `sift.catalog.add`. */
+  tools?: readonly ToolDefinition[];
+  /** Use an existing catalog instead of creating one (then `tools` is added to it). */
+  catalog?: Catalog;
+  /** Disclosure defaults; every turn may override the `TurnSettings` part. */
+  disclosure?: TurnSettings &
+    Pick<
+      DisclosureOptions,
+      "store" | "metaToolNames" | "hooks" | "timeoutMs" | "searchLimit" | "searchResponseTokens"
+    >;
+  /** The active profile and the ordered allow/deny layers (`rules` is an alias of `layers`). */
+  policy?: {
+    profile?: string;
+    profiles?: readonly ProfileDefinition[];
+    layers?: readonly PolicyLayer[];
+    rules?: readonly PolicyLayer[];
+  };
+  budget?: BudgetOptions;
+  /** Token counter for plans and budgets: `o200k` (default, exact), `estimate`, or your own. */
+  tokens?: "o200k" | "estimate" | TokenCounter;
+  search?: SearchIndexOptions;
+}
+
+/** One toolsift instance. */
+export interface ToolSift {
+  readonly catalog: Catalog;
+  readonly policy: Policy;
+  readonly index: ToolSearchIndex;
+  readonly disclosure: Disclosure;
+  /** The loop-total result budget; `reset()` it when a new agent loop starts. */
+  readonly results: ResultBudgetTracker;
+  readonly tokenCounter: TokenCounter;
+  /** Plans one turn: loaded tools, deferred tools, meta tools and the system note. */
+  prepare(input: PrepareInput): TurnPlan;
+  /** Executes one model tool call; never throws for model input (errors are `isError` results). */
+  execute(input: ExecuteInput & TurnSettings): Promise<ExecuteOutcome>;
+  /** Searches the tools the policy lets through. */
+  search(query: string, options?: SearchOptions): SearchResult;
+  /** Which policy layer and rule decide whether a tool is visible. */
+  explain(name: string): PolicyDecision;
+  /** Fails closed (throws `missing_required_tools`) when a tool a run depends on is unavailable. */
+  requireTools(names: readonly string[], options?: { loaded?: boolean }): ToolDefinition[];
+}
+
+function counterFrom(option: ToolSiftOptions["tokens"]): TokenCounter {
+  if (option === undefined || option === "o200k") return o200kCounter;
+  if (option === "estimate") return estimateCounter;
+  if (typeof option === "object" && typeof option.count === "function") return option;
+  throw new ToolsiftError(
+    "invalid_option",
+    `tokens must be "o200k", "estimate" or an object with a count(text) method; got ${JSON.stringify(option)}.`,
+  );
+}
+
+/** The tool through which the model pages a spilled result; handled by the facade. */
+function spillReader(store: SpillStore, resultLimit: number): ToolDefinition {
+  // a page plus its small envelope must fit the result budget, or the page itself would be cut
+  const pageTokens = Math.max(50, resultLimit - 60);
+  return {
+    ...spillReadToolDefinition,
+    maxResultTokens: resultLimit,
+    handler: (args) => {
+      const page = store.read(String(args.id), { page: Number(args.page ?? 1), pageTokens });
+      if (!page) {
+        return {
+          content: [
+            {
+              type: "text",
+              text: `No stored result "${String(args.id)}": it expired or never existed.`,
+            },
+          ],
+          isError: true,
+        };
+      }
+      return {
+        content: [{ type: "text", text: page.text }],
+        structuredContent: { id: page.id, page: page.page, pages: page.pages, done: page.done },
+      };
+    },
+  };
+}
+
+/**
+ * Creates a toolsift instance.
+ *
+ * @example
+ * const sift = createToolSift({ tools, disclosure: { mode: "auto" }, policy: { profile: "coding" } });
+ * const turn = sift.prepare({ session: "s1", contextWindow: 200_000 });
+ * const outcome = await sift.execute({ session: "s1", name: "tool_search", arguments: { query: "issue" } });
+ */
+export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
+  const tokenCounter = counterFrom(options.tokens);
+  const catalog = options.catalog ?? createCatalog();
+  const policyOptions = options.policy ?? {};
+  const layers = [...(policyOptions.layers ?? []), ...(policyOptions.rules ?? [])];
+  const policy = createPolicy({
+    ...(policyOptions.profile !== undefined ? { profile: policyOptions.profile } : {}),
+    ...(policyOptions.profiles ? { profiles: [...policyOptions.profiles] } : {}),
+    layers,
+    catalog,
+  });
+  const budget = options.budget ?? {};
+  if (budget.spill) catalog.replace(spillReader(budget.spill, budget.perToolResult ?? 2_000));
+  if (options.tools) catalog.add(options.tools);
+
+  const index = createSearchIndex(options.search);
+  syncSearchIndex(index, catalog);
+  // a counter bumped on every change is a cheaper plan-cache key than the content fingerprint
+  let catalogVersion = 0;
+  catalog.onChange(() => {
+    catalogVersion += 1;
+  });
+
+  const results = createResultBudgetTracker({
+    // no loop total unless asked for: the per-result limit still applies to every result
+    totalResults: budget.totalResults ?? Number.MAX_SAFE_INTEGER,
+    ...(budget.onBudgetHit ? { onBudgetHit: budget.onBudgetHit } : {}),
+  });
+  const isVisible = (tool: ToolDefinition) => policy.isAllowed(tool);
+  const search = (query: string, searchOptions: SearchOptions = {}) => {
+    const filter = searchOptions.filter;
+    return index.search(query, {
+      ...searchOptions,
+      filter: filter ? (tool) => isVisible(tool) && filter(tool) : isVisible,
+    });
+  };
+  const budgetResult = async (result: ToolResult, tool: ToolDefinition): Promise<ToolResult> => {
+    const applied = await applyResultBudget(result, {
+      tool,
+      tracker: results,
+      counter: tokenCounter,
+      ...(budget.perToolResult !== undefined ? { perToolResult: budget.perToolResult } : {}),
+      ...(budget.summarize ? { summarize: budget.summarize } : {}),
+      ...(budget.summarizeThreshold !== undefined
+        ? { summarizeThreshold: budget.summarizeThreshold }
+        : {}),
+      ...(budget.spill ? { spill: budget.spill } : {}),
+    });
+    return applied.value as ToolResult;
+  };
+
+  const disclosure = createDisclosure({
+    ...options.disclosure,
+    catalog,
+    search,
+    isVisible,
+    visibilityVersion: () => policy.version,
+    catalogVersion: () => catalogVersion,
+    countTokens: (text) => tokenCounter.count(text),
+    budgetResult,
+  });
+
+  return {
+    catalog,
+    policy,
+    index,
+    disclosure,
+    results,
+    tokenCounter,
+    prepare: (input) => disclosure.prepare(input),
+    execute: (input) => disclosure.execute(input),
+    search,
+    explain: (name) => policy.explain(name),
+    requireTools: (names, requireOptions) => disclosure.requireTools(names, requireOptions),
+  };
+}
