@@ -2,6 +2,7 @@
  * `npm run bench`: every benchmark, printed as Markdown tables. Pass section names to run only
  * some: `npm run bench -- speed quality truncation`.
  */
+import { runDisclosureBench } from "./disclosure.js";
 import { runQualityBench } from "./quality.js";
 import { runSearchSpeed } from "./search-speed.js";
 import { runTruncationBench } from "./truncation.bench.js";
@@ -10,6 +11,7 @@ const sections: Record<string, () => unknown | Promise<unknown>> = {
   speed: () => runSearchSpeed(),
   quality: () => runQualityBench(),
   truncation: () => runTruncationBench(),
+  disclosure: () => runDisclosureBench(),
 };
 
 const wanted = process.argv.slice(2);
