@@ -1,6 +1,8 @@
 /**
  * The toolsift demo: load an example catalog (40 tools on five servers), keep a search index in
- * sync with it, and run every query form. Run with `npm run demo`.
+ * sync with it and run every query form; then plan a turn and run model calls through dispatch
+ * (search → reveal → call, argument validation and repair, policy, suggestions).
+ * Run with `npm run demo`.
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -8,6 +10,7 @@ import { loadCatalogFile } from "../src/catalog/node.js";
 import {
   createCatalog,
   createSearchIndex,
+  createToolSift,
   type SearchResult,
   syncSearchIndex,
 } from "../src/index.js";
@@ -71,3 +74,62 @@ catalog.add({
 catalog.remove("browser.evaluate");
 console.log();
 show("after adding a Slack tool", index.search("notify the team on slack", { limit: 2 }));
+
+// ── disclosure and dispatch: what the model sees, and what happens when it calls ──
+console.log("\n════ disclosure and dispatch ════\n");
+const withHandlers = tools.map((tool) => ({
+  ...tool,
+  handler: (args: Record<string, unknown>) => ({ ok: true, tool: tool.name, received: args }),
+}));
+const sift = createToolSift({
+  tools: [
+    ...withHandlers,
+    {
+      name: "think",
+      description: "Write down a thought before acting.",
+      inputSchema: {
+        type: "object",
+        properties: { thought: { type: "string" } },
+        required: ["thought"],
+      },
+      handler: () => "noted",
+    },
+  ],
+  // "on" defers every MCP tool even for a catalog this small ("auto" waits for 10% of the window)
+  disclosure: { mode: "on", strategy: "reveal" },
+  policy: { rules: [{ label: "safety", deny: ["*delete*"] }] },
+  budget: { perToolResult: 200 },
+});
+const turn = sift.prepare({ session: "demo", contextWindow: 200_000 });
+console.log(`turn 1: ${turn.reason}`);
+console.log(`  loaded: ${turn.loaded.map((tool) => tool.name).join(", ")}`);
+console.log(`  meta tools: ${turn.metaTools.map((tool) => tool.name).join(", ")}`);
+console.log(
+  `  deferred: ${turn.deferred.length} tools; ${turn.stats.loadedTokens + turn.stats.metaTokens} of ${turn.stats.allTokens} definition tokens sent (o200k)`,
+);
+
+const call = async (name: string, args: unknown) => {
+  const outcome = await sift.execute({ session: "demo", name, arguments: args });
+  const text = outcome.content
+    .map((block) => (block.type === "text" ? block.text : `[${block.type}]`))
+    .join(" ");
+  console.log(`\n→ ${name}(${JSON.stringify(args)})${outcome.isError ? "  [error]" : ""}`);
+  console.log(`  ${text.length > 400 ? `${text.slice(0, 400)}…` : text}`.replaceAll("\n", "\n  "));
+  if (outcome.repairs.length) console.log(`  repaired: ${outcome.repairs.join("; ")}`);
+  return outcome;
+};
+await call("tool_search", { queries: ["schedule a meeting"] });
+console.log(
+  `\nturn 2 loads: ${sift
+    .prepare({ session: "demo", contextWindow: 200_000 })
+    .loaded.map((tool) => tool.name)
+    .join(", ")}`,
+);
+await call("API-create-event", { summary: "Sync with Ana" });
+await call(
+  "API-create-event",
+  '{"calendarId": "primary", "summary": "Sync with Ana", "start": "2026-11-27T10:00:00Z", "end": "2026-11-27T10:30:00Z"}',
+);
+await call("API-delete-event", { eventId: "42" });
+await call("creat_issue", { title: "x" });
+console.log(`\nwhy is API-delete-event unavailable? ${sift.explain("API-delete-event").reason}`);
