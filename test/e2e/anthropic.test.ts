@@ -2,7 +2,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAnthropicFormatter } from "../../src/providers/anthropic/index.js";
 import { type CallLog, createHarness, e2eTools } from "./harness.js";
-import { type MockServer, startMockServer } from "./mock-server.js";
+import { type MockServer, requestBody, startMockServer } from "./mock-server.js";
 
 function message(content: unknown[], stop: "tool_use" | "end_turn" = "tool_use") {
   return {
@@ -85,7 +85,7 @@ describe("Anthropic Messages end to end", () => {
     ];
     const { requests, parsed } = await run(turns, "claude-sonnet-4-6", true, log);
     expect(requests.map((request) => request.url)).toEqual(["/v1/messages", "/v1/messages"]);
-    const tools = requests[0]?.body.tools as Tool[];
+    const tools = requestBody(requests, 0).tools as Tool[];
     expect(tools[0]).toEqual({
       type: "tool_search_tool_bm25_20251119",
       name: "tool_search_tool_bm25",
@@ -97,7 +97,7 @@ describe("Anthropic Messages end to end", () => {
     expect(deferred).toHaveLength(12);
     expect(deferred.every((tool) => tool.cache_control === undefined)).toBe(true);
     // same tools array on every turn: deferral keeps the cache prefix
-    expect(JSON.stringify(requests[1]?.body.tools)).toBe(JSON.stringify(tools));
+    expect(JSON.stringify(requestBody(requests, 1).tools)).toBe(JSON.stringify(tools));
     expect(parsed[0]?.map((call) => [call.kind, call.name])).toEqual([
       ["server_search", "tool_search_tool_bm25"],
       ["function", "github.create_issue"],
@@ -106,7 +106,7 @@ describe("Anthropic Messages end to end", () => {
     expect(log).toEqual([
       { tool: "github.create_issue", args: { repo: "acme/app", title: "Bug" } },
     ]);
-    const last = (requests[1]?.body.messages as { role: string; content: unknown }[]).at(-1);
+    const last = (requestBody(requests, 1).messages as { role: string; content: unknown }[]).at(-1);
     const results = last?.content as { type: string; tool_use_id: string; content: unknown }[];
     expect(results.map((block) => [block.type, block.tool_use_id])).toEqual([
       ["tool_result", "toolu_1"],
@@ -137,11 +137,11 @@ describe("Anthropic Messages end to end", () => {
     ];
     // a model in the tool-search table, prepared for client-side search (e.g. behind a gateway)
     const { requests } = await run(turns, "claude-sonnet-4-6", false, log);
-    const first = requests[0]?.body.tools as Tool[];
+    const first = requestBody(requests, 0).tools as Tool[];
     expect(first.map((tool) => tool.name).slice(0, 2)).toEqual(["tool_search", "echo"]);
     expect(first.find((tool) => tool.name === "weather_forecast")?.defer_loading).toBe(true);
     expect(first.some((tool) => tool.type?.startsWith("tool_search_tool"))).toBe(false);
-    const results = (requests[1]?.body.messages as { content: unknown }[]).at(-1)?.content;
+    const results = (requestBody(requests, 1).messages as { content: unknown }[]).at(-1)?.content;
     expect(results).toEqual([
       {
         type: "tool_result",
@@ -149,7 +149,7 @@ describe("Anthropic Messages end to end", () => {
         content: [{ type: "tool_reference", tool_name: "weather_forecast" }],
       },
     ]);
-    expect(JSON.stringify(requests[1]?.body.tools)).toBe(JSON.stringify(first));
+    expect(JSON.stringify(requestBody(requests, 1).tools)).toBe(JSON.stringify(first));
     expect(log).toEqual([{ tool: "weather.forecast", args: { "city-name": "Paris" } }]);
   });
 
@@ -170,14 +170,16 @@ describe("Anthropic Messages end to end", () => {
       done,
     ];
     const { requests } = await run(turns, "claude-opus-4-1", false, log);
-    const first = requests[0]?.body.tools as Tool[];
+    const first = requestBody(requests, 0).tools as Tool[];
     expect(first.map((tool) => tool.name)).toEqual(["tool_search", "echo"]);
     expect(first.some((tool) => "defer_loading" in tool)).toBe(false);
-    const second = requests[1]?.body.tools as (Tool & { input_schema?: unknown })[];
+    const second = requestBody(requests, 1).tools as (Tool & { input_schema?: unknown })[];
     const weather = second.find((tool) => tool.name === "weather_forecast");
     expect(weather?.input_schema).toMatchObject({ required: ["city-name"] });
     expect(second.at(-1)?.cache_control).toEqual({ type: "ephemeral" });
-    const result = (requests[1]?.body.messages as { content: { content: unknown }[] }[]).at(-1);
+    const result = (requestBody(requests, 1).messages as { content: { content: unknown }[] }[]).at(
+      -1,
+    );
     expect(JSON.stringify(result?.content[0]?.content)).toContain("weather.forecast");
     expect(log).toEqual([{ tool: "weather.forecast", args: { "city-name": "Oslo", days: 3 } }]);
   });

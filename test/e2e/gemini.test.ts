@@ -2,7 +2,7 @@ import { type Content, GoogleGenAI } from "@google/genai";
 import { afterEach, describe, expect, it } from "vitest";
 import { createGeminiFormatter } from "../../src/providers/gemini/index.js";
 import { type CallLog, createHarness, e2eTools } from "./harness.js";
-import { type MockServer, startMockServer } from "./mock-server.js";
+import { type MockServer, requestBody, startMockServer } from "./mock-server.js";
 
 function reply(parts: unknown[]) {
   return {
@@ -68,11 +68,11 @@ describe("Gemini end to end", () => {
     ]);
     const declarations = (body: { [key: string]: unknown }) =>
       (body.tools as { functionDeclarations: Declaration[] }[])[0]?.functionDeclarations ?? [];
-    expect(declarations(requests[0]?.body ?? {}).map((entry) => entry.name)).toEqual([
+    expect(declarations(requestBody(requests, 0)).map((entry) => entry.name)).toEqual([
       "tool_search",
       "echo",
     ]);
-    const weather = declarations(requests[1]?.body ?? {}).find(
+    const weather = declarations(requestBody(requests, 1)).find(
       (entry) => entry.name === "weather_forecast",
     );
     // the SDK upper-cases Schema types on the way out (toolsift sends "string", also accepted)
@@ -80,7 +80,7 @@ describe("Gemini end to end", () => {
       city_name: { type: "STRING", description: "City to forecast." },
       days: { type: "INTEGER", enum: ["1", "3", "7"], format: "enum" },
     });
-    const answer = (requests[1]?.body.contents as Content[]).at(-1);
+    const answer = (requestBody(requests, 1).contents as Content[]).at(-1);
     expect(answer?.role).toBe("user");
     const response = answer?.parts?.[0]?.functionResponse;
     expect(response?.name).toBe("tool_search");
@@ -88,7 +88,8 @@ describe("Gemini end to end", () => {
     expect(JSON.stringify(response?.response)).toContain("weather.forecast");
     // Gemini saw city_name and "3"; the tool gets its own names and values back
     expect(log).toEqual([{ tool: "weather.forecast", args: { "city-name": "Kyoto", days: 3 } }]);
-    const second = (requests[2]?.body.contents as Content[]).at(-1)?.parts?.[0]?.functionResponse;
+    const second = (requestBody(requests, 2).contents as Content[]).at(-1)?.parts?.[0]
+      ?.functionResponse;
     expect(second).toMatchObject({ id: "fc_9", name: "weather_forecast" });
   });
 });

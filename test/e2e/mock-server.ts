@@ -44,3 +44,13 @@ export async function startMockServer(turns: readonly unknown[]): Promise<MockSe
       }),
   };
 }
+
+/** The body of the n-th recorded request; fails the test when there was no such request. */
+export function requestBody(
+  requests: readonly RecordedRequest[],
+  index: number,
+): { [key: string]: unknown } {
+  const request = requests[index];
+  if (!request) throw new Error(`expected a request #${index}, got ${requests.length}`);
+  return request.body;
+}

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { DisclosureStrategy } from "../../src/disclosure/index.js";
 import { createOpenAIChatFormatter } from "../../src/providers/openai/index.js";
 import { type CallLog, createHarness, e2eTools } from "./harness.js";
-import { type MockServer, startMockServer } from "./mock-server.js";
+import { type MockServer, requestBody, startMockServer } from "./mock-server.js";
 
 function completion(calls: { id: string; name: string; arguments: unknown }[]) {
   return {
@@ -85,8 +85,8 @@ describe("OpenAI Chat Completions end to end", () => {
       "/v1/chat/completions",
       "/v1/chat/completions",
     ]);
-    expect(names(requests[0]?.body ?? {})).toEqual(["tool_search", "echo"]);
-    const second = requests[1]?.body.tools as SentTool[];
+    expect(names(requestBody(requests, 0))).toEqual(["tool_search", "echo"]);
+    const second = requestBody(requests, 1).tools as SentTool[];
     const created = second.find((tool) => tool.function.name === "github_create_issue");
     expect(created?.function.strict).toBe(true);
     expect(created?.function.parameters).toMatchObject({
@@ -94,7 +94,7 @@ describe("OpenAI Chat Completions end to end", () => {
       required: ["repo", "title", "labels"],
     });
     const toolMessage = (
-      requests[1]?.body.messages as { role: string; tool_call_id?: string }[]
+      requestBody(requests, 1).messages as { role: string; tool_call_id?: string }[]
     ).at(-1);
     expect(toolMessage).toMatchObject({ role: "tool", tool_call_id: "call_s" });
     // strict mode sent labels: null; the handler sees the call the schema describes
@@ -117,14 +117,14 @@ describe("OpenAI Chat Completions end to end", () => {
       completion([]),
     ];
     const requests = await run(turns, "bridge", log);
-    const first = names(requests[0]?.body ?? {});
+    const first = names(requestBody(requests, 0));
     expect(first).toEqual(["tool_search", "tool_describe", "tool_call", "echo"]);
     expect(requests.map((request) => names(request.body))).toEqual([first, first, first]);
-    const searchResult = (requests[1]?.body.messages as { content?: unknown }[]).at(-1);
+    const searchResult = (requestBody(requests, 1).messages as { content?: unknown }[]).at(-1);
     expect(String(searchResult?.content)).toContain("weather.forecast");
     expect(log).toEqual([{ tool: "weather.forecast", args: { "city-name": "Rome" } }]);
     const callResult = (
-      requests[2]?.body.messages as { tool_call_id?: string; content?: unknown }[]
+      requestBody(requests, 2).messages as { tool_call_id?: string; content?: unknown }[]
     ).at(-1);
     expect(callResult?.tool_call_id).toBe("call_b");
     expect(String(callResult?.content)).toContain('"ok":true');

@@ -2,7 +2,7 @@ import OpenAI from "openai";
 import { afterEach, describe, expect, it } from "vitest";
 import { createOpenAIResponsesFormatter } from "../../src/providers/openai/index.js";
 import { type CallLog, createHarness, e2eTools } from "./harness.js";
-import { type MockServer, startMockServer } from "./mock-server.js";
+import { type MockServer, requestBody, startMockServer } from "./mock-server.js";
 
 function response(output: unknown[]) {
   return {
@@ -114,7 +114,7 @@ describe("OpenAI Responses end to end", () => {
     ];
     const { requests, parsed } = await run(turns, true, log);
     expect(requests.map((request) => request.url)).toEqual(["/v1/responses", "/v1/responses"]);
-    const tools = requests[0]?.body.tools as Sent[];
+    const tools = requestBody(requests, 0).tools as Sent[];
     expect(tools[0]).toEqual({ type: "tool_search" });
     expect(tools.find((tool) => tool.name === "echo")?.defer_loading).toBeUndefined();
     const namespaces = tools.filter((tool) => tool.type === "namespace");
@@ -135,9 +135,11 @@ describe("OpenAI Responses end to end", () => {
     expect(log).toEqual([
       { tool: "github.create_issue", args: { repo: "acme/app", title: "Bug" } },
     ]);
-    const lastInput = (requests[1]?.body.input as { type?: string; call_id?: string }[]).at(-1);
+    const lastInput = (requestBody(requests, 1).input as { type?: string; call_id?: string }[]).at(
+      -1,
+    );
     expect(lastInput).toMatchObject({ type: "function_call_output", call_id: "call_1" });
-    expect(JSON.stringify(requests[1]?.body.tools)).toBe(JSON.stringify(tools));
+    expect(JSON.stringify(requestBody(requests, 1).tools)).toBe(JSON.stringify(tools));
   });
 
   it("client-executed tool_search: answered with tool_search_output, then called", async () => {
@@ -166,7 +168,7 @@ describe("OpenAI Responses end to end", () => {
       done,
     ];
     const { requests, parsed } = await run(turns, false, log);
-    const tools = requests[0]?.body.tools as (Sent & { parameters?: unknown })[];
+    const tools = requestBody(requests, 0).tools as (Sent & { parameters?: unknown })[];
     expect(tools.map((tool) => [tool.type, tool.name, tool.execution])).toEqual([
       ["tool_search", undefined, "client"],
       ["function", "echo", undefined],
@@ -175,7 +177,7 @@ describe("OpenAI Responses end to end", () => {
     expect(parsed[0]?.map((call) => [call.kind, call.name, call.id])).toEqual([
       ["client_search", "tool_search", "call_s"],
     ]);
-    const answer = (requests[1]?.body.input as { type?: string; tools?: Sent[] }[]).at(-1);
+    const answer = (requestBody(requests, 1).input as { type?: string; tools?: Sent[] }[]).at(-1);
     expect(answer).toMatchObject({
       type: "tool_search_output",
       execution: "client",
@@ -184,7 +186,7 @@ describe("OpenAI Responses end to end", () => {
     });
     expect(answer?.tools?.map((tool) => tool.name)).toEqual(["weather_forecast"]);
     // loaded tools arrive through the conversation, so the tools array never changes
-    expect(JSON.stringify(requests[1]?.body.tools)).toBe(JSON.stringify(tools));
+    expect(JSON.stringify(requestBody(requests, 1).tools)).toBe(JSON.stringify(tools));
     expect(log).toEqual([{ tool: "weather.forecast", args: { "city-name": "Lima", days: 7 } }]);
   });
 });
