@@ -12,8 +12,13 @@ export interface AnthropicResponseLike {
 /** A block of a `tool_result`'s content. */
 export type AnthropicResultBlock =
   | { type: "text"; text: string }
-  | { type: "image"; source: { type: "base64"; media_type: string; data: string } }
+  | { type: "image"; source: { type: "base64"; media_type: AnthropicImageType; data: string } }
   | { type: "tool_reference"; tool_name: string };
+
+/** Image types the Messages API takes in a `tool_result`. */
+export type AnthropicImageType = "image/jpeg" | "image/png" | "image/gif" | "image/webp";
+
+const IMAGE_TYPES = new Set<string>(["image/jpeg", "image/png", "image/gif", "image/webp"]);
 
 /** One `tool_result` block. */
 export interface AnthropicToolResult {
@@ -97,11 +102,18 @@ function contentBlocks(content: readonly ToolContent[]): AnthropicResultBlock[] 
   for (const block of content) {
     if (block.type === "text") {
       if (block.text !== "") blocks.push({ type: "text", text: block.text });
-    } else if (block.type === "image") {
+    } else if (block.type === "image" && IMAGE_TYPES.has(block.mimeType)) {
       blocks.push({
         type: "image",
-        source: { type: "base64", media_type: block.mimeType, data: block.data },
+        source: {
+          type: "base64",
+          media_type: block.mimeType as AnthropicImageType,
+          data: block.data,
+        },
       });
+    } else if (block.type === "image" || block.type === "audio") {
+      // other media cannot go into a tool_result; say what was there instead of dropping it
+      blocks.push({ type: "text", text: `[${block.type} of type ${block.mimeType} omitted]` });
     } else {
       blocks.push({ type: "text", text: JSON.stringify(block) });
     }
