@@ -86,7 +86,8 @@ describe("every real catalog tool formats for every provider (all loaded)", () =
       anthropicViolations(String(tool.name), tool.input_schema as Entry),
     );
     expect(problems.slice(0, 10)).toEqual([]);
-    const native = createAnthropicFormatter().formatTools(plan(tools, true)).tools as Entry[];
+    const native = createAnthropicFormatter().formatTools(plan(tools, true))
+      .tools as unknown as Entry[];
     expect(native[0]).toMatchObject({ type: "tool_search_tool_bm25_20251119" });
     expect(native.slice(1).every((tool) => tool.defer_loading === true)).toBe(true);
     expect(native.filter((tool) => tool.cache_control).map((tool) => tool.name)).toEqual([
@@ -126,7 +127,8 @@ describe("every real catalog tool formats for every provider (all loaded)", () =
     expect(
       sent.flatMap((tool) => openAIViolations(String(tool.name), tool.parameters as Entry)),
     ).toEqual([]);
-    const native = createOpenAIResponsesFormatter().formatTools(plan(tools, true)).tools as Entry[];
+    const native = createOpenAIResponsesFormatter().formatTools(plan(tools, true))
+      .tools as unknown as Entry[];
     const spaces = native.filter((tool) => tool.type === "namespace");
     const members = spaces.flatMap((space) => space.tools as Entry[]);
     expectAll(members.map((tool) => String(tool.name)));
