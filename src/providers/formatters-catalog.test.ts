@@ -122,7 +122,7 @@ describe("every real catalog tool formats for every provider (all loaded)", () =
 
   it("OpenAI Responses: functions pass the rules; native namespaces hold every tool, under 10 each", () => {
     const formatted = createOpenAIResponsesFormatter().formatTools(all);
-    const sent = formatted.tools as Entry[];
+    const sent = formatted.tools as unknown as Entry[];
     expectAll(sent.map((tool) => String(tool.name)));
     expect(
       sent.flatMap((tool) => openAIViolations(String(tool.name), tool.parameters as Entry)),
