@@ -1,5 +1,11 @@
 // Owns: one file set per provider: formatting, schema conversion, name mapping, parsing; capabilities.
 // Must not import: mcp, cli, search internals.
+
+export {
+  type AnthropicFormatOptions,
+  type AnthropicFormatter,
+  createAnthropicFormatter,
+} from "./anthropic/index.js";
 export {
   type AnthropicStrictLimits,
   type AnthropicStrictSelection,
@@ -27,6 +33,11 @@ export {
   restoreGeminiArguments,
 } from "./gemini/arguments.js";
 export {
+  createGeminiFormatter,
+  type GeminiFormatOptions,
+  type GeminiFormatter,
+} from "./gemini/index.js";
+export {
   type GeminiConversion,
   type GeminiSchemaOptions,
   toGeminiSchema,
@@ -41,10 +52,19 @@ export {
   sanitizeName,
 } from "./names.js";
 export {
+  createOpenAIChatFormatter,
+  createOpenAIResponsesFormatter,
+  type OpenAIChatFormatOptions,
+  type OpenAIChatFormatter,
+  type OpenAIResponsesFormatOptions,
+  type OpenAIResponsesFormatter,
+} from "./openai/index.js";
+export {
   restoreOpenAIStrictArguments,
   toOpenAIParameters,
   toOpenAIStrictSchema,
 } from "./openai/schema.js";
 export { checkOpenAIStrictLimits, OPENAI_STRICT_LIMITS } from "./openai/strict-limits.js";
 export type { StrictConversion } from "./strict-schema.js";
+export type * from "./types.js";
 export type { ConversionWarning, ConversionWarningCode } from "./warnings.js";

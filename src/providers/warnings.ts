@@ -21,7 +21,15 @@ export type ConversionWarningCode =
   /** An open object was closed (`additionalProperties: false`) for strict mode. */
   | "additional_properties_closed"
   /** A multi-type `type` array or union was narrowed. */
-  | "type_narrowed";
+  | "type_narrowed"
+  /** The request holds more tools than the provider accepts (nothing was dropped). */
+  | "tool_limit_exceeded"
+  /** A tool asked to be strict was sent non-strict (the reason is in the message). */
+  | "strict_unavailable"
+  /** A description longer than the provider's limit was cut. */
+  | "description_truncated"
+  /** A requested option could not be honoured and a documented fallback was used. */
+  | "option_ignored";
 
 /** One information-losing change made while converting a tool's input schema. */
 export interface ConversionWarning {

@@ -1,0 +1,195 @@
+/** Anthropic Messages: the `tools` array and `tool_choice` for a turn plan. */
+import type { JsonSchema, ToolDefinition } from "../../catalog/index.js";
+import type { TurnPlan } from "../../disclosure/index.js";
+import { nativeSearchSupport, PROVIDER_CAPABILITIES } from "../capabilities.js";
+import {
+  createConversionCache,
+  createNameMapCache,
+  planParts,
+  providerNameMap,
+  requestWarning,
+} from "../plan-parts.js";
+import type { BaseFormatOptions, CallDecoder, FormattedTools } from "../types.js";
+import type { ConversionWarning } from "../warnings.js";
+import {
+  type SchemaConversion,
+  selectAnthropicStrictTools,
+  toAnthropicInputSchema,
+} from "./schema.js";
+
+/** An ephemeral prompt-cache breakpoint. */
+export interface AnthropicCacheControl {
+  type: "ephemeral";
+}
+
+/** A custom tool as the Messages API takes it. */
+export interface AnthropicCustomTool {
+  name: string;
+  description: string;
+  input_schema: { type: "object"; [key: string]: unknown };
+  strict?: boolean;
+  defer_loading?: boolean;
+  cache_control?: AnthropicCacheControl;
+}
+
+/** Anthropic's server-side tool search tool (BM25 or regex variant). */
+export type AnthropicSearchTool =
+  | {
+      type: "tool_search_tool_bm25_20251119";
+      name: "tool_search_tool_bm25";
+      cache_control?: AnthropicCacheControl;
+    }
+  | {
+      type: "tool_search_tool_regex_20251119";
+      name: "tool_search_tool_regex";
+      cache_control?: AnthropicCacheControl;
+    };
+
+export type AnthropicTool = AnthropicCustomTool | AnthropicSearchTool;
+
+export type AnthropicToolChoice =
+  | { type: "auto" }
+  | { type: "any" }
+  | { type: "none" }
+  | { type: "tool"; name: string };
+
+/** Request fields to spread into `client.messages.create`. */
+export interface AnthropicRequest {
+  tools: AnthropicTool[];
+  tool_choice?: AnthropicToolChoice;
+}
+
+/** Options of the Anthropic formatter. */
+export interface AnthropicFormatOptions extends BaseFormatOptions {
+  /** Model id; decides the default of `toolReferences`. */
+  model?: string;
+  /** Server search variant in native mode; default `bm25`. */
+  searchTool?: "bm25" | "regex";
+  /**
+   * Client-side mode only: send every deferrable tool with `defer_loading: true` and answer the
+   * search meta tool with `tool_reference` blocks, so the tools array never changes. Needs a model
+   * with deferred loading; default true when `model` is in Anthropic's tool-search table.
+   */
+  toolReferences?: boolean;
+  /** Mark non-deferred tools `strict: true` where possible, within the per-request limits. */
+  strict?: boolean;
+  /** Put a cache breakpoint on the last non-deferred tool; default true. */
+  cacheControl?: boolean;
+}
+
+export type AnthropicFormatted = FormattedTools<
+  AnthropicTool,
+  AnthropicToolChoice,
+  AnthropicRequest
+>;
+
+/** What the result formatter needs to know about a formatted request. */
+export interface AnthropicTurnState {
+  references: boolean;
+  searchName: string | undefined;
+}
+
+export const anthropicState = new WeakMap<AnthropicFormatted, AnthropicTurnState>();
+
+const SEARCH_TOOLS: Record<"bm25" | "regex", AnthropicSearchTool> = {
+  bm25: { type: "tool_search_tool_bm25_20251119", name: "tool_search_tool_bm25" },
+  regex: { type: "tool_search_tool_regex_20251119", name: "tool_search_tool_regex" },
+};
+
+// tool_reference needs deferred loading, which exactly the tool-search models support
+function referencesByDefault(model: string | undefined): boolean {
+  return model !== undefined && nativeSearchSupport("anthropic", model).native;
+}
+
+/** Builds the Anthropic `formatTools`; conversions are memoised per tool object. */
+export function createAnthropicToolFormatter(defaults: AnthropicFormatOptions = {}) {
+  const capabilities = PROVIDER_CAPABILITIES.anthropic;
+  const nameMaps = createNameMapCache(capabilities);
+  const convert = createConversionCache<SchemaConversion>();
+
+  return (plan: TurnPlan, given: AnthropicFormatOptions = {}): AnthropicFormatted => {
+    const options = { ...defaults, ...given };
+    const parts = planParts(plan);
+    const names = nameMaps(parts, options.names);
+    const providerNames = providerNameMap(parts, names);
+    const warnings: ConversionWarning[] = [];
+    const native = plan.active && plan.nativeSearch;
+    const references =
+      !native &&
+      plan.active &&
+      plan.strategy === "reveal" &&
+      (options.toolReferences ?? referencesByDefault(options.model));
+    const deferredSent = native || references ? parts.deferrable : [];
+    const loaded: ToolDefinition[] = [
+      ...parts.meta,
+      ...parts.core,
+      ...(native || references ? [] : parts.revealed),
+    ];
+    const strict = options.strict ? strictSchemas(loaded, warnings) : new Map<string, JsonSchema>();
+    const custom = (tool: ToolDefinition, deferred: boolean): AnthropicCustomTool => {
+      const conversion = convert(tool, "input", () =>
+        toAnthropicInputSchema(tool.inputSchema, { tool: tool.name }),
+      );
+      warnings.push(...conversion.warnings);
+      const strictSchema = strict.get(tool.name);
+      const entry: AnthropicCustomTool = {
+        name: providerNames.get(tool.name) ?? tool.name,
+        description: tool.description,
+        input_schema: (strictSchema ?? conversion.schema) as AnthropicCustomTool["input_schema"],
+      };
+      if (strictSchema) entry.strict = true;
+      if (deferred) entry.defer_loading = true;
+      return entry;
+    };
+    const tools: AnthropicTool[] = [];
+    if (native) tools.push({ ...SEARCH_TOOLS[options.searchTool ?? "bm25"] });
+    for (const tool of loaded) tools.push(custom(tool, false));
+    // the breakpoint goes on the last tool the model always sees; deferred tools may not carry one
+    const last = tools.at(-1);
+    if (last && options.cacheControl !== false) last.cache_control = { type: "ephemeral" };
+    for (const tool of deferredSent) tools.push(custom(tool, true));
+    const decoders = new Map<string, CallDecoder>();
+    for (const [name, providerName] of providerNames) decoders.set(providerName, { name });
+    const toolChoice = choice(options, providerNames);
+    const request: AnthropicRequest = { tools };
+    if (toolChoice) request.tool_choice = toolChoice;
+    const formatted: AnthropicFormatted = {
+      tools,
+      system: plan.system,
+      mode: native ? "native" : "client",
+      names,
+      warnings,
+      request,
+      decoders,
+      providerNames,
+    };
+    if (toolChoice) formatted.toolChoice = toolChoice;
+    anthropicState.set(formatted, {
+      references,
+      searchName: references ? parts.meta[0]?.name : undefined,
+    });
+    return formatted;
+  };
+}
+
+function strictSchemas(tools: readonly ToolDefinition[], warnings: ConversionWarning[]) {
+  const selection = selectAnthropicStrictTools(tools);
+  for (const rejected of selection.rejected) {
+    warnings.push(
+      requestWarning("strict_unavailable", `sent non-strict: ${rejected.reason}`, rejected.name),
+    );
+  }
+  return new Map(selection.strict.map((entry) => [entry.name, entry.schema]));
+}
+
+function choice(
+  options: AnthropicFormatOptions,
+  providerNames: ReadonlyMap<string, string>,
+): AnthropicToolChoice | undefined {
+  const wanted = options.toolChoice;
+  if (wanted === undefined) return undefined;
+  if (wanted === "auto") return { type: "auto" };
+  if (wanted === "required") return { type: "any" };
+  if (wanted === "none") return { type: "none" };
+  return { type: "tool", name: providerNames.get(wanted.name) ?? wanted.name };
+}

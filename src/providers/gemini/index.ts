@@ -1,0 +1,19 @@
+// Owns: the Gemini formatter (function declarations, parameters / parametersJsonSchema, argument restoring).
+// Must not import: mcp, cli, search; never the @google/genai SDK (its types are only used in tests).
+
+export type * from "../types.js";
+export { type GeminiArgumentMapping, restoreGeminiArguments } from "./arguments.js";
+export {
+  createGeminiFormatter,
+  GENERATED_CALL_ID,
+  type GeminiFormatOptions,
+  type GeminiFormatted,
+  type GeminiFormatter,
+  type GeminiFunctionDeclaration,
+  type GeminiRequest,
+  type GeminiResponseLike,
+  type GeminiResultContent,
+  type GeminiTool,
+  type GeminiToolConfig,
+} from "./create-gemini-formatter.js";
+export { type GeminiConversion, type GeminiSchemaOptions, toGeminiSchema } from "./schema.js";

@@ -1,0 +1,220 @@
+/** OpenAI Responses: tools for hosted tool search, client-executed tool search, or plain functions. */
+import type { ToolDefinition } from "../../catalog/index.js";
+import type { TurnPlan } from "../../disclosure/index.js";
+import { PROVIDER_CAPABILITIES, parseGPTModel } from "../capabilities.js";
+import {
+  createNameMapCache,
+  fitDescription,
+  planParts,
+  providerNameMap,
+  requestWarning,
+} from "../plan-parts.js";
+import type { BaseFormatOptions, CallDecoder, FormattedTools } from "../types.js";
+import type { ConversionWarning } from "../warnings.js";
+import { createParameterConverter } from "./function-parameters.js";
+import { groupNamespaces } from "./group-namespaces.js";
+
+/** A Responses function tool. */
+export interface OpenAIResponsesFunction {
+  type: "function";
+  name: string;
+  description: string;
+  parameters: { [key: string]: unknown };
+  strict: boolean;
+  defer_loading?: boolean;
+}
+
+/** A namespace of functions; the model sees only its name and description until it loads it. */
+export interface OpenAIResponsesNamespace {
+  type: "namespace";
+  name: string;
+  description: string;
+  tools: OpenAIResponsesFunction[];
+}
+
+/** The tool search tool: hosted (`server`) or answered by toolsift (`client`). */
+export interface OpenAIToolSearchTool {
+  type: "tool_search";
+  execution?: "server" | "client";
+  description?: string;
+  parameters?: { [key: string]: unknown };
+}
+
+export type OpenAIResponsesTool =
+  | OpenAIResponsesFunction
+  | OpenAIResponsesNamespace
+  | OpenAIToolSearchTool;
+
+export type OpenAIResponsesToolChoice =
+  | "auto"
+  | "required"
+  | "none"
+  | { type: "function"; name: string };
+
+/** Request fields to spread into `client.responses.create`. */
+export interface OpenAIResponsesRequest {
+  tools: OpenAIResponsesTool[];
+  tool_choice?: OpenAIResponsesToolChoice;
+}
+
+/** Options of the Responses formatter. */
+export interface OpenAIResponsesFormatOptions extends BaseFormatOptions {
+  /** Model id; decides the default of `clientSearch`. */
+  model?: string;
+  /** Send `strict: true` where the schema can be strict without changing its meaning. */
+  strict?: boolean;
+  /**
+   * Client-side plans under the reveal strategy: `tool_search` declares a client-executed tool
+   * search (answered with `tool_search_output`, gpt-5.4 or later); `function` sends the meta
+   * tools as plain functions. Default `tool_search` when `model` is gpt-5.4 or later.
+   */
+  clientSearch?: "tool_search" | "function";
+  /** Most functions per namespace in native mode; default 9 (OpenAI advises fewer than 10). */
+  namespaceSize?: number;
+}
+
+export type OpenAIResponsesFormatted = FormattedTools<
+  OpenAIResponsesTool,
+  OpenAIResponsesToolChoice,
+  OpenAIResponsesRequest
+>;
+
+/** What parsing and result formatting need beyond the shared fields. */
+export interface ResponsesTurnState {
+  searchName: string | undefined;
+  clientSearch: boolean;
+  definition: (name: string) => OpenAIResponsesFunction | undefined;
+}
+
+export const responsesState = new WeakMap<OpenAIResponsesFormatted, ResponsesTurnState>();
+
+function supportsToolSearch(model: string | undefined): boolean {
+  const parsed = model === undefined ? undefined : parseGPTModel(model);
+  return parsed !== undefined && (parsed.major > 5 || (parsed.major === 5 && parsed.minor >= 4));
+}
+
+/** Builds the Responses `formatTools`; conversions are memoised per tool object. */
+export function createResponsesToolFormatter(defaults: OpenAIResponsesFormatOptions = {}) {
+  const capabilities = PROVIDER_CAPABILITIES["openai-responses"];
+  const nameMaps = createNameMapCache(capabilities);
+  const parameters = createParameterConverter();
+
+  return (plan: TurnPlan, given: OpenAIResponsesFormatOptions = {}): OpenAIResponsesFormatted => {
+    const options = { ...defaults, ...given };
+    const parts = planParts(plan);
+    const names = nameMaps(parts, options.names);
+    const providerNames = providerNameMap(parts, names);
+    const warnings: ConversionWarning[] = [];
+    const decoders = new Map<string, CallDecoder>();
+    const native = plan.active && plan.nativeSearch;
+    const clientSearch =
+      !native &&
+      plan.active &&
+      plan.strategy === "reveal" &&
+      (options.clientSearch ?? (supportsToolSearch(options.model) ? "tool_search" : "function")) ===
+        "tool_search";
+    const fn = (
+      tool: ToolDefinition,
+      deferred: boolean,
+      sink = warnings,
+    ): OpenAIResponsesFunction => {
+      const converted = parameters(tool, options.strict === true, sink);
+      const providerName = providerNames.get(tool.name) ?? tool.name;
+      const decoder: CallDecoder = { name: tool.name };
+      if (converted.restore) decoder.restore = converted.restore;
+      decoders.set(providerName, decoder);
+      const entry: OpenAIResponsesFunction = {
+        type: "function",
+        name: providerName,
+        description: fitDescription(tool, capabilities, sink),
+        parameters: converted.parameters,
+        strict: converted.strict,
+      };
+      if (deferred) entry.defer_loading = true;
+      return entry;
+    };
+    const tools: OpenAIResponsesTool[] = [];
+    const search = parts.meta[0];
+    if (native) tools.push({ type: "tool_search" });
+    if (clientSearch && search) {
+      const converted = fn(search, false);
+      tools.push({
+        type: "tool_search",
+        execution: "client",
+        description: converted.description,
+        parameters: converted.parameters,
+      });
+    }
+    const direct = clientSearch
+      ? [...parts.meta.slice(1), ...parts.core]
+      : [...parts.meta, ...parts.core];
+    for (const tool of direct) tools.push(fn(tool, false));
+    // reveals arrive through tool_search_output in client-search mode, so the array stays fixed
+    if (!native && !clientSearch) for (const tool of parts.revealed) tools.push(fn(tool, false));
+    if (native) {
+      const taken = new Set(providerNames.values());
+      const grouped = groupNamespaces(
+        parts.deferrable,
+        (tool) => providerNames.get(tool.name) ?? tool.name,
+        taken,
+        options.namespaceSize ?? 9,
+      );
+      for (const tool of grouped.loose) tools.push(fn(tool, true));
+      for (const group of grouped.groups) {
+        tools.push({
+          type: "namespace",
+          name: group.name,
+          description: group.description,
+          tools: group.tools.map((tool) => fn(tool, true)),
+        });
+      }
+    }
+    const byName = new Map(parts.deferrable.map((tool) => [tool.name, tool]));
+    // tools loaded by tool_search_output are not in `tools`, but their calls still need decoding
+    if (clientSearch) for (const tool of parts.deferrable) fn(tool, false, []);
+    const toolChoice = choice(options, providerNames, native ? byName : new Map(), warnings);
+    const request: OpenAIResponsesRequest = { tools };
+    if (toolChoice !== undefined) request.tool_choice = toolChoice;
+    const formatted: OpenAIResponsesFormatted = {
+      tools,
+      system: plan.system,
+      mode: native ? "native" : "client",
+      names,
+      warnings,
+      request,
+      decoders,
+      providerNames,
+    };
+    if (toolChoice !== undefined) formatted.toolChoice = toolChoice;
+    responsesState.set(formatted, {
+      searchName: clientSearch ? search?.name : undefined,
+      clientSearch,
+      definition: (name) => {
+        const tool = byName.get(name);
+        return tool ? fn(tool, false, []) : undefined;
+      },
+    });
+    return formatted;
+  };
+}
+
+function choice(
+  options: OpenAIResponsesFormatOptions,
+  providerNames: ReadonlyMap<string, string>,
+  deferred: ReadonlyMap<string, ToolDefinition>,
+  warnings: ConversionWarning[],
+): OpenAIResponsesToolChoice | undefined {
+  const wanted = options.toolChoice;
+  if (typeof wanted !== "object") return wanted;
+  if (deferred.has(wanted.name)) {
+    // a named tool_choice cannot target a deferred tool
+    warnings.push(
+      requestWarning(
+        "option_ignored",
+        `tool_choice "${wanted.name}" is deferred and cannot be named; sent "required"`,
+      ),
+    );
+    return "required";
+  }
+  return { type: "function", name: providerNames.get(wanted.name) ?? wanted.name };
+}

@@ -1,0 +1,124 @@
+/**
+ * Type checks: the formatters' output assigned to the official SDK parameter types (tsc --noEmit
+ * covers this file), plus a runtime check that each assignment used real output.
+ */
+import type Anthropic from "@anthropic-ai/sdk";
+import type {
+  Content,
+  Tool as GeminiSDKTool,
+  GenerateContentParameters,
+  ToolConfig,
+} from "@google/genai";
+import type OpenAI from "openai";
+import { describe, expect, it } from "vitest";
+import type { ExecuteOutcome } from "../../src/disclosure/index.js";
+import { createAnthropicFormatter } from "../../src/providers/anthropic/index.js";
+import { createGeminiFormatter } from "../../src/providers/gemini/index.js";
+import type { UnifiedCall } from "../../src/providers/index.js";
+import {
+  createOpenAIChatFormatter,
+  createOpenAIResponsesFormatter,
+} from "../../src/providers/openai/index.js";
+import { type CallLog, createHarness, e2eTools } from "../e2e/harness.js";
+
+const sift = createHarness(e2eTools([] as CallLog));
+const clientPlan = sift.disclosure.prepare({ session: "t" });
+const nativePlan = sift.disclosure.prepare({ session: "t", nativeSearch: true });
+const outcome: ExecuteOutcome = {
+  content: [{ type: "text", text: "ok" }],
+  tool: "echo",
+  route: "direct",
+  ran: true,
+  revealed: [],
+  repairs: [],
+  durationMs: 1,
+};
+const call = (kind: UnifiedCall["kind"]): UnifiedCall => ({
+  id: "call_1",
+  name: "echo",
+  arguments: {},
+  providerName: "echo",
+  kind,
+});
+
+describe("formatter output matches the official SDK types", () => {
+  it("Anthropic: native and client requests, tool results", () => {
+    const anthropic = createAnthropicFormatter({ model: "claude-sonnet-4-6", strict: true });
+    const native = anthropic.formatTools(nativePlan, { toolChoice: "required" });
+    const nativeBody: Anthropic.MessageCreateParamsNonStreaming = {
+      model: "claude-sonnet-4-6",
+      max_tokens: 100,
+      messages: [{ role: "user", content: "hi" }],
+      ...native.request,
+    };
+    const client = anthropic.formatTools(clientPlan, { toolChoice: { name: "echo" } });
+    const clientBody: Anthropic.MessageCreateParamsNonStreaming = {
+      model: "claude-sonnet-4-6",
+      max_tokens: 100,
+      system: client.system,
+      messages: [{ role: "user", content: "hi" }],
+      ...client.request,
+    };
+    const results: Anthropic.MessageParam = anthropic.formatResults([
+      { call: call("function"), outcome },
+    ]);
+    expect(nativeBody.tools?.length).toBe(14);
+    expect(clientBody.tool_choice).toEqual({ type: "tool", name: "echo" });
+    expect(results.content).toHaveLength(1);
+  });
+
+  it("OpenAI Chat Completions: request and tool messages", () => {
+    const chat = createOpenAIChatFormatter({ strict: true, stableTools: true });
+    const formatted = chat.formatTools(clientPlan);
+    const body: OpenAI.ChatCompletionCreateParamsNonStreaming = {
+      model: "gpt-4.1",
+      messages: [{ role: "user", content: "hi" }],
+      ...formatted.request,
+    };
+    const messages: OpenAI.ChatCompletionToolMessageParam[] = chat.formatResults([
+      { call: call("function"), outcome },
+    ]);
+    expect(body.tool_choice).toMatchObject({ type: "allowed_tools" });
+    expect(messages[0]?.content).toBe("ok");
+  });
+
+  it("OpenAI Responses: hosted and client tool search, result items", () => {
+    const responses = createOpenAIResponsesFormatter({ model: "gpt-5.4", strict: true });
+    const native = responses.formatTools(nativePlan);
+    const nativeBody: OpenAI.Responses.ResponseCreateParamsNonStreaming = {
+      model: "gpt-5.4",
+      input: "hi",
+      ...native.request,
+    };
+    const client = responses.formatTools(clientPlan);
+    const clientBody: OpenAI.Responses.ResponseCreateParamsNonStreaming = {
+      model: "gpt-5.4",
+      input: "hi",
+      ...client.request,
+    };
+    const items: OpenAI.Responses.ResponseInputItem[] = responses.formatResults([
+      { call: call("function"), outcome },
+      { call: call("client_search"), outcome },
+    ]);
+    expect(nativeBody.tools?.[0]).toEqual({ type: "tool_search" });
+    expect(clientBody.tools?.[0]).toMatchObject({ type: "tool_search", execution: "client" });
+    expect(items.map((item) => item.type)).toEqual(["function_call_output", "tool_search_output"]);
+  });
+
+  it("Gemini: config and function responses", () => {
+    const gemini = createGeminiFormatter();
+    const formatted = gemini.formatTools(clientPlan, { toolChoice: { name: "echo" } });
+    // the SDK types Schema.type and the calling mode as TypeScript enums whose values are these
+    // same strings; the narrow casts below are the only ones needed
+    const tools = formatted.request.tools as GeminiSDKTool[];
+    const toolConfig = formatted.request.toolConfig as ToolConfig;
+    const body: GenerateContentParameters = {
+      model: "gemini-2.5-flash",
+      contents: "hi",
+      config: { tools, toolConfig, systemInstruction: formatted.system },
+    };
+    const content: Content = gemini.formatResults([{ call: call("function"), outcome }]);
+    expect(body.config?.toolConfig?.functionCallingConfig?.allowedFunctionNames).toEqual(["echo"]);
+    expect(content.parts?.[0]?.functionResponse?.response).toEqual({ output: "ok" });
+  });
+});
