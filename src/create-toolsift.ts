@@ -34,6 +34,13 @@ import {
   type ProfileDefinition,
 } from "./policy/index.js";
 import {
+  createProviderTurns,
+  type ProviderResponseOutcome,
+  type ProviderTurn,
+  type ProviderTurnInput,
+} from "./provider-turns.js";
+import type { ProviderId } from "./providers/index.js";
+import {
   createSearchIndex,
   type SearchIndexOptions,
   type SearchOptions,
@@ -92,8 +99,20 @@ export interface ToolSift {
   /** The loop-total result budget; `reset()` it when a new agent loop starts. */
   readonly results: ResultBudgetTracker;
   readonly tokenCounter: TokenCounter;
-  /** Plans one turn: loaded tools, deferred tools, meta tools and the system note. */
+  /**
+   * Plans one turn. With a `provider`, returns the request fragment for it (native tool search
+   * where the model supports it, client-side otherwise); without, the provider-neutral plan.
+   */
+  prepare(input: ProviderTurnInput): ProviderTurn;
   prepare(input: PrepareInput): TurnPlan;
+  /** Reads a model response for a prepared provider turn, runs its calls, formats the results. */
+  respond(input: {
+    session: string;
+    provider: ProviderId;
+    model?: string;
+    response: unknown;
+    signal?: AbortSignal;
+  }): Promise<ProviderResponseOutcome>;
   /** Executes one model tool call; never throws for model input (errors are `isError` results). */
   execute(input: ExecuteInput & TurnSettings): Promise<ExecuteOutcome>;
   /** Searches the tools the policy lets through. */
@@ -212,6 +231,15 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
     budgetResult,
   });
 
+  const providerTurns = createProviderTurns(disclosure);
+  function prepare(input: ProviderTurnInput): ProviderTurn;
+  function prepare(input: PrepareInput): TurnPlan;
+  function prepare(input: PrepareInput | ProviderTurnInput): TurnPlan | ProviderTurn {
+    return "provider" in input && input.provider !== undefined
+      ? providerTurns.prepareFor(input)
+      : disclosure.prepare(input);
+  }
+
   return {
     catalog,
     policy,
@@ -219,7 +247,8 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
     disclosure,
     results,
     tokenCounter,
-    prepare: (input) => disclosure.prepare(input),
+    prepare,
+    respond: providerTurns.respond,
     execute: (input) => disclosure.execute(input),
     search,
     explain: (name) => policy.explain(name),

@@ -12,5 +12,6 @@ export {
 export * from "./disclosure/index.js";
 export * from "./errors.js";
 export * from "./policy/index.js";
+export type { ProviderResponseOutcome, ProviderTurn, ProviderTurnInput } from "./provider-turns.js";
 export * from "./search/index.js";
 export * from "./tokens/index.js";

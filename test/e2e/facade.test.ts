@@ -1,0 +1,164 @@
+/**
+ * The user's loop through the facade alone: sift.prepare({ provider, model }) → SDK call →
+ * sift.respond({ response }) → send the results back, against a local server that records requests.
+ */
+import Anthropic from "@anthropic-ai/sdk";
+import OpenAI from "openai";
+import { afterEach, describe, expect, it } from "vitest";
+import { createToolSift } from "../../src/index.js";
+import { type CallLog, e2eTools } from "./harness.js";
+import { type MockServer, requestBody, startMockServer } from "./mock-server.js";
+
+let server: MockServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+function claudeMessage(content: unknown[], stop: "tool_use" | "end_turn" = "tool_use") {
+  return {
+    id: "msg_1",
+    type: "message",
+    role: "assistant",
+    model: "claude-sonnet-4-6",
+    content,
+    stop_reason: stop,
+    stop_sequence: null,
+    usage: { input_tokens: 1, output_tokens: 1 },
+  };
+}
+
+describe("createToolSift with provider SDKs", () => {
+  it("Anthropic: picks native search for a supported model and runs the loop", async () => {
+    const log: CallLog = [];
+    server = await startMockServer([
+      claudeMessage([
+        {
+          type: "server_tool_use",
+          id: "srvtoolu_1",
+          name: "tool_search_tool_bm25",
+          input: { query: "issue" },
+        },
+        {
+          type: "tool_search_tool_result",
+          tool_use_id: "srvtoolu_1",
+          content: {
+            type: "tool_search_tool_search_result",
+            tool_references: [{ type: "tool_reference", tool_name: "github_create_issue" }],
+          },
+        },
+        {
+          type: "tool_use",
+          id: "toolu_1",
+          name: "github_create_issue",
+          input: { repo: "a/b", title: "Bug" },
+        },
+      ]),
+      claudeMessage([{ type: "text", text: "Done." }], "end_turn"),
+    ]);
+    const client = new Anthropic({ apiKey: "test", baseURL: server.url, maxRetries: 0 });
+    const sift = createToolSift({
+      tools: e2eTools(log),
+      disclosure: { mode: "on" },
+      tokens: "estimate",
+    });
+    const messages: Anthropic.MessageParam[] = [{ role: "user", content: "File a bug." }];
+    for (let turn = 0; turn < 2; turn++) {
+      const prepared = sift.prepare({
+        session: "s",
+        provider: "anthropic",
+        model: "claude-sonnet-4-6",
+      });
+      expect(prepared.mode).toBe("native");
+      const response = await client.messages.create({
+        model: "claude-sonnet-4-6",
+        max_tokens: 100,
+        system: prepared.system,
+        messages,
+        ...(prepared.request as Pick<Anthropic.MessageCreateParams, "tools">),
+      });
+      const outcome = await sift.respond({ session: "s", provider: "anthropic", response });
+      if (outcome.done) break;
+      messages.push({ role: "assistant", content: response.content });
+      messages.push(outcome.results as Anthropic.MessageParam);
+    }
+    expect(log).toEqual([{ tool: "github.create_issue", args: { repo: "a/b", title: "Bug" } }]);
+    const tools = requestBody(server.requests, 0).tools as {
+      type?: string;
+      defer_loading?: boolean;
+    }[];
+    expect(tools[0]?.type).toBe("tool_search_tool_bm25_20251119");
+    expect(tools.filter((tool) => tool.defer_loading).length).toBeGreaterThan(0);
+    const last = (requestBody(server.requests, 1).messages as { content: unknown }[]).at(-1);
+    expect(JSON.stringify(last?.content)).toContain("toolu_1");
+  });
+
+  it("OpenAI Chat: client-side search, reveal, then a direct call; asking respond() before prepare() fails clearly", async () => {
+    const log: CallLog = [];
+    const completion = (calls: { id: string; name: string; arguments: unknown }[]) => ({
+      id: "c",
+      object: "chat.completion",
+      created: 1,
+      model: "gpt-4.1",
+      choices: [
+        {
+          index: 0,
+          finish_reason: calls.length ? "tool_calls" : "stop",
+          message: {
+            role: "assistant",
+            content: calls.length ? null : "Done.",
+            ...(calls.length
+              ? {
+                  tool_calls: calls.map((call) => ({
+                    id: call.id,
+                    type: "function",
+                    function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+                  })),
+                }
+              : {}),
+          },
+        },
+      ],
+    });
+    server = await startMockServer([
+      completion([{ id: "c1", name: "tool_search", arguments: { queries: ["create issue"] } }]),
+      completion([
+        { id: "c2", name: "github_create_issue", arguments: { repo: "a/b", title: "Bug" } },
+      ]),
+      completion([]),
+    ]);
+    const client = new OpenAI({ apiKey: "test", baseURL: `${server.url}/v1`, maxRetries: 0 });
+    const sift = createToolSift({
+      tools: e2eTools(log),
+      disclosure: { mode: "on" },
+      tokens: "estimate",
+    });
+    await expect(
+      sift.respond({ session: "s", provider: "openai-chat", response: {} }),
+    ).rejects.toThrow(/call prepare/);
+    const messages: OpenAI.ChatCompletionMessageParam[] = [
+      { role: "user", content: "File a bug." },
+    ];
+    for (let turn = 0; turn < 3; turn++) {
+      const prepared = sift.prepare({ session: "s", provider: "openai-chat", model: "gpt-4.1" });
+      expect(prepared.mode).toBe("client");
+      const response = await client.chat.completions.create({
+        model: "gpt-4.1",
+        messages: [{ role: "system", content: prepared.system }, ...messages],
+        ...(prepared.request as Pick<OpenAI.ChatCompletionCreateParams, "tools">),
+      });
+      const outcome = await sift.respond({ session: "s", provider: "openai-chat", response });
+      if (outcome.done) break;
+      messages.push(response.choices[0]?.message as OpenAI.ChatCompletionMessageParam);
+      messages.push(...(outcome.results as OpenAI.ChatCompletionMessageParam[]));
+    }
+    const requests = server.requests;
+    const toolNames = (index: number) =>
+      (requestBody(requests, index).tools as { function: { name: string } }[]).map(
+        (tool) => tool.function.name,
+      );
+    expect(toolNames(0)).not.toContain("github_create_issue");
+    expect(toolNames(1)).toContain("github_create_issue");
+    expect(log).toEqual([{ tool: "github.create_issue", args: { repo: "a/b", title: "Bug" } }]);
+  });
+});
