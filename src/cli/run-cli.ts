@@ -1,6 +1,8 @@
 import { isToolsiftError } from "../errors.js";
 import { evalCommand, evalUsage } from "./commands/eval.js";
+import { prepareCommand, prepareUsage } from "./commands/prepare.js";
 import { rankCommand, rankUsage } from "./commands/rank.js";
+import { reportCommand, reportUsage } from "./commands/report.js";
 import { searchCommand, searchUsage } from "./commands/search.js";
 import type { CliIO } from "./io.js";
 import { UsageError } from "./usage-error.js";
@@ -22,6 +24,16 @@ const commands: Record<string, Command> = {
     run: evalCommand,
     usage: evalUsage,
     summary: "recall@k, MRR and nDCG@10 on labelled queries",
+  },
+  report: {
+    run: reportCommand,
+    usage: reportUsage,
+    summary: "token cost per provider format: full list vs toolsift's first turn",
+  },
+  prepare: {
+    run: prepareCommand,
+    usage: prepareUsage,
+    summary: "the request fragment toolsift would send to a provider, as JSON",
   },
 };
 

@@ -1,0 +1,112 @@
+import { createToolSift } from "../../create-toolsift.js";
+import type { DisclosureMode, DisclosureStrategy } from "../../disclosure/index.js";
+import type { ProviderId } from "../../providers/index.js";
+import { integerFlag, parseCommand, requireCatalogs } from "../args.js";
+import type { CliIO } from "../io.js";
+import { loadTools } from "../load.js";
+import { UsageError } from "../usage-error.js";
+
+export const prepareUsage = `Usage: toolsift prepare --catalog PATH --provider anthropic|openai-chat|openai-responses|gemini
+       [--model M] [--native|--client] [--strategy reveal|bridge] [--reveal NAME,...]
+       [--mode auto|on|off] [--context-window TOKENS] [--listing] [--all-loaded] [--strict]
+
+Prints the request fragment toolsift would send for the first turn of a session, as JSON: the
+provider's tool fields (Anthropic and OpenAI: "tools" and "tool_choice"; Gemini: "tools" and
+"toolConfig"), the system note, the search mode and the conversion warnings.
+--reveal loads those tools as if an earlier search had found them; --all-loaded sends every tool
+converted and loaded (no deferral).`;
+
+const providers: readonly ProviderId[] = ["anthropic", "openai-chat", "openai-responses", "gemini"];
+
+const flags = {
+  catalog: { type: "string", multiple: true },
+  provider: { type: "string" },
+  model: { type: "string" },
+  native: { type: "boolean" },
+  client: { type: "boolean" },
+  strategy: { type: "string" },
+  reveal: { type: "string" },
+  mode: { type: "string" },
+  "context-window": { type: "string" },
+  listing: { type: "boolean" },
+  "all-loaded": { type: "boolean" },
+  strict: { type: "boolean" },
+} as const;
+
+function oneOf<T extends string>(
+  value: string | undefined,
+  flag: string,
+  allowed: readonly T[],
+): T | undefined {
+  if (value === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new UsageError(`--${flag} must be one of ${allowed.join(", ")}; got "${value}".`);
+  }
+  return value as T;
+}
+
+/** `toolsift prepare`: the request fragment for one provider, printed as JSON. */
+export async function prepareCommand(argv: readonly string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCommand(argv, flags);
+  if (positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}".`);
+  const provider = oneOf(values.provider, "provider", providers);
+  if (!provider) throw new UsageError(`--provider is required: one of ${providers.join(", ")}.`);
+  if (values.native && values.client) throw new UsageError("Pass --native or --client, not both.");
+  const strategy = oneOf<DisclosureStrategy>(values.strategy, "strategy", ["reveal", "bridge"]);
+  let mode = oneOf<DisclosureMode>(values.mode, "mode", ["auto", "on", "off"]);
+  if (values["all-loaded"]) {
+    if (mode !== undefined && mode !== "off")
+      throw new UsageError("--all-loaded means --mode off.");
+    mode = "off";
+  }
+  const contextWindow = integerFlag(
+    values["context-window"],
+    "context-window",
+    { min: 1_000, max: 100_000_000 },
+    200_000,
+  );
+  const tools = await loadTools(requireCatalogs(values.catalog), io, {
+    strict: values.strict === true,
+  });
+  const sift = createToolSift({ tools });
+
+  const session = "cli";
+  const reveal = (values.reveal ?? "")
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const unknown = reveal.filter((name) => !sift.catalog.has(name));
+  if (unknown.length > 0) {
+    const hints = unknown.map((name) => {
+      const closest = sift.search(name, { limit: 3 }).hits.map((hit) => hit.name);
+      return closest.length > 0 ? `"${name}" (closest: ${closest.join(", ")})` : `"${name}"`;
+    });
+    throw new UsageError(`--reveal names tools that are not in the catalog: ${hints.join("; ")}.`);
+  }
+  if (reveal.length > 0) sift.disclosure.store.reveal(session, reveal);
+
+  const turn = sift.prepare({
+    session,
+    provider,
+    contextWindow,
+    ...(values.model !== undefined ? { model: values.model } : {}),
+    ...(values.native
+      ? { search: "native" as const }
+      : values.client
+        ? { search: "client" as const }
+        : {}),
+    ...(strategy ? { strategy } : {}),
+    ...(mode ? { mode } : {}),
+    ...(values.listing ? { listing: true } : {}),
+  });
+  const output = {
+    ...(turn.request as Record<string, unknown>),
+    system: turn.system,
+    mode: turn.mode,
+    search: turn.searchReason,
+    plan: turn.plan.reason,
+    warnings: turn.warnings,
+  };
+  io.stdout(`${JSON.stringify(output, null, 2)}\n`);
+  return 0;
+}
