@@ -6,6 +6,7 @@ import type { ToolDefinition } from "./catalog/index.js";
 import { loadCatalogPaths } from "./catalog/node.js";
 import { createToolSift } from "./create-toolsift.js";
 import { ToolsiftError } from "./errors.js";
+import { o200kCounter, type TokenCounter } from "./tokens/index.js";
 
 const echo = (name: string, server?: string, description = `Tool ${name}.`): ToolDefinition => ({
   name,
@@ -130,6 +131,32 @@ describe("createToolSift", () => {
     expect(sift.results.used).toBe(0);
   });
 
+  it("passes budget.toolDefinitions to disclosure as the definitions budget", async () => {
+    // with chars/4 the six tools take 606 tokens, the search tool 466 and read_file 92
+    const sift = createToolSift({ tools, budget: { toolDefinitions: 500 }, tokens: "estimate" });
+    const plan = sift.prepare({ session: "s" });
+    // six tools stay below the tool-count threshold: only the budget activates disclosure here
+    expect(plan.active).toBe(true);
+    expect(plan.reason).toMatch(/606 tokens, over the definitions budget of 500/);
+    expect(plan.budget).toEqual({
+      limit: 500,
+      used: 466,
+      dropped: ["read_file"],
+      overBudget: false,
+    });
+    const found = await sift.execute({ session: "s", name: "read_file", arguments: { text: "a" } });
+    expect(found.ran).toBe(true);
+    expect(sift.prepare({ session: "s", definitionBudget: 560 }).loaded.map((t) => t.name)).toEqual(
+      ["read_file"],
+    );
+    expect(sift.prepare({ session: "s", definitionBudget: 10_000 }).active).toBe(false);
+    for (const bad of [0, 2.5, -1]) {
+      expect(() => createToolSift({ budget: { toolDefinitions: bad } })).toThrow(
+        /budget\.toolDefinitions/,
+      );
+    }
+  });
+
   it("rejects a bad token counter option with a clear error", () => {
     expect(() => createToolSift({ tokens: "bpe" as never })).toThrow(ToolsiftError);
   });
@@ -156,5 +183,49 @@ describe("createToolSift on the 20 real catalogs", () => {
     const next = sift.prepare({ session: "s", contextWindow: 200_000 });
     expect(next).not.toBe(plan);
     expect(next.stats.visible).toBe(1_372);
+  });
+
+  it("fits the first turn into budget.toolDefinitions (8,000 o200k tokens)", () => {
+    const asHostTools = real.map(({ server: _server, ...tool }) => tool);
+    // o200k over 1,371 definitions is the slow part: count each distinct text once
+    const memo = new Map<string, number>();
+    const counted: TokenCounter = {
+      name: o200kCounter.name,
+      count: (text) => memo.get(text) ?? memo.set(text, o200kCounter.count(text)).get(text) ?? 0,
+    };
+    const figures: string[] = [];
+    for (const [label, catalog] of [
+      ["MCP tools", real],
+      ["same tools without a server (host core tools)", asHostTools],
+    ] as const) {
+      const turn = (budget?: number) => {
+        const sift = createToolSift({
+          tools: catalog,
+          tokens: counted,
+          ...(budget !== undefined ? { budget: { toolDefinitions: budget } } : {}),
+        });
+        const plan = sift.prepare({ session: "s", contextWindow: 200_000, listing: true });
+        return { plan, tokens: plan.stats.loadedTokens + plan.stats.metaTokens };
+      };
+      const free = turn();
+      const fitted = turn(8_000);
+      figures.push(
+        `${label}: first turn ${free.tokens} tokens (${free.plan.loaded.length} loaded) without a budget → ` +
+          `${fitted.tokens} with 8,000 (${fitted.plan.loaded.length} loaded, ${fitted.plan.budget?.dropped.length} dropped)`,
+      );
+      expect(fitted.tokens).toBeLessThanOrEqual(8_000);
+      expect(fitted.plan.budget).toMatchObject({
+        limit: 8_000,
+        used: fitted.tokens,
+        overBudget: false,
+      });
+      if (label === "MCP tools") expect(fitted.tokens).toBe(free.tokens);
+      else {
+        expect(free.plan.active).toBe(false);
+        expect(free.tokens).toBe(free.plan.stats.allTokens);
+        expect(fitted.plan.loaded.length + (fitted.plan.budget?.dropped.length ?? 0)).toBe(1_371);
+      }
+    }
+    console.log(figures.join("\n"));
   });
 });

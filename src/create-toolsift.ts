@@ -52,6 +52,9 @@ import { estimateCounter, o200kCounter, type TokenCounter } from "./tokens/index
 
 /** Token budgets, all in tokens. */
 export interface BudgetOptions {
+  /** Most tokens the tools array (meta tools + loaded tools) may take; passed to disclosure as
+   * `definitionBudget` (see there for the keep priority). Turns may override it. Default none. */
+  toolDefinitions?: number;
   /** Most tokens one tool result may take when the tool sets no `maxResultTokens`; default 2,000. */
   perToolResult?: number;
   /** Most tokens all results of an agent loop may take (see `sift.results.reset()`); default none. */
@@ -181,6 +184,13 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
     catalog,
   });
   const budget = options.budget ?? {};
+  const definitions = budget.toolDefinitions;
+  if (definitions !== undefined && !(Number.isInteger(definitions) && definitions > 0)) {
+    throw new ToolsiftError(
+      "invalid_option",
+      `budget.toolDefinitions must be a positive whole number of tokens, got ${JSON.stringify(definitions)}. Pass e.g. 8000, or leave it out for no budget.`,
+    );
+  }
   if (budget.spill) catalog.replace(spillReader(budget.spill, budget.perToolResult ?? 2_000));
   if (options.tools) catalog.add(options.tools);
 
@@ -222,6 +232,7 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
 
   const disclosure = createDisclosure({
     ...options.disclosure,
+    ...(definitions !== undefined ? { definitionBudget: definitions } : {}),
     catalog,
     search,
     isVisible,

@@ -5,6 +5,19 @@ import type { ToolDefinition } from "../catalog/index.js";
 export type ToolClass = "core" | "deferrable";
 
 /**
+ * Builds the test for pinned tools: `defer: "never"` or a match in the never-defer list (exact
+ * names or picomatch globs). Pinned tools are never deferred, not even by a definitions budget.
+ */
+export function createPinMatcher(
+  neverDefer: readonly string[] = [],
+): (tool: ToolDefinition) => boolean {
+  const exact = new Set(neverDefer);
+  const globs = neverDefer.filter((pattern) => picomatch.scan(pattern).isGlob);
+  const matchGlob = globs.length > 0 ? picomatch(globs, { dot: true, bash: true }) : () => false;
+  return (tool) => tool.defer === "never" || exact.has(tool.name) || matchGlob(tool.name);
+}
+
+/**
  * Builds the classifier that decides which tools may be deferred.
  *
  * Order: `defer: "never"` and the never-defer list (exact names or picomatch globs) keep a tool
@@ -14,11 +27,9 @@ export type ToolClass = "core" | "deferrable";
 export function createToolClassifier(
   neverDefer: readonly string[] = [],
 ): (tool: ToolDefinition) => ToolClass {
-  const exact = new Set(neverDefer);
-  const globs = neverDefer.filter((pattern) => picomatch.scan(pattern).isGlob);
-  const matchGlob = globs.length > 0 ? picomatch(globs, { dot: true, bash: true }) : () => false;
+  const pinned = createPinMatcher(neverDefer);
   return (tool) => {
-    if (tool.defer === "never" || exact.has(tool.name) || matchGlob(tool.name)) return "core";
+    if (pinned(tool)) return "core";
     if (tool.defer === "always") return "deferrable";
     return tool.server === undefined ? "core" : "deferrable";
   };

@@ -1,5 +1,6 @@
 import type { ToolDefinition } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
+import { budgetedBasis } from "./budgeted-basis.js";
 import { createDefinitionCounter, estimateTokens } from "./estimate-tokens.js";
 import { executeCall } from "./execute-call.js";
 import { buildPlanBasis, type PlanBasis } from "./plan-basis.js";
@@ -93,6 +94,9 @@ export function createDisclosure(options: DisclosureOptions): Disclosure {
     return basis;
   };
   const neverDeferOf = (turn: TurnSettings) => turn.neverDefer ?? options.neverDefer;
+  /** The basis a turn works from, after the definitions budget (the same for every method). */
+  const turnBasis = (turn: TurnSettings, settings = resolveSettings(options, turn)) =>
+    budgetedBasis(basisFor(stateKey(), neverDeferOf(turn)), settings, counters);
 
   const prepare = (input: PrepareInput): TurnPlan => {
     const settings = resolveSettings(options, input);
@@ -111,7 +115,7 @@ export function createDisclosure(options: DisclosureOptions): Disclosure {
         return cached;
       }
     }
-    const basis = basisFor(state, neverDefer);
+    const basis = budgetedBasis(basisFor(state, neverDefer), settings, counters);
     const plan = planTurn(basis, settings, store.revealed(input.session), counters);
     if (key !== undefined) {
       plans.set(key, plan);
@@ -133,7 +137,7 @@ export function createDisclosure(options: DisclosureOptions): Disclosure {
 
   const execute = (input: ExecuteInput & TurnSettings): Promise<ExecuteOutcome> => {
     const settings = resolveSettings(options, input);
-    const basis = basisFor(stateKey(), neverDeferOf(input));
+    const basis = turnBasis(input, settings);
     const meta = {
       basis,
       settings,
@@ -145,7 +149,7 @@ export function createDisclosure(options: DisclosureOptions): Disclosure {
   };
 
   const requireTools = (names: readonly string[], requireOptions: RequireToolsOptions = {}) => {
-    const basis = basisFor(stateKey(), neverDeferOf(requireOptions));
+    const basis = turnBasis(requireOptions);
     const all = new Map(options.catalog.list().map((tool) => [tool.name, tool]));
     const found: ToolDefinition[] = [];
     const problems: string[] = [];
@@ -178,7 +182,7 @@ export function createDisclosure(options: DisclosureOptions): Disclosure {
     transcript: readonly TranscriptEntry[],
     settings: TurnSettings = {},
   ) => {
-    const basis = basisFor(stateKey(), neverDeferOf(settings));
+    const basis = turnBasis(settings);
     const metaNames = new Set([base.names.search, base.names.describe, base.names.call]);
     const names = revealsFromTranscript(transcript, metaNames).filter((name) =>
       basis.deferrableNames.has(name),

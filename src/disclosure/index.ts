@@ -1,7 +1,8 @@
 // Owns: the turn plan (loaded / deferred / meta tools / listing), session reveal stores, the meta tools (search, describe, call), dispatch (unwrap, recursion guard, policy at call time, argument validation, repair, suggestions), preflight.
-// Must not import: providers, mcp, cli (and, until the lead wires them, the search/policy/budget implementations: they are injected).
+// Must not import: providers, mcp, cli (and, until the lead wires them, the search/policy implementations: they are injected; budget is imported for fitToBudget).
+export { budgetedBasis } from "./budgeted-basis.js";
 export { buildListing, type Listing, type ListingEntry } from "./build-listing.js";
-export { createToolClassifier, type ToolClass } from "./classify-tool.js";
+export { createPinMatcher, createToolClassifier, type ToolClass } from "./classify-tool.js";
 export { compactSignature, type SignatureOptions } from "./compact-signature.js";
 export {
   createDisclosure,

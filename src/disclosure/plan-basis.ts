@@ -1,6 +1,6 @@
 import type { ToolDefinition } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
-import { createToolClassifier } from "./classify-tool.js";
+import { createPinMatcher, createToolClassifier } from "./classify-tool.js";
 import type { MetaToolNames } from "./types.js";
 
 /** The visible catalog split into core and deferrable tools, sorted by name. */
@@ -12,6 +12,10 @@ export interface PlanBasis {
   /** Visible tools that may be deferred, sorted by name. */
   deferrable: readonly ToolDefinition[];
   deferrableNames: ReadonlySet<string>;
+  /** Core tools pinned explicitly (`defer: "never"` or never-defer list): no budget moves them. */
+  pinned: ReadonlySet<string>;
+  /** Unpinned core tools that a definitions budget made deferrable, sorted (see `budgetedBasis`). */
+  demoted: readonly string[];
 }
 
 /** Code-unit order: locale-independent, so every machine sorts the same way. */
@@ -34,6 +38,8 @@ export function buildPlanBasis(
 ): PlanBasis {
   const reserved = new Set([metaNames.search, metaNames.describe, metaNames.call]);
   const classify = createToolClassifier(neverDefer);
+  const isPinned = createPinMatcher(neverDefer);
+  const pinned = new Set<string>();
   const seen = new Set<string>();
   const visible = new Map<string, ToolDefinition>();
   const core: ToolDefinition[] = [];
@@ -55,6 +61,7 @@ export function buildPlanBasis(
     if (isVisible && !isVisible(tool)) continue;
     visible.set(tool.name, tool);
     (classify(tool) === "core" ? core : deferrable).push(tool);
+    if (isPinned(tool)) pinned.add(tool.name);
   }
   core.sort(byName);
   deferrable.sort(byName);
@@ -63,5 +70,7 @@ export function buildPlanBasis(
     core,
     deferrable,
     deferrableNames: new Set(deferrable.map((tool) => tool.name)),
+    pinned,
+    demoted: [],
   };
 }

@@ -1,14 +1,16 @@
 import type { ToolDefinition } from "../catalog/index.js";
 import { buildListing, type Listing, type ListingEntry } from "./build-listing.js";
 import { compactSignature } from "./compact-signature.js";
+import { decideActivation } from "./decide-activation.js";
 import { buildMetaTools, systemNote } from "./meta-tools.js";
-import type { PlanBasis } from "./plan-basis.js";
+import { byName, type PlanBasis } from "./plan-basis.js";
 import { firstSentence, safeName } from "./sanitize-text.js";
 import type {
   AutoThreshold,
   CountTokens,
   DeferredShown,
   DeferredToolView,
+  DefinitionBudgetReport,
   DisclosureMode,
   DisclosureStrategy,
   ListingOptions,
@@ -27,6 +29,8 @@ export interface ResolvedSettings {
   names: MetaToolNames;
   defaultLimit: number;
   maxLimit: number;
+  /** Token budget of the tools array (meta tools + loaded tools); undefined for none. */
+  definitionBudget: number | undefined;
 }
 
 /** Measuring helpers a plan needs. */
@@ -36,79 +40,85 @@ export interface PlanCounters {
   signature: (tool: ToolDefinition) => string;
 }
 
-const DEFAULT_TOOL_COUNT = 15;
-const DEFAULT_CONTEXT_SHARE = 0.1;
 const SUMMARY_CHARS = 60;
-
-interface Activation {
-  active: boolean;
-  reason: string;
-}
-
-function percent(share: number): string {
-  return `${Math.round(share * 1000) / 10}%`;
-}
-
-/** Decides whether disclosure is active for this turn. */
-function decide(
-  settings: ResolvedSettings,
-  visible: number,
-  deferrable: number,
-  deferrableTokens: number,
-): Activation {
-  if (settings.mode === "off")
-    return { active: false, reason: "mode off: every visible tool is loaded" };
-  if (deferrable === 0)
-    return { active: false, reason: "no deferrable tools: every visible tool is core" };
-  if (settings.mode === "on")
-    return { active: true, reason: `mode on: ${deferrable} tools deferred` };
-  const window = settings.contextWindow;
-  let { toolCount, contextShare } = settings.auto;
-  if (toolCount === undefined && contextShare === undefined) {
-    if (window !== undefined) contextShare = DEFAULT_CONTEXT_SHARE;
-    else toolCount = DEFAULT_TOOL_COUNT;
-  }
-  if (contextShare !== undefined && window === undefined && toolCount === undefined) {
-    toolCount = DEFAULT_TOOL_COUNT; // a share needs a window; fall back to counting tools
-  }
-  const reasons: string[] = [];
-  if (contextShare !== undefined && window !== undefined) {
-    const share = deferrableTokens / window;
-    // tolerate float noise so exactly-at-threshold activates
-    if (share + 1e-12 >= contextShare) {
-      return {
-        active: true,
-        reason: `auto: deferrable definitions take ${percent(share)} of the context window (threshold ${percent(contextShare)})`,
-      };
-    }
-    reasons.push(`${percent(share)} of the context window < ${percent(contextShare)}`);
-  }
-  if (toolCount !== undefined) {
-    if (visible >= toolCount) {
-      return { active: true, reason: `auto: ${visible} visible tools (threshold ${toolCount})` };
-    }
-    reasons.push(`${visible} visible tools < ${toolCount}`);
-  }
-  return { active: false, reason: `auto: below threshold (${reasons.join("; ")})` };
-}
 
 function listingBudget(options: ListingOptions, window: number | undefined): number {
   if (options.maxTokens !== undefined) return options.maxTokens;
   return window === undefined ? 4_000 : Math.min(4_000, Math.floor(window * 0.05));
 }
 
-function sumTokens(tools: readonly ToolDefinition[], counters: PlanCounters): number {
+/** Tokens of a list of definitions by the plan's counter. */
+export function sumTokens(tools: readonly ToolDefinition[], counters: PlanCounters): number {
   let total = 0;
   for (const tool of tools) total += counters.definition(tool);
   return total;
 }
 
+/** The meta tools a plan over `basis` emits when active (none under native search). */
+export function metaToolsFor(
+  basis: PlanBasis,
+  settings: ResolvedSettings,
+  counters: PlanCounters,
+): ToolDefinition[] {
+  if (settings.nativeSearch) return [];
+  const listing = settings.listing
+    ? cachedListing(basis, settings.listing, settings.contextWindow, counters)
+    : undefined;
+  return buildMetaTools({
+    names: settings.names,
+    strategy: settings.strategy,
+    searchable: basis.deferrable.length,
+    defaultLimit: settings.defaultLimit,
+    maxLimit: settings.maxLimit,
+    listing: listing?.text ?? "",
+  });
+}
+
+/**
+ * Revealed tools to promote, in reveal order. Under a definitions budget they are chosen
+ * newest-first while they fit in `room`; the rest are returned as `skipped` and stay deferred.
+ */
+function chooseReveals(
+  basis: PlanBasis,
+  revealed: readonly string[],
+  room: number | undefined,
+  counters: PlanCounters,
+): { chosen: ToolDefinition[]; skipped: string[] } {
+  const candidates = new Map<string, ToolDefinition>();
+  for (const name of revealed) {
+    const tool = basis.visible.get(name);
+    if (tool && basis.deferrableNames.has(name)) candidates.set(name, tool);
+  }
+  if (room === undefined) return { chosen: [...candidates.values()], skipped: [] };
+  const kept = new Set<string>();
+  const skipped: string[] = [];
+  for (const tool of [...candidates.values()].reverse()) {
+    const size = counters.definition(tool);
+    if (size <= room) {
+      kept.add(tool.name);
+      room -= size;
+    } else skipped.push(tool.name);
+  }
+  return { chosen: [...candidates.values()].filter((tool) => kept.has(tool.name)), skipped };
+}
+
+function budgetReport(
+  limit: number,
+  used: number,
+  dropped: Iterable<string>,
+): DefinitionBudgetReport {
+  const sorted = [...new Set(dropped)].sort((a, b) => byName({ name: a }, { name: b }));
+  return { limit, used, dropped: sorted, overBudget: used > limit };
+}
+
 /**
  * Builds the provider-neutral plan of one turn: loaded tools, deferred views, meta tools, note.
  *
- * Core tools are loaded whatever the settings: they are copied first and nothing later removes
- * entries. Under `reveal`, revealed tools (visible and deferrable only) are appended in reveal
- * order. Everything else is sorted by name, so equal inputs give byte-identical plans.
+ * Core tools of the basis are loaded whatever the settings: they are copied first and nothing
+ * later removes entries (a definitions budget acts earlier, in `budgetedBasis`). Under `reveal`,
+ * revealed tools (visible and deferrable only) are appended in reveal order; with a budget, only
+ * the newest that fit beside the meta and core tools. Everything else is sorted by name, so
+ * equal inputs give byte-identical plans.
  */
 export function planTurn(
   basis: PlanBasis,
@@ -118,13 +128,15 @@ export function planTurn(
 ): TurnPlan {
   const deferrableTokens = sumTokens(basis.deferrable, counters);
   const coreTokens = sumTokens(basis.core, counters);
-  const { active, reason } = decide(
-    settings,
-    basis.visible.size,
-    basis.deferrable.length,
+  const allTokens = deferrableTokens + coreTokens;
+  const { active, reason } = decideActivation(settings, {
+    visible: basis.visible.size,
+    deferrable: basis.deferrable.length,
     deferrableTokens,
-  );
+    allTokens,
+  });
   const strategy = settings.strategy;
+  const limit = settings.definitionBudget;
   const stats = {
     visible: basis.visible.size,
     core: basis.core.length,
@@ -132,7 +144,7 @@ export function planTurn(
     loaded: 0,
     deferred: 0,
     revealed: 0,
-    allTokens: deferrableTokens + coreTokens,
+    allTokens,
     deferrableTokens,
     loadedTokens: 0,
     metaTokens: 0,
@@ -142,10 +154,10 @@ export function planTurn(
   const loaded: ToolDefinition[] = [...basis.core];
   if (!active) {
     loaded.push(...basis.deferrable);
-    loaded.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    loaded.sort(byName);
     stats.loaded = loaded.length;
     stats.loadedTokens = stats.allTokens;
-    return freezePlan({
+    const plan: TurnPlan = {
       loaded,
       deferred: [],
       metaTools: [],
@@ -155,17 +167,22 @@ export function planTurn(
       strategy,
       nativeSearch: settings.nativeSearch,
       stats,
-    });
+    };
+    // only reported in mode off (or with nothing deferrable): there is nothing left to defer
+    if (limit !== undefined) plan.budget = budgetReport(limit, allTokens, []);
+    return freezePlan(plan);
   }
 
+  const metaTools = metaToolsFor(basis, settings, counters);
+  stats.metaTokens = sumTokens(metaTools, counters);
   const promoted = new Set<string>();
+  const skipped: string[] = [];
   if (strategy === "reveal" && !settings.nativeSearch) {
-    for (const name of revealed) {
-      const tool = basis.visible.get(name);
-      if (!tool || !basis.deferrableNames.has(name) || promoted.has(name)) continue;
-      promoted.add(name);
-      loaded.push(tool);
-    }
+    const room = limit === undefined ? undefined : limit - stats.metaTokens - coreTokens;
+    const choice = chooseReveals(basis, revealed, room, counters);
+    for (const tool of choice.chosen) promoted.add(tool.name);
+    loaded.push(...choice.chosen);
+    skipped.push(...choice.skipped);
   }
   const waiting = basis.deferrable.filter((tool) => !promoted.has(tool.name));
   let listing: Listing | undefined;
@@ -184,25 +201,14 @@ export function planTurn(
     if (tool.server !== undefined) view.server = tool.server;
     return view;
   });
-  const metaTools = settings.nativeSearch
-    ? []
-    : buildMetaTools({
-        names: settings.names,
-        strategy,
-        searchable: basis.deferrable.length,
-        defaultLimit: settings.defaultLimit,
-        maxLimit: settings.maxLimit,
-        listing: listing?.text ?? "",
-      });
   stats.loaded = loaded.length;
   stats.deferred = deferred.length;
   stats.revealed = promoted.size;
   stats.loadedTokens = sumTokens(loaded, counters);
-  stats.metaTokens = sumTokens(metaTools, counters);
   stats.listingTokens = listing?.tokens ?? 0;
   stats.listingTier = listing?.tier ?? "none";
   const system = systemNote(settings.names, strategy, settings.nativeSearch);
-  return freezePlan({
+  const plan: TurnPlan = {
     loaded,
     deferred,
     metaTools,
@@ -212,7 +218,13 @@ export function planTurn(
     strategy,
     nativeSearch: settings.nativeSearch,
     stats,
-  });
+  };
+  if (limit !== undefined) {
+    // demoted core tools that a reveal brought back are loaded again, so not dropped
+    const dropped = [...basis.demoted.filter((name) => !promoted.has(name)), ...skipped];
+    plan.budget = budgetReport(limit, stats.loadedTokens + stats.metaTokens, dropped);
+  }
+  return freezePlan(plan);
 }
 
 const listings = new WeakMap<PlanBasis, Map<string, Listing>>();
@@ -261,6 +273,7 @@ function freezePlan(plan: TurnPlan): TurnPlan {
   Object.freeze(plan.deferred);
   Object.freeze(plan.metaTools);
   Object.freeze(plan.stats);
+  if (plan.budget) Object.freeze(Object.freeze(plan.budget).dropped);
   return Object.freeze(plan);
 }
 

@@ -51,6 +51,8 @@ export function resolveSettings(options: DisclosureOptions, turn: TurnSettings):
   checkPositive("searchLimit.max", maxLimit, true);
   if (defaultLimit > maxLimit)
     fail("searchLimit.default", defaultLimit, `keep it at most searchLimit.max (${maxLimit})`);
+  const definitionBudget = turn.definitionBudget ?? options.definitionBudget;
+  checkPositive("definitionBudget", definitionBudget, true);
   const names = { ...DEFAULT_META_TOOL_NAMES, ...options.metaToolNames };
   if (new Set([names.search, names.describe, names.call]).size !== 3) {
     fail("metaToolNames", names, "give the three meta tools distinct names");
@@ -65,5 +67,6 @@ export function resolveSettings(options: DisclosureOptions, turn: TurnSettings):
     names,
     defaultLimit,
     maxLimit,
+    definitionBudget,
   };
 }

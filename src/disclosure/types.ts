@@ -69,6 +69,15 @@ export interface TurnSettings {
   /** The provider searches deferred tools itself (`defer_loading`): no meta tools are emitted and
    * `deferred` carries the full definitions to send with `defer_loading: true`. */
   nativeSearch?: boolean;
+  /**
+   * Token budget of the whole tools array (meta tools + loaded tools), by the plan's counter; a
+   * positive integer. In `auto`, exceeding it with everything loaded activates disclosure. Keep
+   * priority: pinned tools (`defer: "never"`, `neverDefer`) are never moved; other core tools
+   * stay loaded while they fit, in `fitToBudget` order (smaller first, then name), and the rest
+   * become deferrable like MCP tools; revealed tools are promoted newest-first while they fit.
+   * Mode `off` never defers: the budget is then only reported in `plan.budget`, not enforced.
+   */
+  definitionBudget?: number;
 }
 
 /** Input of `prepare`. */
@@ -114,6 +123,19 @@ export interface PlanStats {
   listingTier: "none" | "summaries" | "names" | "servers";
 }
 
+/** How a plan sits against its definitions budget (present only when a budget is set). */
+export interface DefinitionBudgetReport {
+  /** The budget, in tokens. */
+  limit: number;
+  /** Tokens of meta tools + loaded tools. */
+  used: number;
+  /** Tools the budget moved out of `loaded` (unpinned core tools, revealed tools that did not
+   * fit), sorted by name; they stay searchable and callable. */
+  dropped: string[];
+  /** `used > limit`: pinned and meta tools alone exceed the budget, or mode is `off`. */
+  overBudget: boolean;
+}
+
 /** What to send this turn, provider-neutral. Send `metaTools` first, then `loaded`: revealed
  * tools are appended at the end of `loaded`, so the earlier prefix stays byte-identical. */
 export interface TurnPlan {
@@ -127,6 +149,7 @@ export interface TurnPlan {
   strategy: DisclosureStrategy;
   nativeSearch: boolean;
   stats: PlanStats;
+  budget?: DefinitionBudgetReport;
 }
 
 /** How a call reached its tool. */

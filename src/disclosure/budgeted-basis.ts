@@ -1,0 +1,93 @@
+import { fitToBudget } from "../budget/index.js";
+import type { ToolDefinition } from "../catalog/index.js";
+import { decideActivation } from "./decide-activation.js";
+import { byName, type PlanBasis } from "./plan-basis.js";
+import { metaToolsFor, type PlanCounters, type ResolvedSettings, sumTokens } from "./plan-turn.js";
+
+const MAX_ROUNDS = 4;
+const CACHE_PER_BASIS = 16;
+const budgeted = new WeakMap<PlanBasis, Map<string, PlanBasis>>();
+
+/** The basis with `tools` (unpinned core tools) moved to the deferrable side. */
+function demote(basis: PlanBasis, tools: readonly ToolDefinition[]): PlanBasis {
+  if (tools.length === 0) return basis;
+  const names = new Set(tools.map((tool) => tool.name));
+  const deferrable = [...basis.deferrable, ...tools].sort(byName);
+  return {
+    visible: basis.visible,
+    core: basis.core.filter((tool) => !names.has(tool.name)),
+    deferrable,
+    deferrableNames: new Set(deferrable.map((tool) => tool.name)),
+    pinned: basis.pinned,
+    demoted: tools.map((tool) => tool.name).sort(),
+  };
+}
+
+function split(
+  basis: PlanBasis,
+  settings: ResolvedSettings,
+  counters: PlanCounters,
+  limit: number,
+) {
+  const coreTokens = sumTokens(basis.core, counters);
+  const deferrableTokens = sumTokens(basis.deferrable, counters);
+  const allTokens = coreTokens + deferrableTokens;
+  if (allTokens <= limit) {
+    const { active } = decideActivation(settings, {
+      visible: basis.visible.size,
+      deferrable: basis.deferrable.length,
+      deferrableTokens,
+      allTokens,
+    });
+    // inactive: everything is loaded and fits; active: core and meta tools together may not
+    if (!active) return basis;
+  }
+  const optional = basis.core.filter((tool) => !basis.pinned.has(tool.name));
+  if (optional.length === 0) return basis;
+  const pinnedTokens = coreTokens - sumTokens(optional, counters);
+  // the meta tools grow with what they cover (the searchable count, the listing), so reserve
+  // the most seen and refit until the reservation holds; give up by demoting every optional tool
+  let result = basis;
+  let reserve = -1;
+  for (let round = 0; round < MAX_ROUNDS; round += 1) {
+    const meta = sumTokens(metaToolsFor(result, settings, counters), counters);
+    if (meta <= reserve) return result;
+    reserve = meta;
+    const room = Math.max(0, limit - reserve - pinnedTokens);
+    result = demote(
+      basis,
+      fitToBudget(optional, { maxTokens: room, measure: counters.definition }).dropped,
+    );
+  }
+  return demote(basis, optional);
+}
+
+/**
+ * Applies the definitions budget to a basis: unpinned core tools that do not fit beside the
+ * pinned core tools and the meta tools become deferrable (searchable, describable, callable and
+ * revealable like MCP tools). Pinned tools never move. Which core tools stay follows
+ * `fitToBudget`'s documented order (higher priority, smaller tools, then name). Returns `basis`
+ * itself without a budget, in mode `off`, or when everything fits; cached per basis and settings,
+ * so `prepare` and `execute` see the same split.
+ */
+export function budgetedBasis(
+  basis: PlanBasis,
+  settings: ResolvedSettings,
+  counters: PlanCounters,
+): PlanBasis {
+  const limit = settings.definitionBudget;
+  if (limit === undefined || settings.mode === "off") return basis;
+  let perBasis = budgeted.get(basis);
+  if (!perBasis) {
+    perBasis = new Map();
+    budgeted.set(basis, perBasis);
+  }
+  const key = JSON.stringify(settings);
+  let result = perBasis.get(key);
+  if (!result) {
+    result = split(basis, settings, counters, limit);
+    if (perBasis.size >= CACHE_PER_BASIS) perBasis.clear();
+    perBasis.set(key, result);
+  }
+  return result;
+}
