@@ -172,3 +172,55 @@ describe("toolsift CLI", () => {
     expect(io.err).toContain("broken.json");
   });
 });
+
+describe("toolsift report and prepare", () => {
+  it("reports full vs first-turn tokens per provider format as JSON", async () => {
+    const io = capture();
+    expect(await runCli(["report", "--catalog", catalog, "--json"], io)).toBe(0);
+    const report = JSON.parse(io.out);
+    expect(report.tools).toBe(tools.length);
+    expect(Object.keys(report.full).sort()).toEqual(["anthropic", "gemini", "mcp", "openai"]);
+    for (const format of Object.keys(report.full)) {
+      expect(report.full[format]).toBeGreaterThan(0);
+      expect(report.savings[format]).toBeCloseTo(
+        1 - report.firstTurn[format] / report.full[format],
+        10,
+      );
+    }
+  });
+
+  it("prints the request fragment for a provider, with --reveal and --all-loaded", async () => {
+    const io = capture();
+    const args = ["prepare", "--catalog", catalog, "--provider", "openai-chat", "--mode", "on"];
+    expect(await runCli([...args, "--reveal", "create_issue"], io)).toBe(0);
+    const fragment = JSON.parse(io.out);
+    const names = fragment.tools.map((tool: { function: { name: string } }) => tool.function.name);
+    expect(names).toContain("tool_search");
+    expect(names).toContain("create_issue");
+    expect(names).not.toContain("send_message");
+    expect(fragment.system).toContain("tool_search");
+
+    const all = capture();
+    expect(
+      await runCli(["prepare", "--catalog", catalog, "--provider", "gemini", "--all-loaded"], all),
+    ).toBe(0);
+    const declarations = JSON.parse(all.out).tools[0].functionDeclarations;
+    expect(declarations).toHaveLength(tools.length);
+  });
+
+  it("rejects an unknown provider and an unknown --reveal name with exit 2", async () => {
+    const provider = capture();
+    expect(await runCli(["prepare", "--catalog", catalog, "--provider", "mistral"], provider)).toBe(
+      2,
+    );
+    expect(provider.err).toContain("--provider must be one of");
+    const reveal = capture();
+    expect(
+      await runCli(
+        ["prepare", "--catalog", catalog, "--provider", "anthropic", "--reveal", "create_isue"],
+        reveal,
+      ),
+    ).toBe(2);
+    expect(reveal.err).toContain('"create_isue" (closest: create_issue');
+  });
+});
