@@ -2,6 +2,7 @@
 
 import type { ToolDefinition } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
+import { fnv1a32 } from "../internal/index.js";
 import type { TokenCounter } from "../tokens/index.js";
 import { o200kCounter, utf8Length } from "../tokens/index.js";
 import { longestFitting, measureTokens } from "./truncate-text.js";
@@ -71,14 +72,6 @@ export function spillText(value: unknown): string {
   return JSON.stringify(value, null, 2) ?? String(value);
 }
 
-function hash(text: string): string {
-  let value = 0x811c9dc5;
-  for (let index = 0; index < text.length; index++) {
-    value = Math.imul(value ^ text.charCodeAt(index), 0x01000193);
-  }
-  return (value >>> 0).toString(16).padStart(8, "0");
-}
-
 /** Creates a spill store; see `SpillStoreOptions` for the defaults. */
 export function createSpillStore(options: SpillStoreOptions = {}): SpillStore {
   const maxEntries = options.maxEntries ?? 64;
@@ -123,7 +116,7 @@ export function createSpillStore(options: SpillStoreOptions = {}): SpillStore {
       const size = utf8Length(text);
       if (size > maxBytes) return undefined;
       serial += 1;
-      const id = `spill_${serial}_${hash(text)}`;
+      const id = `spill_${serial}_${fnv1a32(text).toString(16).padStart(8, "0")}`;
       entries.set(id, { text, bytes: size, touched: now(), starts: new Map() });
       bytes += size;
       evict();

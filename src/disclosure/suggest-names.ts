@@ -1,24 +1,4 @@
-function editDistance(a: string, b: string, limit: number): number {
-  if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i += 1) {
-    const current = [i];
-    let best = i;
-    for (let j = 1; j <= b.length; j += 1) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      const value = Math.min(
-        (previous[j] ?? 0) + 1,
-        (current[j - 1] ?? 0) + 1,
-        (previous[j - 1] ?? 0) + cost,
-      );
-      current.push(value);
-      if (value < best) best = value;
-    }
-    if (best > limit) return limit + 1;
-    previous = current;
-  }
-  return previous[b.length] ?? limit + 1;
-}
+import { boundedEditDistance } from "../internal/index.js";
 
 const SEPARATORS = /[_.:/-]+/;
 
@@ -48,7 +28,7 @@ export function suggestNames(unknown: string, candidates: Iterable<string>, max 
     )
       score = 0.5;
     else {
-      const distance = editDistance(wanted, lower, limit);
+      const distance = boundedEditDistance(wanted, lower, limit);
       if (distance <= limit) score = distance;
     }
     if (score !== undefined) scored.push({ name, score });

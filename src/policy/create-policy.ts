@@ -2,9 +2,9 @@
 
 import type { ToolDefinition } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
+import { hashString } from "../internal/index.js";
 import { DEFAULT_PROFILE } from "./built-in-profiles.js";
 import { decide, isVisible, type Pipeline } from "./decide.js";
-import { hashString } from "./hash.js";
 import { type CompiledLayer, compileLayer } from "./policy-layer.js";
 import { ProfileRegistry } from "./profile-registry.js";
 import type {

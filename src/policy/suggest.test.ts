@@ -1,12 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { hashString } from "./hash.js";
-import { closestWords, didYouMean, editDistance } from "./suggest.js";
+import { boundedEditDistance, hashString } from "../internal/index.js";
+import { closestWords, didYouMean } from "./suggest.js";
 
 describe("suggestions", () => {
   it("measures edits case-insensitively", () => {
-    expect(editDistance("categry", "category")).toBe(1);
-    expect(editDistance("Server", "server")).toBe(0);
-    expect(editDistance("", "tag")).toBe(3);
+    expect(boundedEditDistance("categry", "category", 3)).toBe(1);
+    expect(boundedEditDistance("Server".toLowerCase(), "server", 3)).toBe(0);
+    expect(boundedEditDistance("tga", "tag", 3)).toBe(1); // a transposition is one edit
+    expect(boundedEditDistance("", "tag", 5)).toBe(3);
+    expect(boundedEditDistance("", "tag", 2)).toBe(3); // past the bound: bound + 1
   });
 
   it("offers only close words, closest first", () => {

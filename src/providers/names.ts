@@ -4,6 +4,7 @@
  * mapping depends only on the set of tools, never on their order.
  */
 import { ToolNotFoundError, ToolsiftError } from "../errors.js";
+import { fnv1a32 } from "../internal/index.js";
 
 /** A tool as the name map sees it: its catalog name and, optionally, the server it comes from. */
 export interface NameMapTool {
@@ -63,20 +64,11 @@ export function sanitizeName(text: string): string {
   return result;
 }
 
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < text.length; index++) {
-    hash ^= text.charCodeAt(index);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash >>> 0;
-}
-
 /** A stable base36 hash of `text`, exactly `length` characters long. */
 export function hashBase36(text: string, length: number): string {
   let result = "";
   for (let round = 0; result.length < length; round++) {
-    result += fnv1a(`${round}\u0000${text}`).toString(36).padStart(7, "0");
+    result += fnv1a32(`${round}\u0000${text}`).toString(36).padStart(7, "0");
   }
   return result.slice(0, length);
 }

@@ -1,4 +1,13 @@
-/** A small, dependency-free string hash for fingerprints (the root entry loads no Node module). */
+/** Small, dependency-free string hashes (the root entry loads no Node module, so no node:crypto). */
+
+/** 32-bit FNV-1a of a string's UTF-16 code units, as an unsigned integer. */
+export function fnv1a32(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) {
+    hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
+  }
+  return hash >>> 0;
+}
 
 /** 64-bit FNV-1a-style hash of a string, as 16 hex digits (two 32-bit lanes, different seeds). */
 export function hashString(text: string): string {

@@ -1,0 +1,4 @@
+// Owns: small pure helpers used by two or more folders (hashing, edit distance).
+// Must not import: anything else in src.
+export { boundedEditDistance } from "./edit-distance.js";
+export { fnv1a32, hashString } from "./hash.js";
