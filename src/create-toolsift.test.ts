@@ -157,6 +157,18 @@ describe("createToolSift", () => {
     }
   });
 
+  it("returns an MCP-shaped outcome when the summariser answers with a string", async () => {
+    const sift = createToolSift({
+      tools,
+      disclosure: { mode: "off" },
+      budget: { perToolResult: 200, summarize: async () => "4,000 log lines, no errors" },
+      tokens: "estimate",
+    });
+    const outcome = await sift.execute({ session: "s", name: "dump_logs", arguments: {} });
+    expect(outcome.content).toEqual([{ type: "text", text: "4,000 log lines, no errors" }]);
+    expect(Object.keys(outcome)).not.toContain("0");
+  });
+
   it("rejects a bad token counter option with a clear error", () => {
     expect(() => createToolSift({ tokens: "bpe" as never })).toThrow(ToolsiftError);
   });

@@ -86,7 +86,7 @@ export async function applyResultBudget(
         tokens: first.originalTokens,
         limit,
       });
-      outcome = truncateResult(summary, { ...base, maxTokens: room });
+      outcome = truncateResult(sameShape(summary, result), { ...base, maxTokens: room });
       summarized = true;
       notes.push(
         `summarised ${first.originalTokens} tokens into ${outcome.tokens}`,
@@ -122,6 +122,14 @@ export async function applyResultBudget(
     originalExact: first.originalExact,
     ...(spillId ? { spillId } : {}),
   };
+}
+
+/** A string summary of an MCP result, as an MCP result: callers read `content`, not a string. */
+function sameShape(summary: string | ToolResult, original: unknown): string | ToolResult {
+  if (typeof summary !== "string" || !isToolResult(original)) return summary;
+  const wrapped: ToolResult = { content: [{ type: "text", text: summary }] };
+  if (original.isError !== undefined) wrapped.isError = original.isError;
+  return wrapped;
 }
 
 function spillMessage(id: string, store: SpillStore, tokens: number): string {

@@ -187,6 +187,23 @@ describe("applyResultBudget", () => {
     expect(Array.isArray(failed.value)).toBe(true);
   });
 
+  it("keeps an MCP result an MCP result when the summariser returns a string", async () => {
+    const mcp: ToolResult = {
+      content: [{ type: "text", text: JSON.stringify(big) }],
+      isError: true,
+    };
+    const out = await applyResultBudget(mcp, {
+      tool: { name: "t" },
+      perToolResult: 300,
+      summarize: async () => "400 rows, all fine",
+    });
+    expect(out.summarized).toBe(true);
+    expect(out.value).toEqual({
+      content: [{ type: "text", text: "400 rows, all fine" }],
+      isError: true,
+    });
+  });
+
   it("spills the full result and tells the model how to read it, within budget", async () => {
     const spill = createSpillStore({ pageTokens: 200 });
     const text = Array.from({ length: 600 }, (_, index) => `log line ${index}`).join("\n");
