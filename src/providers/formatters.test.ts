@@ -213,3 +213,80 @@ describe("Gemini formatter", () => {
     ]);
   });
 });
+
+describe("parseCalls on malformed responses", () => {
+  const formatters = {
+    anthropic: createAnthropicFormatter(),
+    "openai-chat": createOpenAIChatFormatter(),
+    "openai-responses": createOpenAIResponsesFormatter(),
+    gemini: createGeminiFormatter(),
+  };
+  const thrown = (run: () => unknown): unknown => {
+    try {
+      run();
+    } catch (error) {
+      return error;
+    }
+    return undefined;
+  };
+
+  it("throws a ToolsiftError naming the provider and the missing field, never a TypeError", () => {
+    for (const [provider, formatter] of Object.entries(formatters)) {
+      const formatted = formatter.formatTools(plan([tool("core")], []));
+      for (const response of [undefined, null, "text", 5, []]) {
+        const error = thrown(() => formatter.parseCalls(response as never, formatted as never));
+        expect(isToolsiftError(error) && error.code, `${provider} ${String(response)}`).toBe(
+          "invalid_option",
+        );
+        expect((error as Error).message).toContain(provider);
+      }
+    }
+    for (const [provider, field] of [
+      ["anthropic", "content"],
+      ["openai-chat", "choices"],
+      ["openai-responses", "output"],
+    ] as const) {
+      const formatter = formatters[provider];
+      const formatted = formatter.formatTools(plan([tool("core")], []));
+      const error = thrown(() =>
+        formatter.parseCalls({ [field]: null } as never, formatted as never),
+      );
+      expect((error as Error).message).toContain(`"${field}"`);
+    }
+  });
+
+  it("skips entries that are not objects and keeps the real calls", () => {
+    const calls = (provider: keyof typeof formatters, response: unknown) => {
+      const formatter = formatters[provider];
+      const formatted = formatter.formatTools(plan([tool("core")], []));
+      return formatter.parseCalls(response as never, formatted as never).map((c) => c.name);
+    };
+    expect(
+      calls("anthropic", { content: [null, { type: "tool_use", id: "1", name: "core" }] }),
+    ).toEqual(["core"]);
+    expect(calls("openai-chat", { choices: [{}] })).toEqual([]);
+    expect(
+      calls("openai-chat", {
+        choices: [
+          {
+            message: {
+              tool_calls: [null, { id: "1", type: "function", function: { name: "core" } }],
+            },
+          },
+        ],
+      }),
+    ).toEqual(["core"]);
+    expect(
+      calls("openai-responses", {
+        output: [null, { type: "function_call", call_id: "1", name: "core" }],
+      }),
+    ).toEqual(["core"]);
+    expect(
+      calls("gemini", {
+        candidates: [{ content: { parts: [null, { functionCall: { name: "core" } }] } }],
+      }),
+    ).toEqual(["core"]);
+    // a Gemini response without candidates (a blocked prompt) has no calls
+    expect(calls("gemini", { promptFeedback: { blockReason: "SAFETY" } })).toEqual([]);
+  });
+});

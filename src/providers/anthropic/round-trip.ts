@@ -1,6 +1,6 @@
 /** Anthropic Messages: tool calls out of a response, tool results back in. */
 import type { ToolContent } from "../../catalog/index.js";
-import { catalogName, foundNames } from "../plan-parts.js";
+import { catalogName, foundNames, responseList } from "../plan-parts.js";
 import type { CallOutcome, UnifiedCall } from "../types.js";
 import { type AnthropicFormatted, anthropicState } from "./format-tools.js";
 
@@ -55,7 +55,7 @@ export function parseAnthropicCalls(
   response: AnthropicResponseLike,
   formatted: AnthropicFormatted,
 ): UnifiedCall[] {
-  const blocks = response.content as readonly Block[];
+  const blocks = responseList<Block>(response, "content", "anthropic");
   const calls: UnifiedCall[] = [];
   const searches = new Map<string, UnifiedCall>();
   for (const block of blocks) {

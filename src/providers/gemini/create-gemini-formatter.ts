@@ -7,10 +7,12 @@ import {
   createConversionCache,
   createNameMapCache,
   lastFormatted,
+  objectEntries,
   outcomeText,
   planParts,
   providerNameMap,
   requireClientPlan,
+  responseList,
   toolLimitWarnings,
 } from "../plan-parts.js";
 import type {
@@ -67,6 +69,9 @@ export interface GeminiResponseLike {
     };
   }>;
 }
+
+type Candidate = NonNullable<GeminiResponseLike["candidates"]>[number];
+type CandidatePart = NonNullable<NonNullable<Candidate["content"]>["parts"]>[number];
 
 /** The content that answers a turn's function calls. */
 export interface GeminiResultContent {
@@ -191,7 +196,8 @@ export function createGeminiFormatter(defaults: GeminiFormatOptions = {}): Gemin
   const parseCalls = (response: GeminiResponseLike, given?: GeminiFormatted): UnifiedCall[] => {
     const formatted = last.get(given);
     const calls: UnifiedCall[] = [];
-    for (const part of response.candidates?.[0]?.content?.parts ?? []) {
+    const candidate = responseList<Candidate>(response, "candidates", "gemini", true)[0];
+    for (const part of objectEntries<CandidatePart>(candidate?.content?.parts)) {
       const functionCall = part.functionCall;
       if (!functionCall) continue;
       const providerName = String(functionCall.name ?? "");

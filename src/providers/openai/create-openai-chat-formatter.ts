@@ -7,12 +7,14 @@ import {
   createNameMapCache,
   fitDescription,
   lastFormatted,
+  objectEntries,
   outcomeText,
   parseArguments,
   planParts,
   providerNameMap,
   requestWarning,
   requireClientPlan,
+  responseList,
   toolLimitWarnings,
 } from "../plan-parts.js";
 import type {
@@ -79,6 +81,9 @@ export interface OpenAIChatResponseLike {
     };
   }>;
 }
+
+type Choice = OpenAIChatResponseLike["choices"][number];
+type ChatToolCall = NonNullable<Choice["message"]["tool_calls"]>[number];
 
 /** One `role: "tool"` message per executed call. */
 export interface OpenAIChatToolMessage {
@@ -194,7 +199,8 @@ export function createOpenAIChatFormatter(
   ): UnifiedCall[] => {
     const formatted = last.get(given);
     const calls: UnifiedCall[] = [];
-    for (const toolCall of response.choices[0]?.message.tool_calls ?? []) {
+    const choice = responseList<Partial<Choice>>(response, "choices", "openai-chat")[0];
+    for (const toolCall of objectEntries<ChatToolCall>(choice?.message?.tool_calls)) {
       if (toolCall.type !== "function" || !toolCall.function) continue;
       const providerName = toolCall.function.name;
       const decoder = formatted.decoders.get(providerName);

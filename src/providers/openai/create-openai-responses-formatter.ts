@@ -6,6 +6,7 @@ import {
   lastFormatted,
   outcomeText,
   parseArguments,
+  responseList,
 } from "../plan-parts.js";
 import type { CallOutcome, ProviderFormatter, UnifiedCall } from "../types.js";
 import {
@@ -72,7 +73,7 @@ function parseResponsesCalls(
   const state = responsesState.get(formatted);
   const calls: UnifiedCall[] = [];
   let openSearch: UnifiedCall | undefined;
-  for (const item of response.output as readonly OutputItem[]) {
+  for (const item of responseList<OutputItem>(response, "output", "openai-responses")) {
     if (item.type === "function_call" && typeof item.call_id === "string") {
       const providerName = String(item.name ?? "");
       const decoder = formatted.decoders.get(providerName);
