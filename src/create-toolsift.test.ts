@@ -111,6 +111,35 @@ describe("createToolSift", () => {
     expect(page.structuredContent).toMatchObject({ id, page: 2 });
   });
 
+  it("pages a spilled result to its end: every page says whether more follows", async () => {
+    const sift = createToolSift({
+      tools,
+      disclosure: { mode: "off" },
+      budget: { perToolResult: 300, spill: createSpillStore() },
+    });
+    const textOf = (outcome: { content: { type: string; text?: string }[] }) =>
+      outcome.content.map((block) => block.text ?? "").join("\n");
+    const outcome = await sift.execute({ session: "s", name: "dump_logs", arguments: {} });
+    const note = /stored as (spill_\w+): (\d+) page\(s\)/.exec(textOf(outcome));
+    expect(note).not.toBeNull();
+    const [, id, announced] = note as RegExpExecArray;
+    const pages: string[] = [];
+    for (let page = 1; page < 200; page += 1) {
+      const read = await sift.execute({
+        session: "s",
+        name: "tool_result_read",
+        arguments: { id, page },
+      });
+      const text = textOf(read);
+      const more = /\n\[page \d+ of about \d+: read page (\d+) for more\]$/.exec(text);
+      pages.push(more ? text.slice(0, more.index) : text);
+      if (!more) break;
+      expect(Number(more[1])).toBe(page + 1);
+    }
+    expect(pages.join("")).toBe("log line with some words in it\n".repeat(4_000));
+    expect(Math.abs(pages.length - Number(announced))).toBeLessThanOrEqual(1);
+  });
+
   it("tracks the loop total and reports when it is hit", async () => {
     const hits: string[] = [];
     const sift = createToolSift({

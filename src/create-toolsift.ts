@@ -136,10 +136,16 @@ function counterFrom(option: ToolSiftOptions["tokens"]): TokenCounter {
   );
 }
 
-/** The tool through which the model pages a spilled result; handled by the facade. */
+/** Tokens of one page of a spilled result: a page plus its small envelope and footer must fit the
+ * result budget, or the page itself would be cut. */
+function spillPageTokens(resultLimit: number): number {
+  return Math.max(50, resultLimit - 60);
+}
+
+/** The tool through which the model pages a spilled result; handled by the facade. Each page
+ * but the last ends with a line naming the next page, since many providers send only the text. */
 function spillReader(store: SpillStore, resultLimit: number): ToolDefinition {
-  // a page plus its small envelope must fit the result budget, or the page itself would be cut
-  const pageTokens = Math.max(50, resultLimit - 60);
+  const pageTokens = spillPageTokens(resultLimit);
   return {
     ...spillReadToolDefinition,
     maxResultTokens: resultLimit,
@@ -156,8 +162,11 @@ function spillReader(store: SpillStore, resultLimit: number): ToolDefinition {
           isError: true,
         };
       }
+      const more = page.done
+        ? ""
+        : `\n[page ${page.page} of about ${page.pages}: read page ${page.page + 1} for more]`;
       return {
-        content: [{ type: "text", text: page.text }],
+        content: [{ type: "text", text: `${page.text}${more}` }],
         structuredContent: { id: page.id, page: page.page, pages: page.pages, done: page.done },
       };
     },
@@ -225,7 +234,9 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
       ...(budget.summarizeThreshold !== undefined
         ? { summarizeThreshold: budget.summarizeThreshold }
         : {}),
-      ...(budget.spill ? { spill: budget.spill } : {}),
+      ...(budget.spill
+        ? { spill: budget.spill, spillPageTokens: spillPageTokens(budget.perToolResult ?? 2_000) }
+        : {}),
     });
     return applied.value as ToolResult;
   };

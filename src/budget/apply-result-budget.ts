@@ -30,6 +30,9 @@ export interface ApplyResultBudgetOptions {
   summarizeThreshold?: number;
   /** Keeps the full result of every cut, and the note tells the model how to page through it. */
   spill?: SpillStore;
+  /** Page size the model will read `spill` with, for the page count in the note; default the
+   * store's `pageTokens`. */
+  spillPageTokens?: number;
 }
 
 /** The budgeted result and what happened to it. */
@@ -73,7 +76,11 @@ export async function applyResultBudget(
   const notes: string[] = [];
   const spillId = options.spill?.put(result);
   const spillNote = spillId
-    ? spillMessage(spillId, options.spill as SpillStore, first.originalTokens)
+    ? spillMessage(
+        spillId,
+        options.spillPageTokens ?? (options.spill as SpillStore).pageTokens,
+        first.originalTokens,
+      )
     : "";
   const room = Math.max(1, limit - (spillNote ? counter.count(spillNote) + 2 : 0));
   let outcome: Truncation | undefined;
@@ -132,9 +139,9 @@ function sameShape(summary: string | ToolResult, original: unknown): string | To
   return wrapped;
 }
 
-function spillMessage(id: string, store: SpillStore, tokens: number): string {
-  const pages = Math.max(1, Math.ceil(tokens / store.pageTokens));
-  return `[Full result (${tokens} tokens) stored as ${id}: ${pages} page(s) of ${store.pageTokens} tokens. Call ${spillReadToolDefinition.name} with {"id": "${id}", "page": 1} to read it.]`;
+function spillMessage(id: string, pageTokens: number, tokens: number): string {
+  const pages = Math.max(1, Math.ceil(tokens / pageTokens));
+  return `[Full result (${tokens} tokens) stored as ${id}: ${pages} page(s) of ${pageTokens} tokens. Call ${spillReadToolDefinition.name} with {"id": "${id}", "page": 1} to read it.]`;
 }
 
 function appendNote(value: unknown, note: string): unknown {
