@@ -19,18 +19,86 @@ function isToolResult(value: unknown): value is ToolResult {
   );
 }
 
-/** Wraps a handler's return value as an MCP result: results pass through, strings become text,
- * anything else becomes JSON text. */
-export function toToolResult(value: unknown): ToolResult {
-  if (isToolResult(value)) return value;
-  if (typeof value === "string") return { content: [{ type: "text", text: value }] };
-  let text: string;
+/**
+ * JSON text of any handler value: BigInts become decimal strings and a reference back to an
+ * enclosing object becomes `"[Circular]"` (a value seen twice side by side is kept), so the
+ * model reads the data instead of `[object Object]`. Undefined for `undefined` and functions.
+ */
+function jsonText(value: unknown): string | undefined {
+  const ancestors: unknown[] = [];
+  return JSON.stringify(value, function (this: unknown, _key, item: unknown) {
+    if (typeof item === "bigint") return item.toString();
+    if (typeof item !== "object" || item === null) return item;
+    // the replacer runs depth first with `this` as the parent: unwind to it
+    while (ancestors.length > 0 && ancestors[ancestors.length - 1] !== this) ancestors.pop();
+    if (ancestors.includes(item)) return "[Circular]";
+    ancestors.push(item);
+    return item;
+  });
+}
+
+/** A JSON copy of a value, or undefined when it has none (a function, or too deep to copy). */
+function jsonCopy(value: unknown): unknown {
   try {
-    text = JSON.stringify(value) ?? "null";
+    const text = jsonText(value);
+    return text === undefined ? undefined : JSON.parse(text);
   } catch {
-    text = String(value);
+    return undefined;
   }
-  return { content: [{ type: "text", text }] };
+}
+
+/** Repairs what a handler's MCP result may hold that no provider can send: text that is not a
+ * string, and structuredContent that is not JSON (circular, BigInt). Well-formed results are
+ * returned as they are. */
+function repairToolResult(result: ToolResult): ToolResult {
+  const badText = result.content.some(
+    (block) => block.type === "text" && typeof block.text !== "string",
+  );
+  let structuredOk = true;
+  if (result.structuredContent !== undefined) {
+    try {
+      JSON.stringify(result.structuredContent);
+    } catch {
+      structuredOk = false;
+    }
+  }
+  if (!badText && structuredOk) return result;
+  const repaired: ToolResult = {
+    ...result,
+    content: result.content.map((block) =>
+      block.type === "text" && typeof block.text !== "string"
+        ? { ...block, text: toText(block.text) }
+        : block,
+    ),
+  };
+  if (!structuredOk) {
+    const copy = jsonCopy(result.structuredContent);
+    if (copy !== null && typeof copy === "object" && !Array.isArray(copy)) {
+      repaired.structuredContent = copy as { [key: string]: unknown };
+    } else delete repaired.structuredContent;
+  }
+  return repaired;
+}
+
+function toText(value: unknown): string {
+  if (typeof value === "string") return value;
+  try {
+    return JSON.stringify(value) ?? "null";
+  } catch {
+    // circular or BigInt; the slower replacer is only paid for these
+  }
+  try {
+    return jsonText(value) ?? "null";
+  } catch {
+    return String(value); // deeper than the stack allows
+  }
+}
+
+/** Wraps a handler's return value as an MCP result: results pass through (made JSON-safe where
+ * they are not), strings become text, anything else becomes JSON text. */
+export function toToolResult(value: unknown): ToolResult {
+  if (isToolResult(value)) return repairToolResult(value);
+  return { content: [{ type: "text", text: toText(value) }] };
 }
 
 function reason(error: unknown): string {

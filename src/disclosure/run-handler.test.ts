@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import type { ToolResult } from "../catalog/index.js";
+import { runHandler, toToolResult } from "./run-handler.js";
+
+const textOf = (result: ToolResult) =>
+  result.content.map((block) => (block.type === "text" ? block.text : "")).join("");
+
+describe("toToolResult", () => {
+  it("keeps a circular or BigInt value readable instead of [object Object]", () => {
+    const node: { [key: string]: unknown } = { id: 1, big: 12n };
+    node.self = node;
+    const shared = { x: 1 };
+    const text = textOf(toToolResult({ node, a: shared, b: shared }));
+    expect(JSON.parse(text)).toEqual({
+      node: { id: 1, big: "12", self: "[Circular]" },
+      a: { x: 1 },
+      b: { x: 1 },
+    });
+  });
+
+  it("makes an MCP result's structuredContent and text blocks JSON-safe", () => {
+    const loop: { [key: string]: unknown } = { n: 2n };
+    loop.loop = loop;
+    const result = toToolResult({
+      content: [{ type: "text", text: 5 as unknown as string }],
+      structuredContent: loop,
+    });
+    expect(result.content).toEqual([{ type: "text", text: "5" }]);
+    expect(result.structuredContent).toEqual({ n: "2", loop: "[Circular]" });
+    expect(() => JSON.stringify(result)).not.toThrow();
+  });
+
+  it("passes a well-formed MCP result through unchanged", () => {
+    const result: ToolResult = {
+      content: [{ type: "text", text: "ok" }],
+      structuredContent: { a: [1, 2] },
+    };
+    expect(toToolResult(result)).toBe(result);
+  });
+});
+
+describe("runHandler", () => {
+  it("turns a circular return value into readable JSON text", async () => {
+    const value: { [key: string]: unknown } = { ok: true };
+    value.self = value;
+    const result = await runHandler("t", () => value as never, {}, "s", 1_000);
+    expect(result.isError).toBeUndefined();
+    expect(JSON.parse(textOf(result))).toEqual({ ok: true, self: "[Circular]" });
+  });
+});
