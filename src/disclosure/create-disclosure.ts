@@ -5,7 +5,7 @@ import { createDefinitionCounter, estimateTokens } from "./estimate-tokens.js";
 import { executeCall } from "./execute-call.js";
 import { buildPlanBasis, type PlanBasis } from "./plan-basis.js";
 import { createSignatureCache, type PlanCounters, planTurn } from "./plan-turn.js";
-import { resolveSettings } from "./resolve-settings.js";
+import { checkTimeout, resolveSettings } from "./resolve-settings.js";
 import { createMemoryRevealStore, type RevealStore } from "./reveal-store.js";
 import { suggestNames } from "./suggest-names.js";
 import { revealsFromTranscript, type TranscriptEntry } from "./transcript-reveals.js";
@@ -136,6 +136,7 @@ export function createDisclosure(options: DisclosureOptions): Disclosure {
   };
 
   const execute = (input: ExecuteInput & TurnSettings): Promise<ExecuteOutcome> => {
+    checkTimeout(input.timeoutMs);
     const settings = resolveSettings(options, input);
     const basis = turnBasis(input, settings);
     const meta = {

@@ -339,3 +339,17 @@ describe("handlers", () => {
     });
   });
 });
+
+describe("time limit option", () => {
+  it("rejects a time limit that is not a positive number, naming the option", () => {
+    for (const timeoutMs of [0, -5, Number.NaN]) {
+      expect(() => setup(tools, { timeoutMs })).toThrow(/timeoutMs/);
+    }
+    const disclosure = setup(tools);
+    for (const timeoutMs of [0, Number.NaN]) {
+      expect(() =>
+        disclosure.execute({ session: "s", name: "bash", arguments: {}, timeoutMs }),
+      ).toThrow(/timeoutMs/);
+    }
+  });
+});

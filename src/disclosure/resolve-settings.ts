@@ -17,6 +17,14 @@ function checkPositive(option: string, value: number | undefined, integer: boole
   }
 }
 
+/** Throws `invalid_option` unless a handler time limit is a positive number of milliseconds
+ * (`Infinity` means no limit). */
+export function checkTimeout(value: number | undefined): void {
+  if (value !== undefined && !(value > 0)) {
+    fail("timeoutMs", value, "use a positive number of milliseconds, or Infinity for no limit");
+  }
+}
+
 function listingOf(value: TurnSettings["listing"]): ListingOptions | undefined {
   if (value === undefined || value === false) return undefined;
   if (value === true) return {};
@@ -53,6 +61,7 @@ export function resolveSettings(options: DisclosureOptions, turn: TurnSettings):
     fail("searchLimit.default", defaultLimit, `keep it at most searchLimit.max (${maxLimit})`);
   const definitionBudget = turn.definitionBudget ?? options.definitionBudget;
   checkPositive("definitionBudget", definitionBudget, true);
+  checkTimeout(options.timeoutMs);
   const names = { ...DEFAULT_META_TOOL_NAMES, ...options.metaToolNames };
   if (new Set([names.search, names.describe, names.call]).size !== 3) {
     fail("metaToolNames", names, "give the three meta tools distinct names");

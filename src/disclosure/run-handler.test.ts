@@ -48,3 +48,13 @@ describe("runHandler", () => {
     expect(JSON.parse(textOf(result))).toEqual({ ok: true, self: "[Circular]" });
   });
 });
+
+describe("runHandler time limits", () => {
+  it("treats Infinity and limits beyond the timer range as no limit, not as 1 ms", async () => {
+    const slow = () => new Promise<string>((resolve) => setTimeout(() => resolve("done"), 20));
+    for (const timeoutMs of [Number.POSITIVE_INFINITY, 2 ** 31, 1e12]) {
+      const result = await runHandler("slow", slow, {}, "s", timeoutMs);
+      expect(result, String(timeoutMs)).toEqual({ content: [{ type: "text", text: "done" }] });
+    }
+  });
+});

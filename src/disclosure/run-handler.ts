@@ -101,6 +101,8 @@ export function toToolResult(value: unknown): ToolResult {
   return { content: [{ type: "text", text: toText(value) }] };
 }
 
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 function reason(error: unknown): string {
   if (error instanceof Error) return error.message || error.name;
   return typeof error === "string" ? error : (JSON.stringify(error) ?? String(error));
@@ -125,14 +127,17 @@ export async function runHandler(
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort: (() => void) | undefined;
   const stopped = new Promise<ToolResult>((resolve) => {
-    timer = setTimeout(() => {
-      controller.abort(new Error(`timed out after ${timeoutMs} ms`));
-      resolve(
-        errorResult(
-          `Tool "${name}" timed out after ${timeoutMs} ms and its result was discarded. Try again with a smaller request, or use another tool.`,
-        ),
-      );
-    }, timeoutMs);
+    // Node fires a timer beyond its range after 1 ms: such limits, and Infinity, mean none
+    if (timeoutMs <= MAX_TIMER_MS) {
+      timer = setTimeout(() => {
+        controller.abort(new Error(`timed out after ${timeoutMs} ms`));
+        resolve(
+          errorResult(
+            `Tool "${name}" timed out after ${timeoutMs} ms and its result was discarded. Try again with a smaller request, or use another tool.`,
+          ),
+        );
+      }, timeoutMs);
+    }
     onAbort = () => {
       controller.abort(signal?.reason);
       resolve(errorResult(`Tool "${name}" was cancelled before it finished.`));

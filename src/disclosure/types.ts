@@ -200,7 +200,7 @@ export interface DisclosureOptions extends TurnSettings {
   store?: RevealStore;
   metaToolNames?: Partial<MetaToolNames>;
   hooks?: { before?: readonly BeforeCallHook[]; after?: readonly AfterCallHook[] };
-  /** Handler time limit in milliseconds; default 60,000. */
+  /** Handler time limit in milliseconds; default 60,000; `Infinity` for none. */
   timeoutMs?: number;
   /** Search hits per query when the model gives no limit (default 5) and the most it may ask
    * for (default 10). */
