@@ -353,3 +353,15 @@ describe("time limit option", () => {
     }
   });
 });
+
+describe("call without a usable name", () => {
+  it("answers with an error result instead of rejecting with a TypeError", async () => {
+    const disclosure = setup(tools);
+    for (const name of [undefined, 5, null, {}]) {
+      const outcome = await disclosure.execute({ session: "s", name, arguments: {} } as never);
+      expect(outcome.ran).toBe(false);
+      expect(outcome.errorCode).toBe("tool_not_found");
+      expect(textOf(outcome)).toMatch(/needs the name of a tool/);
+    }
+  });
+});

@@ -72,7 +72,7 @@ export async function executeCall(
   const names = settings.names;
   const metaNames = new Set([names.search, names.describe, names.call]);
   const draft: Draft = {
-    tool: input.name,
+    tool: typeof input.name === "string" ? input.name : "",
     route: "direct",
     repairs: [],
     revealed: [],
@@ -84,6 +84,13 @@ export async function executeCall(
     return outcome;
   };
 
+  if (typeof input.name !== "string" || input.name === "") {
+    // a client or a parser may send a call without a name; it gets an answer, not a TypeError
+    const got =
+      input.name === "" ? "an empty name" : `${input.name === null ? "null" : typeof input.name}`;
+    const text = `The call needs the name of a tool to run (got ${got}). Search for the tool you need.`;
+    return done(errorResult(text), false, "tool_not_found");
+  }
   let rawArguments = input.arguments;
   if (input.name === names.call) {
     draft.route = "bridge";
