@@ -15,6 +15,7 @@ import {
   createOpenAIResponsesFormatter,
   type FormattedTools,
   nativeSearchSupport,
+  type ProviderCapabilities,
   type ProviderId,
   type UnifiedCall,
 } from "./providers/index.js";
@@ -55,20 +56,23 @@ export interface ProviderResponseOutcome {
   done: boolean;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: the four formatters differ only in their type parameters
-type AnyFormatter = {
-  capabilities: { maxTools?: number };
-  formatTools: (plan: TurnPlan, options?: any) => FormattedTools<unknown, unknown, unknown>;
-  parseCalls: (response: any, formatted?: any) => UnifiedCall[];
-  formatResults: (outcomes: readonly CallOutcome[], formatted?: any) => unknown;
-};
+type AnyFormatted = FormattedTools<unknown, unknown, unknown>;
+
+/** The four formatters differ only in their type parameters; method syntax lets each one stand
+ * in for this shape (TypeScript checks method parameters bivariantly). */
+interface AnyFormatter {
+  capabilities: ProviderCapabilities;
+  formatTools(plan: TurnPlan, options?: unknown): AnyFormatted;
+  parseCalls(response: unknown, formatted?: AnyFormatted): UnifiedCall[];
+  formatResults(outcomes: readonly CallOutcome[], formatted?: AnyFormatted): unknown;
+}
 
 const FORMATTED_SESSIONS = 1_000;
 
 /** Creates the provider-turn helpers over one disclosure layer. */
 export function createProviderTurns(disclosure: Disclosure) {
   const formatters = new Map<string, AnyFormatter>();
-  const formattedBySession = new Map<string, FormattedTools<unknown, unknown, unknown>>();
+  const formattedBySession = new Map<string, AnyFormatted>();
 
   const formatterFor = (provider: ProviderId, model: string | undefined): AnyFormatter => {
     const key = `${provider}\u0000${model ?? ""}`;
@@ -77,16 +81,16 @@ export function createProviderTurns(disclosure: Disclosure) {
       const withModel = model === undefined ? {} : { model };
       switch (provider) {
         case "anthropic":
-          formatter = createAnthropicFormatter(withModel) as AnyFormatter;
+          formatter = createAnthropicFormatter(withModel);
           break;
         case "openai-chat":
-          formatter = createOpenAIChatFormatter() as AnyFormatter;
+          formatter = createOpenAIChatFormatter();
           break;
         case "openai-responses":
-          formatter = createOpenAIResponsesFormatter(withModel) as AnyFormatter;
+          formatter = createOpenAIResponsesFormatter(withModel);
           break;
         case "gemini":
-          formatter = createGeminiFormatter() as AnyFormatter;
+          formatter = createGeminiFormatter();
           break;
         default:
           throw new ToolsiftError(
@@ -99,7 +103,7 @@ export function createProviderTurns(disclosure: Disclosure) {
     return formatter;
   };
 
-  const remember = (key: string, formatted: FormattedTools<unknown, unknown, unknown>) => {
+  const remember = (key: string, formatted: AnyFormatted) => {
     formattedBySession.delete(key);
     formattedBySession.set(key, formatted);
     for (const old of formattedBySession.keys()) {
