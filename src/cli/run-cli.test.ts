@@ -156,6 +156,23 @@ describe("toolsift CLI", () => {
     expect(text.out).toMatch(/R@5\s+\d\.\d{4}/);
   });
 
+  it("answers an empty query line with an error, not a browse listing", async () => {
+    const blank = path.join(dir, "blank.jsonl");
+    writeFileSync(blank, '{"id": "a", "query": "   "}\n{"id": "b", "query": "slack"}\n');
+    const io = capture();
+    expect(await runCli(["rank", "--catalog", catalog, "--queries", blank], io)).toBe(0);
+    const [first, second] = io.out
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(first).toMatchObject({
+      id: "a",
+      ranked: [],
+      error: expect.stringContaining("empty query"),
+    });
+    expect(second.ranked[0]).toBe("send_message");
+  });
+
   it("names the file and line of a malformed queries file", async () => {
     const bad = path.join(dir, "bad.jsonl");
     writeFileSync(bad, '{"id": "a", "query": "x"}\n{not json}\n');

@@ -31,6 +31,8 @@ export async function rankCommand(argv: readonly string[], io: CliIO): Promise<n
   for (const query of queries) {
     let line: string;
     try {
+      // an empty query would browse the catalog; in a ranking file it is a mistake, not a query
+      if (query.query.trim() === "") throw new Error("empty query: nothing to rank by");
       line = JSON.stringify({ id: query.id, ranked: index.rank(query.query, k) });
     } catch (error) {
       // a query the engine refuses (no letters or digits) still gets its line, with the reason
