@@ -12,9 +12,14 @@ const NIBBLE = Array.from({ length: FIELD_COUNT }, (_, field) => 2 ** (4 * field
 export interface FieldParameters {
   weights: readonly number[];
   b: readonly number[];
+  /** BM25 saturation constant. */
+  k1: number;
 }
 
-function grow<T extends Uint32Array | Float32Array | Uint8Array>(array: T, size: number): T {
+function grow<T extends Uint32Array | Float32Array | Uint8Array | Float64Array>(
+  array: T,
+  size: number,
+): T {
   if (array.length >= size) return array;
   let capacity = Math.max(8, array.length);
   while (capacity < size) capacity *= 2;
@@ -35,16 +40,28 @@ export class PostingStore {
   /** `weight / (1 - b + b * length / average)` per doc and field; refreshed when averages drift. */
   fieldNorm = new Float32Array(0);
   private docTerms: (Uint32Array | undefined)[] = [];
+  private termMark = new Uint32Array(0);
+  private termPacked = new Float64Array(0);
+  private addStamp = 0;
   private readonly fieldLengthSum = new Float64Array(FIELD_COUNT);
   private freeIds: number[] = [];
   private pendingFree: number[] = [];
   private deadPostings = 0;
   private livePostings = 0;
-  private normCount = -1;
+  /** Bumped on every change; norms and cached contributions follow it lazily. */
+  private version = 0;
+  private normVersion = -1;
+  private saturated: (Float32Array | undefined)[] = [];
+  private saturatedVersion: number[] = [];
   liveCount = 0;
   nextId = 0;
 
   constructor(private readonly params: FieldParameters) {}
+
+  /** True while removed documents still have postings (scoring must skip them). */
+  get hasDead(): boolean {
+    return this.deadPostings > 0;
+  }
 
   /** The id of a term, or -1 when it is not in the vocabulary. */
   termId(term: string): number {
@@ -53,31 +70,39 @@ export class PostingStore {
 
   /** Adds one document given its tokens per field; returns its id. */
   add(fieldTokens: readonly (readonly string[])[]): number {
+    return this.addTermIds(fieldTokens.map((tokens) => tokens.map((token) => this.intern(token))));
+  }
+
+  /** Adds one document given the term ids (from `intern`) of each field; returns its id. */
+  addTermIds(fieldTerms: readonly (readonly number[])[]): number {
     const id = this.freeIds.pop() ?? this.nextId++;
     this.ensureDocCapacity(id + 1);
-    const packed = new Map<number, number>();
+    // distinct terms of this document, with their packed per-field frequencies, in scratch arrays
+    const distinct: number[] = [];
+    this.addStamp = (this.addStamp % 0xfffffff0) + 1;
+    const stamp = this.addStamp;
     for (let field = 0; field < FIELD_COUNT; field += 1) {
-      const tokens = fieldTokens[field] ?? [];
+      const tokens = fieldTerms[field] ?? [];
       this.fieldLength[id * FIELD_COUNT + field] = tokens.length;
       this.fieldLengthSum[field] = (this.fieldLengthSum[field] ?? 0) + tokens.length;
       const unit = NIBBLE[field] ?? 1;
-      for (const token of tokens) {
-        const term = this.internTerm(token);
-        const current = packed.get(term) ?? 0;
-        if (Math.floor(current / unit) % 16 < 15) packed.set(term, current + unit);
+      for (const term of tokens) {
+        if (this.termMark[term] !== stamp) {
+          this.termMark[term] = stamp;
+          this.termPacked[term] = 0;
+          distinct.push(term);
+        }
+        const current = this.termPacked[term] ?? 0;
+        if (Math.floor(current / unit) % 16 < 15) this.termPacked[term] = current + unit;
       }
     }
-    const termList = new Uint32Array(packed.size);
-    let index = 0;
-    for (const [term, tf] of packed) {
-      termList[index++] = term;
-      this.appendPosting(term, id, tf);
-    }
+    const termList = new Uint32Array(distinct);
+    for (const term of distinct) this.appendPosting(term, id, this.termPacked[term] ?? 0);
     this.docTerms[id] = termList;
     this.alive[id] = 1;
     this.liveCount += 1;
     this.livePostings += termList.length;
-    this.refreshNorm(id);
+    this.version += 1;
     return id;
   }
 
@@ -96,6 +121,7 @@ export class PostingStore {
     this.livePostings -= termList.length;
     this.deadPostings += termList.length;
     this.pendingFree.push(id);
+    this.version += 1;
     if (this.deadPostings > 4096 && this.deadPostings > this.livePostings / 4) this.compact();
   }
 
@@ -121,6 +147,7 @@ export class PostingStore {
     this.freeIds.sort((a, b) => b - a);
     this.pendingFree = [];
     this.deadPostings = 0;
+    this.version += 1;
   }
 
   /** Average length of a field over live documents (at least 1). */
@@ -129,13 +156,44 @@ export class PostingStore {
     return Math.max(1, (this.fieldLengthSum[field] ?? 0) / this.liveCount);
   }
 
-  /** Recomputes every document's field norms when the collection grew or shrank by over 10%. */
+  /** Recomputes every document's field norms after any change, so scores never depend on history. */
   ensureNorms(): void {
-    if (this.normCount >= 0 && Math.abs(this.liveCount - this.normCount) <= this.normCount * 0.1) {
-      return;
-    }
+    if (this.normVersion === this.version) return;
     for (let id = 0; id < this.nextId; id += 1) if (this.alive[id] === 1) this.refreshNorm(id);
-    this.normCount = this.liveCount;
+    this.normVersion = this.version;
+  }
+
+  /**
+   * The saturated BM25F term-frequency part `(k1 + 1) · tf / (k1 + tf)` of each posting of a term
+   * (without idf), computed once per index version and cached, so a query only multiplies and adds.
+   */
+  contributions(term: number): Float32Array {
+    this.ensureNorms();
+    const cached = this.saturated[term];
+    const length = this.postingLength[term] ?? 0;
+    if (cached !== undefined && this.saturatedVersion[term] === this.version) return cached;
+    const list = this.postings[term] as Uint32Array;
+    const out =
+      cached !== undefined && cached.length >= length / 2
+        ? cached
+        : new Float32Array(list.length / 2);
+    const norm = this.fieldNorm;
+    const k1 = this.params.k1;
+    for (let index = 0; index < length; index += 2) {
+      let packed = list[index + 1] as number;
+      let base = (list[index] as number) * FIELD_COUNT;
+      let weighted = 0;
+      while (packed !== 0) {
+        const tf = packed & 15;
+        if (tf !== 0) weighted += tf * (norm[base] as number);
+        packed >>>= 4;
+        base += 1;
+      }
+      out[index >> 1] = ((k1 + 1) * weighted) / (k1 + weighted);
+    }
+    this.saturated[term] = out;
+    this.saturatedVersion[term] = this.version;
+    return out;
   }
 
   private refreshNorm(id: number): void {
@@ -147,7 +205,8 @@ export class PostingStore {
     }
   }
 
-  private internTerm(token: string): number {
+  /** The id of a term, added to the vocabulary when new. */
+  intern(token: string): number {
     let term = this.termIds.get(token);
     if (term === undefined) {
       term = this.terms.length;
@@ -156,6 +215,12 @@ export class PostingStore {
       this.postings.push(new Uint32Array(2));
       this.postingLength.push(0);
       this.docFrequency.push(0);
+      if (term >= this.termMark.length) {
+        this.termMark = grow(this.termMark, term + 1);
+        const packed = new Float64Array(this.termMark.length);
+        packed.set(this.termPacked);
+        this.termPacked = packed;
+      }
     }
     return term;
   }

@@ -2,15 +2,17 @@
 
 import type { ToolDefinition } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
-import { STOP_WORDS, splitIdentifier, stem, tokenize } from "../text/index.js";
+import { forEachPiece, STOP_WORDS, splitIdentifier, stem, tokenize } from "../text/index.js";
 import { extractFieldTexts, FIELD_COUNT } from "./fields.js";
 import { type ParsedQuery, parseQuery } from "./parse-query.js";
+import { HASH_SEED, hashStep, PieceTable } from "./piece-table.js";
 import { PostingStore } from "./posting-store.js";
 import { planQuery, type QueryPlan } from "./query-terms.js";
 import { type RankingConfig, resolveRanking } from "./ranking-config.js";
 import { compileRegex, regexScore } from "./regex-search.js";
-import { accumulate, explainDocument, ScoreScratch } from "./score-query.js";
-import { closestNames, nameSuffix, summarizeServers } from "./suggest.js";
+import { accumulate, coverageTable, explainDocument, ScoreScratch } from "./score-query.js";
+import { NameSuggester, nameSuffix, summarizeServers } from "./suggest.js";
+import { TopK } from "./top-k.js";
 import type { SearchHit, SearchOptions, SearchResult } from "./types.js";
 
 /** Options of a search index. */
@@ -18,6 +20,8 @@ export interface SearchIndexOptions {
   /** Overrides of the ranking constants (for tuning; the defaults are measured). */
   ranking?: Partial<RankingConfig>;
 }
+
+const NON_ASCII = /[^ -~\t\n\r]/;
 
 /** Default number of hits. */
 export const DEFAULT_LIMIT = 5;
@@ -71,13 +75,19 @@ export class ToolSearchIndex {
   private readonly idsByLowerName = new Map<string, number[]>();
   private readonly idsBySuffix = new Map<string, number[]>();
   private readonly idsByPhrase = new Map<string, number[]>();
+  private readonly pieceTerms = new PieceTable<readonly number[]>();
   private sortedNames: string[] | undefined;
+  private suggester: NameSuggester | undefined;
   private sortedVocabulary: string[] | undefined;
   private vocabularySize = -1;
 
   constructor(options?: SearchIndexOptions) {
     this.config = resolveRanking(options?.ranking);
-    this.store = new PostingStore({ weights: this.config.fieldWeights, b: this.config.fieldB });
+    this.store = new PostingStore({
+      weights: this.config.fieldWeights,
+      b: this.config.fieldB,
+      k1: this.config.k1,
+    });
   }
 
   /** Number of tools in the index. */
@@ -100,10 +110,11 @@ export class ToolSearchIndex {
   add(tool: ToolDefinition): void {
     if (this.idByName.has(tool.name)) this.remove(tool.name);
     const texts = extractFieldTexts(tool);
-    const fieldTokens: string[][] = [];
-    for (let field = 0; field < FIELD_COUNT; field += 1)
-      fieldTokens.push(tokenize(texts[field] ?? ""));
-    const id = this.store.add(fieldTokens);
+    const fieldTerms: number[][] = [];
+    for (let field = 0; field < FIELD_COUNT; field += 1) {
+      fieldTerms.push(this.termIdsOf(texts[field] ?? ""));
+    }
+    const id = this.store.addTermIds(fieldTerms);
     this.tools[id] = tool;
     this.idByName.set(tool.name, id);
     const lower = tool.name.toLowerCase();
@@ -111,6 +122,47 @@ export class ToolSearchIndex {
     pushTo(this.idsBySuffix, nameSuffix(lower), id);
     pushTo(this.idsByPhrase, phraseKey(splitIdentifier(nameSuffix(tool.name))), id);
     this.sortedNames = undefined;
+    this.suggester = undefined;
+  }
+
+  /** Term ids of a text; each distinct piece is tokenised and interned once, then cached. */
+  private termIdsOf(text: string): number[] {
+    const out: number[] = [];
+    if (NON_ASCII.test(text)) {
+      forEachPiece(text, (piece) => {
+        let hash = HASH_SEED;
+        for (let index = 0; index < piece.length; index += 1)
+          hash = hashStep(hash, piece.charCodeAt(index));
+        for (const id of this.pieceIds(piece, 0, piece.length, hash)) out.push(id);
+      });
+      return out;
+    }
+    // ASCII fast path: scan and hash in one pass, no substring until a piece is new
+    let start = -1;
+    let hash = HASH_SEED;
+    for (let index = 0; index <= text.length; index += 1) {
+      const code = index < text.length ? text.charCodeAt(index) : 32;
+      if ((code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57)) {
+        if (start < 0) {
+          start = index;
+          hash = HASH_SEED;
+        }
+        hash = hashStep(hash, code);
+      } else if (start >= 0) {
+        for (const id of this.pieceIds(text, start, index, hash)) out.push(id);
+        start = -1;
+      }
+    }
+    return out;
+  }
+
+  private pieceIds(text: string, start: number, end: number, hash: number): readonly number[] {
+    const known = this.pieceTerms.find(text, start, end, hash);
+    if (known !== undefined) return known;
+    const piece = text.slice(start, end);
+    const ids = tokenize(piece).map((token) => this.store.intern(token));
+    this.pieceTerms.insert(piece, hash, ids);
+    return ids;
   }
 
   /** Removes a tool by name; returns false when it was not indexed. */
@@ -125,6 +177,7 @@ export class ToolSearchIndex {
     pullFrom(this.idsBySuffix, nameSuffix(lower), id);
     pullFrom(this.idsByPhrase, phraseKey(splitIdentifier(nameSuffix(name))), id);
     this.sortedNames = undefined;
+    this.suggester = undefined;
     return true;
   }
 
@@ -180,13 +233,12 @@ export class ToolSearchIndex {
     const hits = this.keywordSearch(parsed, limit, cut, options);
     if (hits.length > 0) return { ...base, hits };
     const visible = filter ? this.list().filter(filter) : this.list();
+    this.suggester ??= new NameSuggester(this.names());
+    const accept = filter ? (name: string) => filter(this.get(name) as ToolDefinition) : undefined;
     return {
       ...base,
       hits,
-      suggestions: closestNames(
-        parsed.text,
-        visible.map((tool) => tool.name),
-      ),
+      suggestions: this.suggester.closest(parsed.text, 5, accept),
       servers: summarizeServers(visible),
     };
   }
@@ -205,67 +257,65 @@ export class ToolSearchIndex {
       this.config,
     );
     const scratch = this.scratch;
-    scratch.begin(this.store.nextId);
+    scratch.begin(this.store.nextId + 1);
     const touched = accumulate(this.store, plan, this.config, scratch);
+    const { score, mask, stamp, excluded } = scratch;
     const epoch = scratch.epoch;
     for (const word of parsed.excluded) this.markExcluded(word, epoch);
-    const pinned = this.pinnedIds(parsed.text);
-    let requiredMask = 0;
-    let totalWeight = 0;
-    plan.groups.forEach((group, index) => {
-      if (group.required) requiredMask |= 2 ** Math.min(index, 31);
-      totalWeight += group.weight;
-    });
-    requiredMask >>>= 0;
-    const phraseIds = new Set(this.idsByPhrase.get(phraseKey(splitIdentifier(parsed.text))) ?? []);
-    const candidates: Candidate[] = [];
+    const coverage = coverageTable(plan, this.config.coverage);
+    const requiredMask = coverage.requiredMask;
+    const checkTool = parsed.servers.length > 0 || options?.filter !== undefined;
+    const top = new TopK(limit, score, this.tools);
     let best = 0;
+    const filtered = checkTool || requiredMask !== 0 || parsed.excluded.length > 0;
+    const docs = scratch.touched;
     for (let index = 0; index < touched; index += 1) {
-      const doc = scratch.touched[index] as number;
-      const mask = scratch.mask[doc] as number;
-      if ((mask & requiredMask) >>> 0 !== requiredMask) continue;
-      if (scratch.excluded[doc] === epoch) continue;
-      const tool = this.tools[doc];
-      if (tool === undefined || !this.passes(tool, parsed, options)) continue;
-      let matched = 0;
-      plan.groups.forEach((group, bit) => {
-        if (mask & (2 ** Math.min(bit, 31))) matched += group.weight;
-      });
-      const coverage = totalWeight > 0 ? matched / totalWeight : 0;
-      const score = (scratch.score[doc] as number) * (1 + this.config.coverage * coverage);
-      if (score > best) best = score;
-      candidates.push({ doc, score, name: tool.name });
+      const doc = docs[index] as number;
+      const bits = mask[doc] as number;
+      if (
+        filtered &&
+        ((bits & requiredMask) >>> 0 !== requiredMask ||
+          excluded[doc] === epoch ||
+          (checkTool && !this.passes(this.tools[doc] as ToolDefinition, parsed, options)))
+      ) {
+        score[doc] = -1;
+        continue;
+      }
+      const value = (score[doc] as number) * coverage.multiplier(bits);
+      score[doc] = value;
+      if (value > best) best = value;
+      if (value >= top.floor) top.offer(doc);
     }
-    for (const candidate of candidates) {
-      if (phraseIds.has(candidate.doc)) candidate.score += best * this.config.namePhraseBonus;
+    // few documents get a name bonus; re-offer them with their raised scores
+    const raised = new Set<number>();
+    let head = best;
+    for (const doc of this.idsByPhrase.get(phraseKey(splitIdentifier(parsed.text))) ?? []) {
+      if (stamp[doc] !== epoch || (score[doc] as number) < 0) continue;
+      score[doc] = (score[doc] as number) + best * this.config.namePhraseBonus;
+      head = Math.max(head, score[doc] as number);
+      raised.add(doc);
     }
-    this.pin(candidates, pinned, parsed, options, epoch);
-    const top = selectTop(candidates, limit);
-    const head = top[0]?.score ?? 0;
-    const kept = cut ? top.filter((c) => c.score >= head * this.config.tailCut) : top;
-    return kept.map((candidate) => this.toHit(candidate, plan, options?.explain === true));
-  }
-
-  private pin(
-    candidates: Candidate[],
-    pinned: number[],
-    parsed: ParsedQuery,
-    options: SearchOptions | undefined,
-    epoch: number,
-  ): void {
-    if (pinned.length === 0) return;
-    let top = 0;
-    for (const candidate of candidates) top = Math.max(top, candidate.score);
-    const byDoc = new Map(candidates.map((candidate) => [candidate.doc, candidate]));
-    for (const doc of pinned) {
+    for (const doc of this.pinnedIds(parsed.text)) {
       const tool = this.tools[doc];
-      if (tool === undefined || !this.passes(tool, parsed, options)) continue;
-      if (this.scratch.excluded[doc] === epoch) continue;
+      if (tool === undefined || excluded[doc] === epoch || !this.passes(tool, parsed, options))
+        continue;
+      if (stamp[doc] !== epoch) {
+        stamp[doc] = epoch;
+        score[doc] = 0;
+      } else if ((score[doc] as number) < 0) continue;
       const exact = tool.name.toLowerCase() === parsed.text.toLowerCase() ? 2 : 1;
-      const candidate = byDoc.get(doc) ?? { doc, score: 0, name: tool.name };
-      candidate.score = top * (1 + exact) + 1 + candidate.score * 1e-3;
-      if (!byDoc.has(doc)) candidates.push(candidate);
+      score[doc] = head * (1 + exact) + 1 + (score[doc] as number) * 1e-3;
+      raised.add(doc);
     }
+    const selected = top.finish(raised);
+    const first = selected.length > 0 ? (score[selected[0] as number] as number) : 0;
+    const hits: SearchHit[] = [];
+    for (const doc of selected) {
+      const value = score[doc] as number;
+      if (cut && value < first * this.config.tailCut) break;
+      hits.push(this.toHit(doc, value, plan, options?.explain === true));
+    }
+    return hits;
   }
 
   private pinnedIds(text: string): number[] {
@@ -294,10 +344,10 @@ export class ToolSearchIndex {
     }
   }
 
-  private toHit(candidate: Candidate, plan: QueryPlan, explain: boolean): SearchHit {
-    const tool = this.tools[candidate.doc] as ToolDefinition;
-    const hit: SearchHit = { name: tool.name, score: round(candidate.score), tool };
-    if (explain) hit.explanation = explainDocument(this.store, plan, this.config, candidate.doc);
+  private toHit(doc: number, score: number, plan: QueryPlan, explain: boolean): SearchHit {
+    const tool = this.tools[doc] as ToolDefinition;
+    const hit: SearchHit = { name: tool.name, score: round(score), tool };
+    if (explain) hit.explanation = explainDocument(this.store, plan, this.config, doc);
     return hit;
   }
 
