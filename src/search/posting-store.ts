@@ -4,6 +4,7 @@
  * Removal tombstones a document; postings are compacted lazily and only then is its id reused.
  */
 
+import { stem } from "../text/index.js";
 import { FIELD_COUNT } from "./fields.js";
 
 const NIBBLE = Array.from({ length: FIELD_COUNT }, (_, field) => 2 ** (4 * field));
@@ -32,9 +33,14 @@ function grow<T extends Uint32Array | Float32Array | Uint8Array | Float64Array>(
 export class PostingStore {
   readonly termIds = new Map<string, number>();
   readonly terms: string[] = [];
+  private readonly stemGroups = new Map<string, number[]>();
   postings: Uint32Array[] = [];
   postingLength: number[] = [];
   docFrequency: number[] = [];
+  /** Number of live documents whose name field holds the term. */
+  nameFrequency: number[] = [];
+  private docNameTerms: (number[] | undefined)[] = [];
+  private readonly nameTerms: number[] = [];
   alive = new Uint8Array(0);
   fieldLength = new Float32Array(0);
   /** `weight / (1 - b + b * length / average)` per doc and field; refreshed when averages drift. */
@@ -97,7 +103,16 @@ export class PostingStore {
       }
     }
     const termList = new Uint32Array(distinct);
-    for (const term of distinct) this.appendPosting(term, id, this.termPacked[term] ?? 0);
+    for (const term of distinct) {
+      const packed = this.termPacked[term] ?? 0;
+      this.appendPosting(term, id, packed);
+      // the name field is field 0, the lowest nibble
+      if (packed % 16 !== 0) {
+        this.nameFrequency[term] = (this.nameFrequency[term] ?? 0) + 1;
+        this.nameTerms.push(term);
+      }
+    }
+    this.docNameTerms[id] = this.nameTerms.splice(0);
     this.docTerms[id] = termList;
     this.alive[id] = 1;
     this.liveCount += 1;
@@ -111,6 +126,10 @@ export class PostingStore {
     const termList = this.docTerms[id];
     if (termList === undefined || this.alive[id] !== 1) return;
     for (const term of termList) this.docFrequency[term] = (this.docFrequency[term] ?? 1) - 1;
+    for (const term of this.docNameTerms[id] ?? []) {
+      this.nameFrequency[term] = (this.nameFrequency[term] ?? 1) - 1;
+    }
+    this.docNameTerms[id] = undefined;
     for (let field = 0; field < FIELD_COUNT; field += 1) {
       this.fieldLengthSum[field] =
         (this.fieldLengthSum[field] ?? 0) - (this.fieldLength[id * FIELD_COUNT + field] ?? 0);
@@ -205,16 +224,26 @@ export class PostingStore {
     }
   }
 
+  /** Ids of the vocabulary terms whose Porter stem is `stemmed`. */
+  stemGroup(stemmed: string): readonly number[] {
+    return this.stemGroups.get(stemmed) ?? [];
+  }
+
   /** The id of a term, added to the vocabulary when new. */
   intern(token: string): number {
     let term = this.termIds.get(token);
     if (term === undefined) {
       term = this.terms.length;
+      const stemmed = stem(token);
+      const group = this.stemGroups.get(stemmed);
+      if (group) group.push(term);
+      else this.stemGroups.set(stemmed, [term]);
       this.termIds.set(token, term);
       this.terms.push(token);
       this.postings.push(new Uint32Array(2));
       this.postingLength.push(0);
       this.docFrequency.push(0);
+      this.nameFrequency.push(0);
       if (term >= this.termMark.length) {
         this.termMark = grow(this.termMark, term + 1);
         const packed = new Float64Array(this.termMark.length);

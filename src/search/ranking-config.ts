@@ -9,6 +9,8 @@ export interface RankingConfig {
   fieldB: number[];
   /** Query-word weight by common-English band: index 0 = not common, 1 = most common … 4. */
   bandWeights: number[];
+  /** Weight of another inflection of a query word (same Porter stem) relative to the word itself. */
+  stemWeight: number;
   /** Weight of a synonym relative to the word it expands. */
   synonymWeight: number;
   /** Weight of a vocabulary neighbour (shared prefix) relative to the word it expands. */
@@ -17,6 +19,10 @@ export interface RankingConfig {
   coverage: number;
   /** Bonus (× best score) when the query's words equal a tool name's words. */
   namePhraseBonus: number;
+  /** Extra score per query word found in a tool's name, times the word's idf among names. */
+  nameBonus: number;
+  /** Index joined adjacent name words and join adjacent query words (compound spellings). */
+  compounds: boolean;
   /** Hits scoring below this fraction of the best are cut (search only, not rank). */
   tailCut: number;
 }
@@ -26,11 +32,14 @@ export const DEFAULT_RANKING: RankingConfig = {
   k1: 1.2,
   fieldWeights: [3, 1.5, 2, 2, 1, 0.7, 0.3, 0.3],
   fieldB: [0.5, 0.3, 0.5, 0.5, 0.75, 0.5, 0.75, 0.5],
-  bandWeights: [1, 0.15, 0.4, 0.6, 0.8],
+  bandWeights: [1, 0.45, 0.75, 0.9, 1],
+  stemWeight: 0.5,
   synonymWeight: 0.3,
   neighborWeight: 0.3,
   coverage: 0.5,
   namePhraseBonus: 0.5,
+  nameBonus: 0,
+  compounds: true,
   tailCut: 0.4,
 };
 

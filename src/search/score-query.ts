@@ -37,12 +37,19 @@ export function idf(store: PostingStore, termId: number): number {
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 }
 
+/** The inverse document frequency of a term among tool names (how telling a name match is). */
+export function nameIdf(store: PostingStore, termId: number): number {
+  const n = store.liveCount;
+  const df = store.nameFrequency[termId] ?? 0;
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+
 /** Accumulates BM25F scores of every term into `scratch`; returns how many documents were touched. */
 export function accumulate(
   store: PostingStore,
   plan: QueryPlan,
-  config: RankingConfig,
   scratch: ScoreScratch,
+  nameBonus = 0,
 ): number {
   const { score, mask, stamp, touched } = scratch;
   const epoch = scratch.epoch;
@@ -55,11 +62,14 @@ export function accumulate(
     const saturated = store.contributions(term.id);
     const length = store.postingLength[term.id] ?? 0;
     const factor = term.weight * idf(store, term.id);
+    // a match in the name earns extra by how rare the word is among names, not among all text
+    const nameFactor = nameBonus * term.weight * nameIdf(store, term.id);
     const bit = term.expansion ? 0 : 2 ** Math.min(term.group, 31);
     for (let index = 0; index < length; index += 2) {
       const doc = list[index] as number;
       if (checkAlive && alive[doc] !== 1) continue;
-      const value = factor * (saturated[index >> 1] as number);
+      let value = factor * (saturated[index >> 1] as number);
+      if (((list[index + 1] as number) & 15) !== 0) value += nameFactor;
       if (stamp[doc] !== epoch) {
         stamp[doc] = epoch;
         score[doc] = value;

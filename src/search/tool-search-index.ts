@@ -3,7 +3,7 @@
 import type { ToolDefinition } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
 import { forEachPiece, STOP_WORDS, splitIdentifier, stem, tokenize } from "../text/index.js";
-import { extractFieldTexts, FIELD_COUNT } from "./fields.js";
+import { extractFieldTexts, FIELD_COUNT, Field } from "./fields.js";
 import { type ParsedQuery, parseQuery } from "./parse-query.js";
 import { HASH_SEED, hashStep, PieceTable } from "./piece-table.js";
 import { PostingStore } from "./posting-store.js";
@@ -114,6 +114,7 @@ export class ToolSearchIndex {
     for (let field = 0; field < FIELD_COUNT; field += 1) {
       fieldTerms.push(this.termIdsOf(texts[field] ?? ""));
     }
+    if (this.config.compounds) fieldTerms[Field.name]?.push(...this.compoundIds(tool.name));
     const id = this.store.addTermIds(fieldTerms);
     this.tools[id] = tool;
     this.idByName.set(tool.name, id);
@@ -123,6 +124,17 @@ export class ToolSearchIndex {
     pushTo(this.idsByPhrase, phraseKey(splitIdentifier(nameSuffix(tool.name))), id);
     this.sortedNames = undefined;
     this.suggester = undefined;
+  }
+
+  /** Joined adjacent name words (`screen_shot` → `screenshot`), so spelling a compound either way matches. */
+  private compoundIds(name: string): number[] {
+    const words = splitIdentifier(nameSuffix(name)).filter((word) => !STOP_WORDS.has(word));
+    const out: number[] = [];
+    for (let index = 1; index < words.length; index += 1) {
+      const joined = `${words[index - 1]}${words[index]}`;
+      if (/^\p{L}+$/u.test(joined)) out.push(this.store.intern(joined));
+    }
+    return out;
   }
 
   /** Term ids of a text; each distinct piece is tokenised and interned once, then cached. */
@@ -160,7 +172,8 @@ export class ToolSearchIndex {
     const known = this.pieceTerms.find(text, start, end, hash);
     if (known !== undefined) return known;
     const piece = text.slice(start, end);
-    const ids = tokenize(piece).map((token) => this.store.intern(token));
+    // the index keeps surface words; queries reach other inflections through stem groups
+    const ids = tokenize(piece, { stem: false }).map((token) => this.store.intern(token));
     this.pieceTerms.insert(piece, hash, ids);
     return ids;
   }
@@ -258,7 +271,7 @@ export class ToolSearchIndex {
     );
     const scratch = this.scratch;
     scratch.begin(this.store.nextId + 1);
-    const touched = accumulate(this.store, plan, this.config, scratch);
+    const touched = accumulate(this.store, plan, scratch, this.config.nameBonus);
     const { score, mask, stamp, excluded } = scratch;
     const epoch = scratch.epoch;
     for (const word of parsed.excluded) this.markExcluded(word, epoch);
@@ -334,12 +347,13 @@ export class ToolSearchIndex {
 
   private markExcluded(word: string, epoch: number): void {
     for (const token of tokenize(word)) {
-      const id = this.store.termId(token);
-      const list = id < 0 ? undefined : this.store.postings[id];
-      if (list === undefined) continue;
-      const length = this.store.postingLength[id] ?? 0;
-      for (let index = 0; index < length; index += 2) {
-        this.scratch.excluded[list[index] as number] = epoch;
+      for (const id of this.store.stemGroup(token)) {
+        const list = this.store.postings[id];
+        if (list === undefined) continue;
+        const length = this.store.postingLength[id] ?? 0;
+        for (let index = 0; index < length; index += 2) {
+          this.scratch.excluded[list[index] as number] = epoch;
+        }
       }
     }
   }
