@@ -35,7 +35,9 @@ const DIGITS = /^\p{N}+$/u;
 
 /** The weight of a query word by how common it is in general English. */
 export function wordWeight(word: string, config: RankingConfig): number {
-  if (DIGITS.test(word)) return config.bandWeights[1] ?? 0.2;
+  // numbers and single letters are mostly fragments of ids, dates and sizes in a request
+  if (DIGITS.test(word)) return config.numberWeight;
+  if (word.length === 1) return config.letterWeight;
   return config.bandWeights[commonWordBand(word)] ?? 1;
 }
 
@@ -112,6 +114,10 @@ export function planQuery(
     }
   });
   if (config.compounds) {
+    // one query word may be two words of a name (`screenshot` → `screen_shot`)
+    groups.forEach((group, index) => {
+      pushId(store.termId(`~${group.token}`), group.weight, index, false);
+    });
     // two adjacent query words may be one word in a name (`key vault` → `keyvault`)
     const tokens = words.flatMap((word) => splitIdentifier(word)).filter((t) => !STOP_WORDS.has(t));
     for (let index = 1; index < tokens.length; index += 1) {
@@ -120,6 +126,8 @@ export function planQuery(
       const second = groupOfStem.get(stem(tokens[index] ?? ""));
       if (group === undefined || second === undefined) continue;
       const weight = Math.min(groups[group]?.weight ?? 1, groups[second]?.weight ?? 1);
+      // adjacent query words that are adjacent words of a name: a phrase match
+      pushId(store.termId(`~${stem(joined)}`), weight * config.phraseWeight, group, false);
       pushId(store.termId(joined), weight, group, false);
       for (const id of store.stemGroup(stem(joined)))
         pushId(id, weight * config.stemWeight, group, false);

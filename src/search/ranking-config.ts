@@ -11,6 +11,10 @@ export interface RankingConfig {
   bandWeights: number[];
   /** Weight of another inflection of a query word (same Porter stem) relative to the word itself. */
   stemWeight: number;
+  /** Weight of an all-digit query word. */
+  numberWeight: number;
+  /** Weight of a one-letter query word. */
+  letterWeight: number;
   /** Weight of a synonym relative to the word it expands. */
   synonymWeight: number;
   /** Weight of a vocabulary neighbour (shared prefix) relative to the word it expands. */
@@ -23,6 +27,8 @@ export interface RankingConfig {
   nameBonus: number;
   /** Index joined adjacent name words and join adjacent query words (compound spellings). */
   compounds: boolean;
+  /** Weight of two adjacent query words matching two adjacent name words. */
+  phraseWeight: number;
   /** Hits scoring below this fraction of the best are cut (search only, not rank). */
   tailCut: number;
 }
@@ -30,16 +36,19 @@ export interface RankingConfig {
 /** The defaults. */
 export const DEFAULT_RANKING: RankingConfig = {
   k1: 1.2,
-  fieldWeights: [3, 1.5, 2, 2, 1, 0.7, 0.3, 0.3],
+  fieldWeights: [3, 0.75, 2, 2, 1, 0.7, 0.3, 0.3],
   fieldB: [0.5, 0.3, 0.5, 0.5, 0.75, 0.5, 0.75, 0.5],
   bandWeights: [1, 0.45, 0.75, 0.9, 1],
   stemWeight: 0.5,
+  numberWeight: 0.2,
+  letterWeight: 1,
   synonymWeight: 0.3,
   neighborWeight: 0.3,
   coverage: 0.5,
   namePhraseBonus: 0.5,
-  nameBonus: 0,
+  nameBonus: 0.15,
   compounds: true,
+  phraseWeight: 0.5,
   tailCut: 0.4,
 };
 

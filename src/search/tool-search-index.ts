@@ -132,7 +132,8 @@ export class ToolSearchIndex {
     const out: number[] = [];
     for (let index = 1; index < words.length; index += 1) {
       const joined = `${words[index - 1]}${words[index]}`;
-      if (/^\p{L}+$/u.test(joined)) out.push(this.store.intern(joined));
+      // a separate namespace (`~`), so only a single query word can match a joined name pair
+      if (/^\p{L}+$/u.test(joined)) out.push(this.store.intern(`~${stem(joined)}`));
     }
     return out;
   }
