@@ -106,7 +106,7 @@ export function planQuery(
     }
     if (config.neighborWeight > 0) {
       for (const surface of surfaces[index] ?? []) {
-        for (const neighbor of prefixNeighbors(surface, store, vocabulary)) {
+        for (const neighbor of prefixNeighbors(surface, store, vocabulary, config)) {
           if (groupOfStem.has(stem(neighbor))) continue;
           pushId(store.termId(neighbor), group.weight * config.neighborWeight, index, true);
         }
@@ -141,12 +141,15 @@ function prefixNeighbors(
   token: string,
   store: PostingStore,
   vocabulary: () => readonly string[],
+  config: RankingConfig,
 ): string[] {
   if (token.length < 4 || DIGITS.test(token)) return [];
   const out: string[] = [];
-  for (let length = token.length - 1; length >= 4 && out.length < MAX_NEIGHBORS; length -= 1) {
-    const prefix = token.slice(0, length);
-    if (store.termId(prefix) >= 0) out.push(prefix);
+  if (config.shorterNeighbors) {
+    for (let length = token.length - 1; length >= 4 && out.length < MAX_NEIGHBORS; length -= 1) {
+      const prefix = token.slice(0, length);
+      if (store.termId(prefix) >= 0) out.push(prefix);
+    }
   }
   const sorted = vocabulary();
   let low = 0;

@@ -19,8 +19,16 @@ export interface RankingConfig {
   synonymWeight: number;
   /** Weight of a vocabulary neighbour (shared prefix) relative to the word it expands. */
   neighborWeight: number;
+  /** Also expand to vocabulary words that are prefixes of a query word (not only extensions). */
+  shorterNeighbors: boolean;
   /** Multiplier `1 + coverage * (matched query weight / total)`; rewards hits matching more words. */
   coverage: number;
+  /** Query length (in distinct words) beyond which the coverage reward fades. */
+  longQuery: number;
+  /** Aspect diversification strength λ (0 = off): hits repeating covered query words drop. */
+  diversity: number;
+  /** Distinct query words needed before diversification applies (short queries have one aspect). */
+  diversityMinWords: number;
   /** Bonus (× best score) when the query's words equal a tool name's words. */
   namePhraseBonus: number;
   /** Extra score per query word found in a tool's name, times the word's idf among names. */
@@ -44,7 +52,11 @@ export const DEFAULT_RANKING: RankingConfig = {
   letterWeight: 1,
   synonymWeight: 0.3,
   neighborWeight: 0.3,
+  shorterNeighbors: false,
   coverage: 0.5,
+  longQuery: 1000,
+  diversity: 0.3,
+  diversityMinWords: 12,
   namePhraseBonus: 0.5,
   nameBonus: 0.15,
   compounds: true,

@@ -132,7 +132,11 @@ export interface CoverageTable {
 }
 
 /** Builds the coverage multipliers of a plan; a lookup table when the query has few words. */
-export function coverageTable(plan: QueryPlan, coverage: number): CoverageTable {
+export function coverageTable(
+  plan: QueryPlan,
+  coverage: number,
+  longQuery = Number.POSITIVE_INFINITY,
+): CoverageTable {
   let requiredMask = 0;
   let total = 0;
   plan.groups.forEach((group, index) => {
@@ -140,7 +144,9 @@ export function coverageTable(plan: QueryPlan, coverage: number): CoverageTable 
     total += group.weight;
   });
   requiredMask >>>= 0;
-  const factor = total > 0 ? coverage / total : 0;
+  // long requests often ask for several tools at once; rewarding full coverage then misleads
+  const fade = plan.groups.length > longQuery ? longQuery / plan.groups.length : 1;
+  const factor = total > 0 ? (coverage * fade) / total : 0;
   const weights = plan.groups.map((group) => group.weight);
   const slow = (bits: number) => {
     let matched = 0;

@@ -3,6 +3,7 @@
 import type { ToolDefinition } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
 import { forEachPiece, STOP_WORDS, splitIdentifier, stem, tokenize } from "../text/index.js";
+import { diversifyByAspect } from "./diversify.js";
 import { extractFieldTexts, FIELD_COUNT, Field } from "./fields.js";
 import { type ParsedQuery, parseQuery } from "./parse-query.js";
 import { HASH_SEED, hashStep, PieceTable } from "./piece-table.js";
@@ -276,10 +277,12 @@ export class ToolSearchIndex {
     const { score, mask, stamp, excluded } = scratch;
     const epoch = scratch.epoch;
     for (const word of parsed.excluded) this.markExcluded(word, epoch);
-    const coverage = coverageTable(plan, this.config.coverage);
+    const coverage = coverageTable(plan, this.config.coverage, this.config.longQuery);
     const requiredMask = coverage.requiredMask;
     const checkTool = parsed.servers.length > 0 || options?.filter !== undefined;
-    const top = new TopK(limit, score, this.tools);
+    const diversify =
+      this.config.diversity > 0 && plan.groups.length >= this.config.diversityMinWords;
+    const top = new TopK(diversify ? Math.max(limit * 4, 40) : limit, score, this.tools);
     let best = 0;
     const filtered = checkTool || requiredMask !== 0 || parsed.excluded.length > 0;
     const docs = scratch.touched;
@@ -321,7 +324,19 @@ export class ToolSearchIndex {
       score[doc] = head * (1 + exact) + 1 + (score[doc] as number) * 1e-3;
       raised.add(doc);
     }
-    const selected = top.finish(raised);
+    let selected = top.finish(raised);
+    if (diversify) {
+      const weights = plan.groups.map((group) => group.weight);
+      selected = diversifyByAspect(
+        selected,
+        limit,
+        score,
+        mask,
+        weights,
+        this.config.diversity,
+        (a, b) => top.before(a, b),
+      );
+    }
     const first = selected.length > 0 ? (score[selected[0] as number] as number) : 0;
     const hits: SearchHit[] = [];
     for (const doc of selected) {
