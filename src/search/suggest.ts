@@ -61,9 +61,29 @@ export function nameSuffix(name: string): string {
   return cut > 0 ? name.slice(cut + 1) : name;
 }
 
+/** Which of 31 letter/digit classes occur in a word, as bits. */
+function letterMask(word: string): number {
+  let mask = 0;
+  for (let index = 0; index < word.length; index += 1) mask |= 1 << (word.charCodeAt(index) % 31);
+  return mask;
+}
+
+function popCount(value: number): number {
+  let rest = value >>> 0;
+  let count = 0;
+  while (rest !== 0) {
+    rest &= rest - 1;
+    count += 1;
+  }
+  return count;
+}
+
 /** Finds the tool names closest to a query; built once per catalog version, since it indexes name words. */
 export class NameSuggester {
   private readonly namesByWord = new Map<string, string[]>();
+  private readonly wordsByLength = new Map<number, string[]>();
+  private readonly letterMasks = new Map<string, number>();
+  private readonly sortedWords: string[];
 
   constructor(private readonly names: readonly string[]) {
     for (const name of names) {
@@ -73,6 +93,40 @@ export class NameSuggester {
         else this.namesByWord.set(word, [name]);
       }
     }
+    this.sortedWords = [...this.namesByWord.keys()].sort();
+    for (const word of this.sortedWords) {
+      const bucket = this.wordsByLength.get(word.length);
+      if (bucket) bucket.push(word);
+      else this.wordsByLength.set(word.length, [word]);
+      this.letterMasks.set(word, letterMask(word));
+    }
+  }
+
+  /** Name words within `bound` edits of the probe (only lengths that can qualify are scanned), and words it begins. */
+  private nearWords(probe: string, bound: number): [string, number][] {
+    const out: [string, number][] = [];
+    const probeMask = letterMask(probe);
+    for (let length = probe.length - bound; length <= probe.length + bound; length += 1) {
+      for (const word of this.wordsByLength.get(length) ?? []) {
+        // one edit changes which letters occur by at most two, a cheap lower bound
+        if (popCount(probeMask ^ (this.letterMasks.get(word) ?? 0)) > 2 * bound) continue;
+        const distance = boundedEditDistance(probe, word, bound);
+        if (distance <= bound) out.push([word, distance]);
+      }
+    }
+    let low = 0;
+    let high = this.sortedWords.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((this.sortedWords[middle] ?? "") < probe) low = middle + 1;
+      else high = middle;
+    }
+    for (let index = low; index < this.sortedWords.length && index < low + 50; index += 1) {
+      const word = this.sortedWords[index] ?? "";
+      if (!word.startsWith(probe)) break;
+      out.push([word, 1]);
+    }
+    return out;
   }
 
   /** Up to `count` names nearest the query (or one of its words), nearest first, then by name. */
@@ -100,11 +154,9 @@ export class NameSuggester {
     }
     for (const probe of words) {
       const bound = Math.max(1, Math.floor(probe.length / 3));
-      for (const [word, names] of this.namesByWord) {
-        const distance = word.startsWith(probe) ? 1 : boundedEditDistance(probe, word, bound);
-        if (distance > bound) continue;
+      for (const [word, distance] of this.nearWords(probe, bound)) {
         // a word match ranks after a whole-name match at the same distance
-        for (const name of names) offer(name, distance + 0.5);
+        for (const name of this.namesByWord.get(word) ?? []) offer(name, distance + 0.5);
       }
     }
     return [...best]

@@ -14,7 +14,7 @@ import { compileRegex, regexScore } from "./regex-search.js";
 import { accumulate, coverageTable, explainDocument, ScoreScratch } from "./score-query.js";
 import { NameSuggester, nameSuffix, summarizeServers } from "./suggest.js";
 import { TopK } from "./top-k.js";
-import type { SearchHit, SearchOptions, SearchResult } from "./types.js";
+import type { SearchHit, SearchOptions, SearchResult, ServerSummary } from "./types.js";
 
 /** Options of a search index. */
 export interface SearchIndexOptions {
@@ -79,6 +79,7 @@ export class ToolSearchIndex {
   private readonly pieceTerms = new PieceTable<readonly number[]>();
   private sortedNames: string[] | undefined;
   private suggester: NameSuggester | undefined;
+  private serverSummary: ServerSummary[] | undefined;
   private sortedVocabulary: string[] | undefined;
   private vocabularySize = -1;
 
@@ -125,6 +126,7 @@ export class ToolSearchIndex {
     pushTo(this.idsByPhrase, phraseKey(splitIdentifier(nameSuffix(tool.name))), id);
     this.sortedNames = undefined;
     this.suggester = undefined;
+    this.serverSummary = undefined;
   }
 
   /** Joined adjacent name words (`screen_shot` → `screenshot`), so spelling a compound either way matches. */
@@ -193,6 +195,7 @@ export class ToolSearchIndex {
     pullFrom(this.idsByPhrase, phraseKey(splitIdentifier(nameSuffix(name))), id);
     this.sortedNames = undefined;
     this.suggester = undefined;
+    this.serverSummary = undefined;
     return true;
   }
 
@@ -247,14 +250,16 @@ export class ToolSearchIndex {
     if (parsed.kind === "browse") return this.browse(parsed, limit, base, filter);
     const hits = this.keywordSearch(parsed, limit, cut, options);
     if (hits.length > 0) return { ...base, hits };
-    const visible = filter ? this.list().filter(filter) : this.list();
     this.suggester ??= new NameSuggester(this.names());
+    this.serverSummary ??= summarizeServers(this.list());
     const accept = filter ? (name: string) => filter(this.get(name) as ToolDefinition) : undefined;
     return {
       ...base,
       hits,
       suggestions: this.suggester.closest(parsed.text, 5, accept),
-      servers: summarizeServers(visible),
+      servers: filter
+        ? summarizeServers(this.list().filter(filter))
+        : this.serverSummary.map((entry) => ({ ...entry })),
     };
   }
 
