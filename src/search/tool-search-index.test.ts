@@ -133,6 +133,17 @@ describe("ToolSearchIndex keyword search", () => {
     expect(result.servers).toContainEqual({ server: "slack", tools: 2 });
   });
 
+  it("still ranks a word that every tool contains (no zero idf dead end)", () => {
+    const index = build([
+      tool("github_create_issue", "Create a GitHub issue"),
+      tool("github_list_issues", "List GitHub issues"),
+    ]);
+    expect(index.search("github").hits.map((hit) => hit.name)).toEqual([
+      "github_create_issue",
+      "github_list_issues",
+    ]);
+  });
+
   it("browses in name order for an empty query", () => {
     const result = build().search("   ", { limit: 3 });
     expect(result.kind).toBe("browse");
