@@ -2,17 +2,17 @@
 
 import type { ToolDefinition } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
-import { forEachPiece, STOP_WORDS, splitIdentifier, stem, tokenize } from "../text/index.js";
+import { STOP_WORDS, splitIdentifier, stem, tokenize } from "../text/index.js";
 import { diversifyByAspect } from "./diversify.js";
-import { extractFieldTexts, FIELD_COUNT, Field } from "./fields.js";
+import { extractFieldTexts } from "./fields.js";
 import { type ParsedQuery, parseQuery } from "./parse-query.js";
-import { HASH_SEED, hashStep, PieceTable } from "./piece-table.js";
 import { PostingStore } from "./posting-store.js";
 import { planQuery, type QueryPlan } from "./query-terms.js";
 import { type RankingConfig, resolveRanking } from "./ranking-config.js";
 import { compileRegex, regexScore } from "./regex-search.js";
 import { accumulate, coverageTable, explainDocument, ScoreScratch } from "./score-query.js";
 import { NameSuggester, nameSuffix, summarizeServers } from "./suggest.js";
+import { TermEncoder } from "./term-encoder.js";
 import { TopK } from "./top-k.js";
 import type { SearchHit, SearchOptions, SearchResult, ServerSummary } from "./types.js";
 
@@ -21,8 +21,6 @@ export interface SearchIndexOptions {
   /** Overrides of the ranking constants (for tuning; the defaults are measured). */
   ranking?: Partial<RankingConfig>;
 }
-
-const NON_ASCII = /[^ -~\t\n\r]/;
 
 /** Default number of hits. */
 export const DEFAULT_LIMIT = 5;
@@ -76,7 +74,7 @@ export class ToolSearchIndex {
   private readonly idsByLowerName = new Map<string, number[]>();
   private readonly idsBySuffix = new Map<string, number[]>();
   private readonly idsByPhrase = new Map<string, number[]>();
-  private readonly pieceTerms = new PieceTable<readonly number[]>();
+  private readonly encoder: TermEncoder;
   private sortedNames: string[] | undefined;
   private suggester: NameSuggester | undefined;
   private serverSummary: ServerSummary[] | undefined;
@@ -90,6 +88,7 @@ export class ToolSearchIndex {
       b: this.config.fieldB,
       k1: this.config.k1,
     });
+    this.encoder = new TermEncoder(this.store);
   }
 
   /** Number of tools in the index. */
@@ -111,13 +110,7 @@ export class ToolSearchIndex {
   /** Adds a tool; a tool with the same name is replaced. */
   add(tool: ToolDefinition): void {
     if (this.idByName.has(tool.name)) this.remove(tool.name);
-    const texts = extractFieldTexts(tool);
-    const fieldTerms: number[][] = [];
-    for (let field = 0; field < FIELD_COUNT; field += 1) {
-      fieldTerms.push(this.termIdsOf(texts[field] ?? ""));
-    }
-    if (this.config.compounds) fieldTerms[Field.name]?.push(...this.compoundIds(tool.name));
-    const id = this.store.addTermIds(fieldTerms);
+    const id = this.store.addTermIds(this.encoder.encode(tool, this.config.compounds));
     this.tools[id] = tool;
     this.idByName.set(tool.name, id);
     const lower = tool.name.toLowerCase();
@@ -127,59 +120,6 @@ export class ToolSearchIndex {
     this.sortedNames = undefined;
     this.suggester = undefined;
     this.serverSummary = undefined;
-  }
-
-  /** Joined adjacent name words (`screen_shot` → `screenshot`), so spelling a compound either way matches. */
-  private compoundIds(name: string): number[] {
-    const words = splitIdentifier(nameSuffix(name)).filter((word) => !STOP_WORDS.has(word));
-    const out: number[] = [];
-    for (let index = 1; index < words.length; index += 1) {
-      const joined = `${words[index - 1]}${words[index]}`;
-      // a separate namespace (`~`), so only a single query word can match a joined name pair
-      if (/^\p{L}+$/u.test(joined)) out.push(this.store.intern(`~${stem(joined)}`));
-    }
-    return out;
-  }
-
-  /** Term ids of a text; each distinct piece is tokenised and interned once, then cached. */
-  private termIdsOf(text: string): number[] {
-    const out: number[] = [];
-    if (NON_ASCII.test(text)) {
-      forEachPiece(text, (piece) => {
-        let hash = HASH_SEED;
-        for (let index = 0; index < piece.length; index += 1)
-          hash = hashStep(hash, piece.charCodeAt(index));
-        for (const id of this.pieceIds(piece, 0, piece.length, hash)) out.push(id);
-      });
-      return out;
-    }
-    // ASCII fast path: scan and hash in one pass, no substring until a piece is new
-    let start = -1;
-    let hash = HASH_SEED;
-    for (let index = 0; index <= text.length; index += 1) {
-      const code = index < text.length ? text.charCodeAt(index) : 32;
-      if ((code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57)) {
-        if (start < 0) {
-          start = index;
-          hash = HASH_SEED;
-        }
-        hash = hashStep(hash, code);
-      } else if (start >= 0) {
-        for (const id of this.pieceIds(text, start, index, hash)) out.push(id);
-        start = -1;
-      }
-    }
-    return out;
-  }
-
-  private pieceIds(text: string, start: number, end: number, hash: number): readonly number[] {
-    const known = this.pieceTerms.find(text, start, end, hash);
-    if (known !== undefined) return known;
-    const piece = text.slice(start, end);
-    // the index keeps surface words; queries reach other inflections through stem groups
-    const ids = tokenize(piece, { stem: false }).map((token) => this.store.intern(token));
-    this.pieceTerms.insert(piece, hash, ids);
-    return ids;
   }
 
   /** Removes a tool by name; returns false when it was not indexed. */
