@@ -4,6 +4,7 @@
  * Removal tombstones a document; postings are compacted lazily and only then is its id reused.
  */
 
+import { stem } from "../text/index.js";
 import { FIELD_COUNT } from "./fields.js";
 
 const NIBBLE = Array.from({ length: FIELD_COUNT }, (_, field) => 2 ** (4 * field));
@@ -12,9 +13,14 @@ const NIBBLE = Array.from({ length: FIELD_COUNT }, (_, field) => 2 ** (4 * field
 export interface FieldParameters {
   weights: readonly number[];
   b: readonly number[];
+  /** BM25 saturation constant. */
+  k1: number;
 }
 
-function grow<T extends Uint32Array | Float32Array | Uint8Array>(array: T, size: number): T {
+function grow<T extends Uint32Array | Float32Array | Uint8Array | Float64Array>(
+  array: T,
+  size: number,
+): T {
   if (array.length >= size) return array;
   let capacity = Math.max(8, array.length);
   while (capacity < size) capacity *= 2;
@@ -27,24 +33,41 @@ function grow<T extends Uint32Array | Float32Array | Uint8Array>(array: T, size:
 export class PostingStore {
   readonly termIds = new Map<string, number>();
   readonly terms: string[] = [];
+  private readonly stemGroups = new Map<string, number[]>();
   postings: Uint32Array[] = [];
   postingLength: number[] = [];
   docFrequency: number[] = [];
+  /** Number of live documents whose name field holds the term. */
+  nameFrequency: number[] = [];
+  private docNameTerms: (number[] | undefined)[] = [];
+  private readonly nameTerms: number[] = [];
   alive = new Uint8Array(0);
   fieldLength = new Float32Array(0);
   /** `weight / (1 - b + b * length / average)` per doc and field; refreshed when averages drift. */
   fieldNorm = new Float32Array(0);
   private docTerms: (Uint32Array | undefined)[] = [];
+  private termMark = new Uint32Array(0);
+  private termPacked = new Float64Array(0);
+  private addStamp = 0;
   private readonly fieldLengthSum = new Float64Array(FIELD_COUNT);
   private freeIds: number[] = [];
   private pendingFree: number[] = [];
   private deadPostings = 0;
   private livePostings = 0;
-  private normCount = -1;
+  /** Bumped on every change; norms and cached contributions follow it lazily. */
+  private version = 0;
+  private normVersion = -1;
+  private saturated: (Float32Array | undefined)[] = [];
+  private saturatedVersion: number[] = [];
   liveCount = 0;
   nextId = 0;
 
   constructor(private readonly params: FieldParameters) {}
+
+  /** True while removed documents still have postings (scoring must skip them). */
+  get hasDead(): boolean {
+    return this.deadPostings > 0;
+  }
 
   /** The id of a term, or -1 when it is not in the vocabulary. */
   termId(term: string): number {
@@ -53,31 +76,48 @@ export class PostingStore {
 
   /** Adds one document given its tokens per field; returns its id. */
   add(fieldTokens: readonly (readonly string[])[]): number {
+    return this.addTermIds(fieldTokens.map((tokens) => tokens.map((token) => this.intern(token))));
+  }
+
+  /** Adds one document given the term ids (from `intern`) of each field; returns its id. */
+  addTermIds(fieldTerms: readonly (readonly number[])[]): number {
     const id = this.freeIds.pop() ?? this.nextId++;
     this.ensureDocCapacity(id + 1);
-    const packed = new Map<number, number>();
+    // distinct terms of this document, with their packed per-field frequencies, in scratch arrays
+    const distinct: number[] = [];
+    this.addStamp = (this.addStamp % 0xfffffff0) + 1;
+    const stamp = this.addStamp;
     for (let field = 0; field < FIELD_COUNT; field += 1) {
-      const tokens = fieldTokens[field] ?? [];
+      const tokens = fieldTerms[field] ?? [];
       this.fieldLength[id * FIELD_COUNT + field] = tokens.length;
       this.fieldLengthSum[field] = (this.fieldLengthSum[field] ?? 0) + tokens.length;
       const unit = NIBBLE[field] ?? 1;
-      for (const token of tokens) {
-        const term = this.internTerm(token);
-        const current = packed.get(term) ?? 0;
-        if (Math.floor(current / unit) % 16 < 15) packed.set(term, current + unit);
+      for (const term of tokens) {
+        if (this.termMark[term] !== stamp) {
+          this.termMark[term] = stamp;
+          this.termPacked[term] = 0;
+          distinct.push(term);
+        }
+        const current = this.termPacked[term] ?? 0;
+        if (Math.floor(current / unit) % 16 < 15) this.termPacked[term] = current + unit;
       }
     }
-    const termList = new Uint32Array(packed.size);
-    let index = 0;
-    for (const [term, tf] of packed) {
-      termList[index++] = term;
-      this.appendPosting(term, id, tf);
+    const termList = new Uint32Array(distinct);
+    for (const term of distinct) {
+      const packed = this.termPacked[term] ?? 0;
+      this.appendPosting(term, id, packed);
+      // the name field is field 0, the lowest nibble
+      if (packed % 16 !== 0) {
+        this.nameFrequency[term] = (this.nameFrequency[term] ?? 0) + 1;
+        this.nameTerms.push(term);
+      }
     }
+    this.docNameTerms[id] = this.nameTerms.splice(0);
     this.docTerms[id] = termList;
     this.alive[id] = 1;
     this.liveCount += 1;
     this.livePostings += termList.length;
-    this.refreshNorm(id);
+    this.version += 1;
     return id;
   }
 
@@ -86,6 +126,10 @@ export class PostingStore {
     const termList = this.docTerms[id];
     if (termList === undefined || this.alive[id] !== 1) return;
     for (const term of termList) this.docFrequency[term] = (this.docFrequency[term] ?? 1) - 1;
+    for (const term of this.docNameTerms[id] ?? []) {
+      this.nameFrequency[term] = (this.nameFrequency[term] ?? 1) - 1;
+    }
+    this.docNameTerms[id] = undefined;
     for (let field = 0; field < FIELD_COUNT; field += 1) {
       this.fieldLengthSum[field] =
         (this.fieldLengthSum[field] ?? 0) - (this.fieldLength[id * FIELD_COUNT + field] ?? 0);
@@ -96,6 +140,7 @@ export class PostingStore {
     this.livePostings -= termList.length;
     this.deadPostings += termList.length;
     this.pendingFree.push(id);
+    this.version += 1;
     if (this.deadPostings > 4096 && this.deadPostings > this.livePostings / 4) this.compact();
   }
 
@@ -121,6 +166,7 @@ export class PostingStore {
     this.freeIds.sort((a, b) => b - a);
     this.pendingFree = [];
     this.deadPostings = 0;
+    this.version += 1;
   }
 
   /** Average length of a field over live documents (at least 1). */
@@ -129,13 +175,44 @@ export class PostingStore {
     return Math.max(1, (this.fieldLengthSum[field] ?? 0) / this.liveCount);
   }
 
-  /** Recomputes every document's field norms when the collection grew or shrank by over 10%. */
+  /** Recomputes every document's field norms after any change, so scores never depend on history. */
   ensureNorms(): void {
-    if (this.normCount >= 0 && Math.abs(this.liveCount - this.normCount) <= this.normCount * 0.1) {
-      return;
-    }
+    if (this.normVersion === this.version) return;
     for (let id = 0; id < this.nextId; id += 1) if (this.alive[id] === 1) this.refreshNorm(id);
-    this.normCount = this.liveCount;
+    this.normVersion = this.version;
+  }
+
+  /**
+   * The saturated BM25F term-frequency part `(k1 + 1) · tf / (k1 + tf)` of each posting of a term
+   * (without idf), computed once per index version and cached, so a query only multiplies and adds.
+   */
+  contributions(term: number): Float32Array {
+    this.ensureNorms();
+    const cached = this.saturated[term];
+    const length = this.postingLength[term] ?? 0;
+    if (cached !== undefined && this.saturatedVersion[term] === this.version) return cached;
+    const list = this.postings[term] as Uint32Array;
+    const out =
+      cached !== undefined && cached.length >= length / 2
+        ? cached
+        : new Float32Array(list.length / 2);
+    const norm = this.fieldNorm;
+    const k1 = this.params.k1;
+    for (let index = 0; index < length; index += 2) {
+      let packed = list[index + 1] as number;
+      let base = (list[index] as number) * FIELD_COUNT;
+      let weighted = 0;
+      while (packed !== 0) {
+        const tf = packed & 15;
+        if (tf !== 0) weighted += tf * (norm[base] as number);
+        packed >>>= 4;
+        base += 1;
+      }
+      out[index >> 1] = ((k1 + 1) * weighted) / (k1 + weighted);
+    }
+    this.saturated[term] = out;
+    this.saturatedVersion[term] = this.version;
+    return out;
   }
 
   private refreshNorm(id: number): void {
@@ -147,15 +224,32 @@ export class PostingStore {
     }
   }
 
-  private internTerm(token: string): number {
+  /** Ids of the vocabulary terms whose Porter stem is `stemmed`. */
+  stemGroup(stemmed: string): readonly number[] {
+    return this.stemGroups.get(stemmed) ?? [];
+  }
+
+  /** The id of a term, added to the vocabulary when new. */
+  intern(token: string): number {
     let term = this.termIds.get(token);
     if (term === undefined) {
       term = this.terms.length;
+      const stemmed = stem(token);
+      const group = this.stemGroups.get(stemmed);
+      if (group) group.push(term);
+      else this.stemGroups.set(stemmed, [term]);
       this.termIds.set(token, term);
       this.terms.push(token);
       this.postings.push(new Uint32Array(2));
       this.postingLength.push(0);
       this.docFrequency.push(0);
+      this.nameFrequency.push(0);
+      if (term >= this.termMark.length) {
+        this.termMark = grow(this.termMark, term + 1);
+        const packed = new Float64Array(this.termMark.length);
+        packed.set(this.termPacked);
+        this.termPacked = packed;
+      }
     }
     return term;
   }

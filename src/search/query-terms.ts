@@ -35,7 +35,9 @@ const DIGITS = /^\p{N}+$/u;
 
 /** The weight of a query word by how common it is in general English. */
 export function wordWeight(word: string, config: RankingConfig): number {
-  if (DIGITS.test(word)) return config.bandWeights[1] ?? 0.2;
+  // numbers and single letters are mostly fragments of ids, dates and sizes in a request
+  if (DIGITS.test(word)) return config.numberWeight;
+  if (word.length === 1) return config.letterWeight;
   return config.bandWeights[commonWordBand(word)] ?? 1;
 }
 
@@ -48,6 +50,7 @@ export function planQuery(
   config: RankingConfig,
 ): QueryPlan {
   const groups: QueryGroup[] = [];
+  const surfaces: string[][] = [];
   const terms: QueryTerm[] = [];
   const stems: string[] = [];
   const groupOfStem = new Map<string, number>();
@@ -63,41 +66,73 @@ export function planQuery(
         if (group) {
           group.weight = Math.max(group.weight, weight);
           group.required ||= isRequired;
+          if (!surfaces[known]?.includes(token)) surfaces[known]?.push(token);
         }
         continue;
       }
       if (groups.length >= MAX_GROUPS) continue;
       groupOfStem.set(stemmed, groups.length);
       groups.push({ token: stemmed, weight, required: isRequired });
+      surfaces.push([token]);
     }
   };
   for (const word of required) add(word, true);
   for (const word of words) add(word, false);
 
-  const seen = new Set<string>();
-  const push = (term: string, weight: number, group: number, expansion: boolean) => {
-    const id = store.termId(term);
-    if (id < 0 || (store.docFrequency[id] ?? 0) === 0) return;
-    const key = `${term}\u0000${group}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    terms.push({ term, id, weight, group, expansion });
+  const seen = new Set<number>();
+  const pushId = (id: number, weight: number, group: number, expansion: boolean) => {
+    if (id < 0 || (store.docFrequency[id] ?? 0) === 0 || seen.has(id)) return;
+    seen.add(id);
+    terms.push({ term: store.terms[id] ?? "", id, weight, group, expansion });
   };
+  // exact words first, so a term reached both ways keeps its strongest weight
   groups.forEach((group, index) => {
-    push(group.token, group.weight, index, false);
+    for (const surface of surfaces[index] ?? [])
+      pushId(store.termId(surface), group.weight, index, false);
+  });
+  groups.forEach((group, index) => {
+    // other inflections of the same stem (Porter) count as the word, a little weaker
+    for (const id of store.stemGroup(group.token)) {
+      pushId(id, group.weight * config.stemWeight, index, false);
+    }
+  });
+  groups.forEach((group, index) => {
     if (group.required) return;
     for (const synonym of synonymsOf(group.token)) {
-      if (!groupOfStem.has(synonym))
-        push(synonym, group.weight * config.synonymWeight, index, true);
+      if (groupOfStem.has(synonym)) continue;
+      for (const id of store.stemGroup(synonym)) {
+        pushId(id, group.weight * config.synonymWeight, index, true);
+      }
     }
     if (config.neighborWeight > 0) {
-      for (const neighbor of prefixNeighbors(group.token, store, vocabulary)) {
-        if (!groupOfStem.has(neighbor)) {
-          push(neighbor, group.weight * config.neighborWeight, index, true);
+      for (const surface of surfaces[index] ?? []) {
+        for (const neighbor of prefixNeighbors(surface, store, vocabulary, config)) {
+          if (groupOfStem.has(stem(neighbor))) continue;
+          pushId(store.termId(neighbor), group.weight * config.neighborWeight, index, true);
         }
       }
     }
   });
+  if (config.compounds) {
+    // one query word may be two words of a name (`screenshot` → `screen_shot`)
+    groups.forEach((group, index) => {
+      pushId(store.termId(`~${group.token}`), group.weight, index, false);
+    });
+    // two adjacent query words may be one word in a name (`key vault` → `keyvault`)
+    const tokens = words.flatMap((word) => splitIdentifier(word)).filter((t) => !STOP_WORDS.has(t));
+    for (let index = 1; index < tokens.length; index += 1) {
+      const joined = `${tokens[index - 1]}${tokens[index]}`;
+      const group = groupOfStem.get(stem(tokens[index - 1] ?? ""));
+      const second = groupOfStem.get(stem(tokens[index] ?? ""));
+      if (group === undefined || second === undefined) continue;
+      const weight = Math.min(groups[group]?.weight ?? 1, groups[second]?.weight ?? 1);
+      // adjacent query words that are adjacent words of a name: a phrase match
+      pushId(store.termId(`~${stem(joined)}`), weight * config.phraseWeight, group, false);
+      pushId(store.termId(joined), weight, group, false);
+      for (const id of store.stemGroup(stem(joined)))
+        pushId(id, weight * config.stemWeight, group, false);
+    }
+  }
   return { groups, terms, stems };
 }
 
@@ -106,12 +141,15 @@ function prefixNeighbors(
   token: string,
   store: PostingStore,
   vocabulary: () => readonly string[],
+  config: RankingConfig,
 ): string[] {
   if (token.length < 4 || DIGITS.test(token)) return [];
   const out: string[] = [];
-  for (let length = token.length - 1; length >= 4 && out.length < MAX_NEIGHBORS; length -= 1) {
-    const prefix = token.slice(0, length);
-    if (store.termId(prefix) >= 0) out.push(prefix);
+  if (config.shorterNeighbors) {
+    for (let length = token.length - 1; length >= 4 && out.length < MAX_NEIGHBORS; length -= 1) {
+      const prefix = token.slice(0, length);
+      if (store.termId(prefix) >= 0) out.push(prefix);
+    }
   }
   const sorted = vocabulary();
   let low = 0;

@@ -9,14 +9,34 @@ export interface RankingConfig {
   fieldB: number[];
   /** Query-word weight by common-English band: index 0 = not common, 1 = most common … 4. */
   bandWeights: number[];
+  /** Weight of another inflection of a query word (same Porter stem) relative to the word itself. */
+  stemWeight: number;
+  /** Weight of an all-digit query word. */
+  numberWeight: number;
+  /** Weight of a one-letter query word. */
+  letterWeight: number;
   /** Weight of a synonym relative to the word it expands. */
   synonymWeight: number;
   /** Weight of a vocabulary neighbour (shared prefix) relative to the word it expands. */
   neighborWeight: number;
+  /** Also expand to vocabulary words that are prefixes of a query word (not only extensions). */
+  shorterNeighbors: boolean;
   /** Multiplier `1 + coverage * (matched query weight / total)`; rewards hits matching more words. */
   coverage: number;
+  /** Query length (in distinct words) beyond which the coverage reward fades. */
+  longQuery: number;
+  /** Aspect diversification strength λ (0 = off): hits repeating covered query words drop. */
+  diversity: number;
+  /** Distinct query words needed before diversification applies (short queries have one aspect). */
+  diversityMinWords: number;
   /** Bonus (× best score) when the query's words equal a tool name's words. */
   namePhraseBonus: number;
+  /** Extra score per query word found in a tool's name, times the word's idf among names. */
+  nameBonus: number;
+  /** Index joined adjacent name words and join adjacent query words (compound spellings). */
+  compounds: boolean;
+  /** Weight of two adjacent query words matching two adjacent name words. */
+  phraseWeight: number;
   /** Hits scoring below this fraction of the best are cut (search only, not rank). */
   tailCut: number;
 }
@@ -24,13 +44,23 @@ export interface RankingConfig {
 /** The defaults. */
 export const DEFAULT_RANKING: RankingConfig = {
   k1: 1.2,
-  fieldWeights: [3, 1.5, 2, 2, 1, 0.7, 0.3, 0.3],
+  fieldWeights: [3, 0.75, 2, 2, 1, 0.7, 0.3, 0.3],
   fieldB: [0.5, 0.3, 0.5, 0.5, 0.75, 0.5, 0.75, 0.5],
-  bandWeights: [1, 0.15, 0.4, 0.6, 0.8],
+  bandWeights: [1, 0.45, 0.75, 0.9, 1],
+  stemWeight: 0.5,
+  numberWeight: 0.2,
+  letterWeight: 1,
   synonymWeight: 0.3,
   neighborWeight: 0.3,
+  shorterNeighbors: false,
   coverage: 0.5,
+  longQuery: 1000,
+  diversity: 0.3,
+  diversityMinWords: 12,
   namePhraseBonus: 0.5,
+  nameBonus: 0.15,
+  compounds: true,
+  phraseWeight: 0.5,
   tailCut: 0.4,
 };
 

@@ -37,46 +37,48 @@ export function idf(store: PostingStore, termId: number): number {
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 }
 
+/** The inverse document frequency of a term among tool names (how telling a name match is). */
+export function nameIdf(store: PostingStore, termId: number): number {
+  const n = store.liveCount;
+  const df = store.nameFrequency[termId] ?? 0;
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+
 /** Accumulates BM25F scores of every term into `scratch`; returns how many documents were touched. */
 export function accumulate(
   store: PostingStore,
   plan: QueryPlan,
-  config: RankingConfig,
   scratch: ScoreScratch,
+  nameBonus = 0,
 ): number {
-  store.ensureNorms();
   const { score, mask, stamp, touched } = scratch;
   const epoch = scratch.epoch;
   const alive = store.alive;
-  const norm = store.fieldNorm;
-  const k1 = config.k1;
+  const checkAlive = store.hasDead;
   let count = 0;
   for (const term of plan.terms) {
     const list = store.postings[term.id];
     if (list === undefined) continue;
+    const saturated = store.contributions(term.id);
     const length = store.postingLength[term.id] ?? 0;
-    const factor = term.weight * idf(store, term.id) * (k1 + 1);
-    const bit = 2 ** Math.min(term.group, 31);
+    const factor = term.weight * idf(store, term.id);
+    // a match in the name earns extra by how rare the word is among names, not among all text
+    const nameFactor = nameBonus * term.weight * nameIdf(store, term.id);
+    const bit = term.expansion ? 0 : 2 ** Math.min(term.group, 31);
     for (let index = 0; index < length; index += 2) {
       const doc = list[index] as number;
-      if (alive[doc] !== 1) continue;
-      let packed = list[index + 1] as number;
-      let weighted = 0;
-      let base = doc * FIELD_COUNT;
-      while (packed !== 0) {
-        const tf = packed & 15;
-        if (tf !== 0) weighted += tf * (norm[base] as number);
-        packed >>>= 4;
-        base += 1;
-      }
+      if (checkAlive && alive[doc] !== 1) continue;
+      let value = factor * (saturated[index >> 1] as number);
+      if (((list[index + 1] as number) & 15) !== 0) value += nameFactor;
       if (stamp[doc] !== epoch) {
         stamp[doc] = epoch;
-        score[doc] = 0;
-        mask[doc] = 0;
+        score[doc] = value;
+        mask[doc] = bit;
         touched[count++] = doc;
+      } else {
+        score[doc] = (score[doc] as number) + value;
+        mask[doc] = (mask[doc] as number) | bit;
       }
-      score[doc] = (score[doc] as number) + (factor * weighted) / (k1 + weighted);
-      if (!term.expansion) mask[doc] = (mask[doc] as number) | bit;
     }
   }
   return count;
@@ -89,6 +91,7 @@ export function explainDocument(
   config: RankingConfig,
   doc: number,
 ): FieldContribution[] {
+  store.ensureNorms();
   const out: FieldContribution[] = [];
   const k1 = config.k1;
   for (const term of plan.terms) {
@@ -120,4 +123,43 @@ export function explainDocument(
     }
   }
   return out.sort((a, b) => b.score - a.score);
+}
+
+/** Coverage multipliers `1 + coverage · matched weight / total weight`, by match mask. */
+export interface CoverageTable {
+  requiredMask: number;
+  multiplier(bits: number): number;
+}
+
+/** Builds the coverage multipliers of a plan; a lookup table when the query has few words. */
+export function coverageTable(
+  plan: QueryPlan,
+  coverage: number,
+  longQuery = Number.POSITIVE_INFINITY,
+): CoverageTable {
+  let requiredMask = 0;
+  let total = 0;
+  plan.groups.forEach((group, index) => {
+    if (group.required) requiredMask |= 2 ** Math.min(index, 31);
+    total += group.weight;
+  });
+  requiredMask >>>= 0;
+  // long requests often ask for several tools at once; rewarding full coverage then misleads
+  const fade = plan.groups.length > longQuery ? longQuery / plan.groups.length : 1;
+  const factor = total > 0 ? (coverage * fade) / total : 0;
+  const weights = plan.groups.map((group) => group.weight);
+  const slow = (bits: number) => {
+    let matched = 0;
+    let rest = bits;
+    while (rest !== 0) {
+      const low = rest & -rest;
+      matched += weights[31 - Math.clz32(low)] ?? 0;
+      rest = (rest ^ low) >>> 0;
+    }
+    return 1 + factor * matched;
+  };
+  if (weights.length > 12) return { requiredMask, multiplier: slow };
+  const table = new Float64Array(1 << weights.length);
+  for (let bits = 0; bits < table.length; bits += 1) table[bits] = slow(bits);
+  return { requiredMask, multiplier: (bits) => table[bits] as number };
 }

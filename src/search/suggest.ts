@@ -4,6 +4,13 @@ import type { ToolDefinition } from "../catalog/index.js";
 import { splitIdentifier } from "../text/index.js";
 import type { ServerSummary } from "./types.js";
 
+// three reusable rows, so a scan over thousands of names allocates nothing
+const rows: [Int32Array, Int32Array, Int32Array] = [
+  new Int32Array(64),
+  new Int32Array(64),
+  new Int32Array(64),
+];
+
 /**
  * Optimal-string-alignment distance between two strings, or `bound + 1` as soon as it is known to
  * exceed `bound` (so a scan over many names stays cheap).
@@ -11,35 +18,35 @@ import type { ServerSummary } from "./types.js";
 export function boundedEditDistance(a: string, b: string, bound: number): number {
   if (Math.abs(a.length - b.length) > bound) return bound + 1;
   const width = b.length + 1;
-  let previous2 = new Int32Array(width);
-  let previous = new Int32Array(width);
-  let current = new Int32Array(width);
+  if (rows[0].length < width) for (let r = 0; r < 3; r += 1) rows[r] = new Int32Array(width * 2);
+  let previous2 = rows[0];
+  let previous = rows[1];
+  let current = rows[2];
   for (let j = 0; j < width; j += 1) previous[j] = j;
   for (let i = 1; i <= a.length; i += 1) {
     current[0] = i;
     let rowMin = i;
+    const ca = a.charCodeAt(i - 1);
     for (let j = 1; j < width; j += 1) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      const cb = b.charCodeAt(j - 1);
       let value = Math.min(
-        (previous[j] ?? 0) + 1,
-        (current[j - 1] ?? 0) + 1,
-        (previous[j - 1] ?? 0) + cost,
+        (previous[j] as number) + 1,
+        (current[j - 1] as number) + 1,
+        (previous[j - 1] as number) + (ca === cb ? 0 : 1),
       );
-      if (
-        i > 1 &&
-        j > 1 &&
-        a.charCodeAt(i - 1) === b.charCodeAt(j - 2) &&
-        a.charCodeAt(i - 2) === b.charCodeAt(j - 1)
-      ) {
-        value = Math.min(value, (previous2[j - 2] ?? 0) + 1);
+      if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb) {
+        value = Math.min(value, (previous2[j - 2] as number) + 1);
       }
       current[j] = value;
       if (value < rowMin) rowMin = value;
     }
     if (rowMin > bound) return bound + 1;
-    [previous2, previous, current] = [previous, current, previous2];
+    const spare = previous2;
+    previous2 = previous;
+    previous = current;
+    current = spare;
   }
-  const result = previous[b.length] ?? bound + 1;
+  const result = previous[b.length] as number;
   return result > bound ? bound + 1 : result;
 }
 
@@ -54,29 +61,114 @@ export function nameSuffix(name: string): string {
   return cut > 0 ? name.slice(cut + 1) : name;
 }
 
-/** Up to `count` tool names closest to the query (or to one of its words), nearest first. */
-export function closestNames(query: string, names: readonly string[], count = 5): string[] {
-  const probes = [query.toLowerCase(), ...query.toLowerCase().split(/\s+/)].filter(
-    (probe) => probe.length >= 2,
-  );
-  if (probes.length === 0) return [];
-  const scored: { name: string; distance: number }[] = [];
-  for (const name of names) {
-    const lower = name.toLowerCase();
-    const targets = [lower, nameSuffix(lower), ...splitIdentifier(name)];
-    let best = Number.POSITIVE_INFINITY;
-    for (const probe of probes) {
-      const bound = Math.max(2, Math.ceil(probe.length / 2));
-      for (const target of targets) {
-        // a name that contains the probe is as close as a one-letter typo
-        const distance = target.includes(probe) ? 1 : boundedEditDistance(probe, target, bound);
-        if (distance <= bound && distance < best) best = distance;
+/** Which of 31 letter/digit classes occur in a word, as bits. */
+function letterMask(word: string): number {
+  let mask = 0;
+  for (let index = 0; index < word.length; index += 1) mask |= 1 << (word.charCodeAt(index) % 31);
+  return mask;
+}
+
+function popCount(value: number): number {
+  let rest = value >>> 0;
+  let count = 0;
+  while (rest !== 0) {
+    rest &= rest - 1;
+    count += 1;
+  }
+  return count;
+}
+
+/** Finds the tool names closest to a query; built once per catalog version, since it indexes name words. */
+export class NameSuggester {
+  private readonly namesByWord = new Map<string, string[]>();
+  private readonly wordsByLength = new Map<number, string[]>();
+  private readonly letterMasks = new Map<string, number>();
+  private readonly sortedWords: string[];
+
+  constructor(private readonly names: readonly string[]) {
+    for (const name of names) {
+      for (const word of new Set(splitIdentifier(name))) {
+        const list = this.namesByWord.get(word);
+        if (list) list.push(name);
+        else this.namesByWord.set(word, [name]);
       }
     }
-    if (best !== Number.POSITIVE_INFINITY) scored.push({ name, distance: best });
+    this.sortedWords = [...this.namesByWord.keys()].sort();
+    for (const word of this.sortedWords) {
+      const bucket = this.wordsByLength.get(word.length);
+      if (bucket) bucket.push(word);
+      else this.wordsByLength.set(word.length, [word]);
+      this.letterMasks.set(word, letterMask(word));
+    }
   }
-  scored.sort((x, y) => x.distance - y.distance || (x.name < y.name ? -1 : 1));
-  return scored.slice(0, count).map((entry) => entry.name);
+
+  /** Name words within `bound` edits of the probe (only lengths that can qualify are scanned), and words it begins. */
+  private nearWords(probe: string, bound: number): [string, number][] {
+    const out: [string, number][] = [];
+    const probeMask = letterMask(probe);
+    for (let length = probe.length - bound; length <= probe.length + bound; length += 1) {
+      for (const word of this.wordsByLength.get(length) ?? []) {
+        // one edit changes which letters occur by at most two, a cheap lower bound
+        if (popCount(probeMask ^ (this.letterMasks.get(word) ?? 0)) > 2 * bound) continue;
+        const distance = boundedEditDistance(probe, word, bound);
+        if (distance <= bound) out.push([word, distance]);
+      }
+    }
+    let low = 0;
+    let high = this.sortedWords.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((this.sortedWords[middle] ?? "") < probe) low = middle + 1;
+      else high = middle;
+    }
+    for (let index = low; index < this.sortedWords.length && index < low + 50; index += 1) {
+      const word = this.sortedWords[index] ?? "";
+      if (!word.startsWith(probe)) break;
+      out.push([word, 1]);
+    }
+    return out;
+  }
+
+  /** Up to `count` names nearest the query (or one of its words), nearest first, then by name. */
+  closest(query: string, count = 5, accept?: (name: string) => boolean): string[] {
+    const whole = query.toLowerCase().trim();
+    const words = splitIdentifier(query).filter((word) => word.length >= 2);
+    const best = new Map<string, number>();
+    const offer = (name: string, distance: number) => {
+      if (accept && !accept(name)) return;
+      const known = best.get(name);
+      if (known === undefined || distance < known) best.set(name, distance);
+    };
+    // whole-name comparison costs one edit distance per tool, so only small catalogs get it
+    if (whole.length >= 2 && this.names.length <= 5_000) {
+      const bound = Math.max(2, Math.ceil(whole.length / 3));
+      for (const name of this.names) {
+        const lower = name.toLowerCase();
+        const suffix = nameSuffix(lower);
+        const distance = Math.min(
+          boundedEditDistance(whole, lower, bound),
+          boundedEditDistance(whole, suffix, bound),
+        );
+        if (distance <= bound) offer(name, distance);
+      }
+    }
+    for (const probe of words) {
+      const bound = Math.max(1, Math.floor(probe.length / 3));
+      for (const [word, distance] of this.nearWords(probe, bound)) {
+        // a word match ranks after a whole-name match at the same distance
+        for (const name of this.namesByWord.get(word) ?? []) offer(name, distance + 0.5);
+      }
+    }
+    return [...best]
+      .sort((x, y) => x[1] - y[1] || (x[0] < y[0] ? -1 : 1))
+      .slice(0, count)
+      .map(([name]) => name);
+  }
+}
+
+/** Up to `count` tool names closest to the query (or to one of its words), nearest first. */
+export function closestNames(query: string, names: readonly string[], count = 5): string[] {
+  return new NameSuggester(names).closest(query, count);
 }
 
 /** How many tools each server offers, by server name; tools without a server are left out. */

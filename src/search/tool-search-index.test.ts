@@ -107,16 +107,21 @@ describe("ToolSearchIndex keyword search", () => {
   });
 
   it("cuts weak tails in search but not in rank", () => {
-    const index = build();
-    const cutHits = index.search("create issue github").hits.length;
-    expect(index.rank("create issue github", 10).length).toBeGreaterThan(cutHits);
+    const weak = Array.from({ length: 6 }, (_, n) =>
+      tool(`other_${n}`, "A long description that mentions delta once among many other words here"),
+    );
+    const index = build([tool("alpha_beta_gamma", "Alpha beta gamma delta"), ...weak]);
+    expect(index.search("alpha beta gamma delta").hits.map((hit) => hit.name)).toEqual([
+      "alpha_beta_gamma",
+    ]);
+    expect(index.rank("alpha beta gamma delta", 10)).toHaveLength(7);
   });
 
   it("explains which terms and fields scored", () => {
     const hit = build().search("slack message", { explain: true }).hits[0];
     expect(hit?.name).toBe("mcp__slack__send_message");
     const fields = new Set(hit?.explanation?.map((part) => `${part.term}:${part.field}`));
-    expect(fields.has("messag:name")).toBe(true);
+    expect(fields.has("message:name")).toBe(true);
     expect(fields.has("slack:server")).toBe(true);
     expect(build().search("slack message").hits[0]?.explanation).toBeUndefined();
   });
@@ -126,6 +131,17 @@ describe("ToolSearchIndex keyword search", () => {
     expect(result.hits).toEqual([]);
     expect(result.suggestions?.[0]).toBe("browser_take_screenshot");
     expect(result.servers).toContainEqual({ server: "slack", tools: 2 });
+  });
+
+  it("still ranks a word that every tool contains (no zero idf dead end)", () => {
+    const index = build([
+      tool("github_create_issue", "Create a GitHub issue"),
+      tool("github_list_issues", "List GitHub issues"),
+    ]);
+    expect(index.search("github").hits.map((hit) => hit.name)).toEqual([
+      "github_create_issue",
+      "github_list_issues",
+    ]);
   });
 
   it("browses in name order for an empty query", () => {

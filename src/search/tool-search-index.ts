@@ -3,15 +3,18 @@
 import type { ToolDefinition } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
 import { STOP_WORDS, splitIdentifier, stem, tokenize } from "../text/index.js";
-import { extractFieldTexts, FIELD_COUNT } from "./fields.js";
+import { diversifyByAspect } from "./diversify.js";
+import { extractFieldTexts } from "./fields.js";
 import { type ParsedQuery, parseQuery } from "./parse-query.js";
 import { PostingStore } from "./posting-store.js";
 import { planQuery, type QueryPlan } from "./query-terms.js";
 import { type RankingConfig, resolveRanking } from "./ranking-config.js";
 import { compileRegex, regexScore } from "./regex-search.js";
-import { accumulate, explainDocument, ScoreScratch } from "./score-query.js";
-import { closestNames, nameSuffix, summarizeServers } from "./suggest.js";
-import type { SearchHit, SearchOptions, SearchResult } from "./types.js";
+import { accumulate, coverageTable, explainDocument, ScoreScratch } from "./score-query.js";
+import { NameSuggester, nameSuffix, summarizeServers } from "./suggest.js";
+import { TermEncoder } from "./term-encoder.js";
+import { TopK } from "./top-k.js";
+import type { SearchHit, SearchOptions, SearchResult, ServerSummary } from "./types.js";
 
 /** Options of a search index. */
 export interface SearchIndexOptions {
@@ -71,13 +74,21 @@ export class ToolSearchIndex {
   private readonly idsByLowerName = new Map<string, number[]>();
   private readonly idsBySuffix = new Map<string, number[]>();
   private readonly idsByPhrase = new Map<string, number[]>();
+  private readonly encoder: TermEncoder;
   private sortedNames: string[] | undefined;
+  private suggester: NameSuggester | undefined;
+  private serverSummary: ServerSummary[] | undefined;
   private sortedVocabulary: string[] | undefined;
   private vocabularySize = -1;
 
   constructor(options?: SearchIndexOptions) {
     this.config = resolveRanking(options?.ranking);
-    this.store = new PostingStore({ weights: this.config.fieldWeights, b: this.config.fieldB });
+    this.store = new PostingStore({
+      weights: this.config.fieldWeights,
+      b: this.config.fieldB,
+      k1: this.config.k1,
+    });
+    this.encoder = new TermEncoder(this.store);
   }
 
   /** Number of tools in the index. */
@@ -99,11 +110,7 @@ export class ToolSearchIndex {
   /** Adds a tool; a tool with the same name is replaced. */
   add(tool: ToolDefinition): void {
     if (this.idByName.has(tool.name)) this.remove(tool.name);
-    const texts = extractFieldTexts(tool);
-    const fieldTokens: string[][] = [];
-    for (let field = 0; field < FIELD_COUNT; field += 1)
-      fieldTokens.push(tokenize(texts[field] ?? ""));
-    const id = this.store.add(fieldTokens);
+    const id = this.store.addTermIds(this.encoder.encode(tool, this.config.compounds));
     this.tools[id] = tool;
     this.idByName.set(tool.name, id);
     const lower = tool.name.toLowerCase();
@@ -111,6 +118,8 @@ export class ToolSearchIndex {
     pushTo(this.idsBySuffix, nameSuffix(lower), id);
     pushTo(this.idsByPhrase, phraseKey(splitIdentifier(nameSuffix(tool.name))), id);
     this.sortedNames = undefined;
+    this.suggester = undefined;
+    this.serverSummary = undefined;
   }
 
   /** Removes a tool by name; returns false when it was not indexed. */
@@ -125,6 +134,8 @@ export class ToolSearchIndex {
     pullFrom(this.idsBySuffix, nameSuffix(lower), id);
     pullFrom(this.idsByPhrase, phraseKey(splitIdentifier(nameSuffix(name))), id);
     this.sortedNames = undefined;
+    this.suggester = undefined;
+    this.serverSummary = undefined;
     return true;
   }
 
@@ -179,15 +190,16 @@ export class ToolSearchIndex {
     if (parsed.kind === "browse") return this.browse(parsed, limit, base, filter);
     const hits = this.keywordSearch(parsed, limit, cut, options);
     if (hits.length > 0) return { ...base, hits };
-    const visible = filter ? this.list().filter(filter) : this.list();
+    this.suggester ??= new NameSuggester(this.names());
+    this.serverSummary ??= summarizeServers(this.list());
+    const accept = filter ? (name: string) => filter(this.get(name) as ToolDefinition) : undefined;
     return {
       ...base,
       hits,
-      suggestions: closestNames(
-        parsed.text,
-        visible.map((tool) => tool.name),
-      ),
-      servers: summarizeServers(visible),
+      suggestions: this.suggester.closest(parsed.text, 5, accept),
+      servers: filter
+        ? summarizeServers(this.list().filter(filter))
+        : this.serverSummary.map((entry) => ({ ...entry })),
     };
   }
 
@@ -205,67 +217,79 @@ export class ToolSearchIndex {
       this.config,
     );
     const scratch = this.scratch;
-    scratch.begin(this.store.nextId);
-    const touched = accumulate(this.store, plan, this.config, scratch);
+    scratch.begin(this.store.nextId + 1);
+    const touched = accumulate(this.store, plan, scratch, this.config.nameBonus);
+    const { score, mask, stamp, excluded } = scratch;
     const epoch = scratch.epoch;
     for (const word of parsed.excluded) this.markExcluded(word, epoch);
-    const pinned = this.pinnedIds(parsed.text);
-    let requiredMask = 0;
-    let totalWeight = 0;
-    plan.groups.forEach((group, index) => {
-      if (group.required) requiredMask |= 2 ** Math.min(index, 31);
-      totalWeight += group.weight;
-    });
-    requiredMask >>>= 0;
-    const phraseIds = new Set(this.idsByPhrase.get(phraseKey(splitIdentifier(parsed.text))) ?? []);
-    const candidates: Candidate[] = [];
+    const coverage = coverageTable(plan, this.config.coverage, this.config.longQuery);
+    const requiredMask = coverage.requiredMask;
+    const checkTool = parsed.servers.length > 0 || options?.filter !== undefined;
+    const diversify =
+      this.config.diversity > 0 && plan.groups.length >= this.config.diversityMinWords;
+    const top = new TopK(diversify ? Math.max(limit * 4, 40) : limit, score, this.tools);
     let best = 0;
+    const filtered = checkTool || requiredMask !== 0 || parsed.excluded.length > 0;
+    const docs = scratch.touched;
     for (let index = 0; index < touched; index += 1) {
-      const doc = scratch.touched[index] as number;
-      const mask = scratch.mask[doc] as number;
-      if ((mask & requiredMask) >>> 0 !== requiredMask) continue;
-      if (scratch.excluded[doc] === epoch) continue;
-      const tool = this.tools[doc];
-      if (tool === undefined || !this.passes(tool, parsed, options)) continue;
-      let matched = 0;
-      plan.groups.forEach((group, bit) => {
-        if (mask & (2 ** Math.min(bit, 31))) matched += group.weight;
-      });
-      const coverage = totalWeight > 0 ? matched / totalWeight : 0;
-      const score = (scratch.score[doc] as number) * (1 + this.config.coverage * coverage);
-      if (score > best) best = score;
-      candidates.push({ doc, score, name: tool.name });
+      const doc = docs[index] as number;
+      const bits = mask[doc] as number;
+      if (
+        filtered &&
+        ((bits & requiredMask) >>> 0 !== requiredMask ||
+          excluded[doc] === epoch ||
+          (checkTool && !this.passes(this.tools[doc] as ToolDefinition, parsed, options)))
+      ) {
+        score[doc] = -1;
+        continue;
+      }
+      const value = (score[doc] as number) * coverage.multiplier(bits);
+      score[doc] = value;
+      if (value > best) best = value;
+      if (value >= top.floor) top.offer(doc);
     }
-    for (const candidate of candidates) {
-      if (phraseIds.has(candidate.doc)) candidate.score += best * this.config.namePhraseBonus;
+    // few documents get a name bonus; re-offer them with their raised scores
+    const raised = new Set<number>();
+    let head = best;
+    for (const doc of this.idsByPhrase.get(phraseKey(splitIdentifier(parsed.text))) ?? []) {
+      if (stamp[doc] !== epoch || (score[doc] as number) < 0) continue;
+      score[doc] = (score[doc] as number) + best * this.config.namePhraseBonus;
+      head = Math.max(head, score[doc] as number);
+      raised.add(doc);
     }
-    this.pin(candidates, pinned, parsed, options, epoch);
-    const top = selectTop(candidates, limit);
-    const head = top[0]?.score ?? 0;
-    const kept = cut ? top.filter((c) => c.score >= head * this.config.tailCut) : top;
-    return kept.map((candidate) => this.toHit(candidate, plan, options?.explain === true));
-  }
-
-  private pin(
-    candidates: Candidate[],
-    pinned: number[],
-    parsed: ParsedQuery,
-    options: SearchOptions | undefined,
-    epoch: number,
-  ): void {
-    if (pinned.length === 0) return;
-    let top = 0;
-    for (const candidate of candidates) top = Math.max(top, candidate.score);
-    const byDoc = new Map(candidates.map((candidate) => [candidate.doc, candidate]));
-    for (const doc of pinned) {
+    for (const doc of this.pinnedIds(parsed.text)) {
       const tool = this.tools[doc];
-      if (tool === undefined || !this.passes(tool, parsed, options)) continue;
-      if (this.scratch.excluded[doc] === epoch) continue;
+      if (tool === undefined || excluded[doc] === epoch || !this.passes(tool, parsed, options))
+        continue;
+      if (stamp[doc] !== epoch) {
+        stamp[doc] = epoch;
+        score[doc] = 0;
+      } else if ((score[doc] as number) < 0) continue;
       const exact = tool.name.toLowerCase() === parsed.text.toLowerCase() ? 2 : 1;
-      const candidate = byDoc.get(doc) ?? { doc, score: 0, name: tool.name };
-      candidate.score = top * (1 + exact) + 1 + candidate.score * 1e-3;
-      if (!byDoc.has(doc)) candidates.push(candidate);
+      score[doc] = head * (1 + exact) + 1 + (score[doc] as number) * 1e-3;
+      raised.add(doc);
     }
+    let selected = top.finish(raised);
+    if (diversify) {
+      const weights = plan.groups.map((group) => group.weight);
+      selected = diversifyByAspect(
+        selected,
+        limit,
+        score,
+        mask,
+        weights,
+        this.config.diversity,
+        (a, b) => top.before(a, b),
+      );
+    }
+    const first = selected.length > 0 ? (score[selected[0] as number] as number) : 0;
+    const hits: SearchHit[] = [];
+    for (const doc of selected) {
+      const value = score[doc] as number;
+      if (cut && value < first * this.config.tailCut) break;
+      hits.push(this.toHit(doc, value, plan, options?.explain === true));
+    }
+    return hits;
   }
 
   private pinnedIds(text: string): number[] {
@@ -284,20 +308,21 @@ export class ToolSearchIndex {
 
   private markExcluded(word: string, epoch: number): void {
     for (const token of tokenize(word)) {
-      const id = this.store.termId(token);
-      const list = id < 0 ? undefined : this.store.postings[id];
-      if (list === undefined) continue;
-      const length = this.store.postingLength[id] ?? 0;
-      for (let index = 0; index < length; index += 2) {
-        this.scratch.excluded[list[index] as number] = epoch;
+      for (const id of this.store.stemGroup(token)) {
+        const list = this.store.postings[id];
+        if (list === undefined) continue;
+        const length = this.store.postingLength[id] ?? 0;
+        for (let index = 0; index < length; index += 2) {
+          this.scratch.excluded[list[index] as number] = epoch;
+        }
       }
     }
   }
 
-  private toHit(candidate: Candidate, plan: QueryPlan, explain: boolean): SearchHit {
-    const tool = this.tools[candidate.doc] as ToolDefinition;
-    const hit: SearchHit = { name: tool.name, score: round(candidate.score), tool };
-    if (explain) hit.explanation = explainDocument(this.store, plan, this.config, candidate.doc);
+  private toHit(doc: number, score: number, plan: QueryPlan, explain: boolean): SearchHit {
+    const tool = this.tools[doc] as ToolDefinition;
+    const hit: SearchHit = { name: tool.name, score: round(score), tool };
+    if (explain) hit.explanation = explainDocument(this.store, plan, this.config, doc);
     return hit;
   }
 

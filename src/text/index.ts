@@ -3,4 +3,10 @@
 export { COMMON_WORD_COUNT, commonWordBand, commonWordRank } from "./common-words.js";
 export { stem } from "./stem.js";
 export { isStopWord, STOP_WORDS } from "./stop-words.js";
-export { normalizeText, splitIdentifier, type TokenizeOptions, tokenize } from "./tokenize.js";
+export {
+  forEachPiece,
+  normalizeText,
+  splitIdentifier,
+  type TokenizeOptions,
+  tokenize,
+} from "./tokenize.js";
