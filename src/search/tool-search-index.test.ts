@@ -218,4 +218,16 @@ describe("ToolSearchIndex errors", () => {
     expect(errorCode(() => build().search("issue", { limit: 2.5 }))).toBe("invalid_option");
     expect(errorCode(() => build().rank("issue", 0))).toBe("invalid_option");
   });
+
+  it("a query of stop words only still finds tools named with them", () => {
+    const index = new ToolSearchIndex();
+    for (const name of ["about_page", "get_it", "ok", "ok_two", "list_files"]) {
+      index.add({ name, description: "d", inputSchema: { type: "object" } });
+    }
+    expect(index.rank("about", 5)).toEqual(["about_page"]);
+    // the exact name first, then the other tool whose name holds the word
+    expect(index.rank("ok", 5)).toEqual(["ok", "ok_two"]);
+    expect(index.search("it").hits.map((hit) => hit.name)).toEqual(["get_it"]);
+    expect(index.search("the").hits).toEqual([]);
+  });
 });

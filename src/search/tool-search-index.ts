@@ -189,6 +189,11 @@ export class ToolSearchIndex {
     if (parsed.kind === "regex") return this.regexSearch(parsed.text, limit, base, filter);
     if (parsed.kind === "browse") return this.browse(parsed, limit, base, filter);
     const hits = this.keywordSearch(parsed, limit, cut, options);
+    // a query of stop words only scores nothing in the index (an exact name may still be pinned)
+    for (const hit of this.stopWordNameHits(parsed, limit, options)) {
+      if (hits.length >= limit) break;
+      if (!hits.some((known) => known.name === hit.name)) hits.push(hit);
+    }
     if (hits.length > 0) return { ...base, hits };
     this.suggester ??= new NameSuggester(this.names());
     this.serverSummary ??= summarizeServers(this.list());
@@ -296,6 +301,29 @@ export class ToolSearchIndex {
     const lower = text.trim().toLowerCase();
     if (lower.length === 0 || /\s/.test(lower)) return [];
     return [...(this.idsByLowerName.get(lower) ?? []), ...(this.idsBySuffix.get(lower) ?? [])];
+  }
+
+  /**
+   * When every query word is a stop word ("about", "it", "the"), the index holds none of them;
+   * rather than a dead end, return the tools whose name contains one of those words, the tools
+   * with more of them (then shorter names) first. A linear scan, taken only in this rare case.
+   */
+  private stopWordNameHits(
+    parsed: ParsedQuery,
+    limit: number,
+    options: SearchOptions | undefined,
+  ): SearchHit[] {
+    const words = new Set(parsed.words.flatMap((word) => splitIdentifier(word)));
+    if (words.size === 0 || [...words].some((word) => !STOP_WORDS.has(word))) return [];
+    const scored: { tool: ToolDefinition; score: number }[] = [];
+    for (const tool of this.list()) {
+      if (!this.passes(tool, parsed, options)) continue;
+      const parts = splitIdentifier(tool.name);
+      const matched = parts.filter((part) => words.has(part)).length;
+      if (matched > 0) scored.push({ tool, score: matched / parts.length });
+    }
+    scored.sort((a, b) => b.score - a.score || (a.tool.name < b.tool.name ? -1 : 1));
+    return scored.slice(0, limit).map(({ tool, score }) => ({ name: tool.name, score, tool }));
   }
 
   private passes(tool: ToolDefinition, parsed: ParsedQuery, options?: SearchOptions): boolean {

@@ -25,10 +25,10 @@ const top = (query: string, k = 3) => index.rank(query, k);
 
 describe("relevance on the example catalog", () => {
   it("a model's keyword query finds the exact action first", () => {
-    expect(top("create a github issue", 2)).toEqual([
-      "create_issue", // name parts "create" + "issue", server "github"
-      "list_issues", // "issue" in the name and "github" server, but "create" only elsewhere
-    ]);
+    const [first, ...rest] = top("create a github issue", 3);
+    expect(first).toBe("create_issue"); // name parts "create" + "issue", server "github"
+    // then other issue tools of the same server: "issue" in the name, "create" only elsewhere
+    for (const name of rest) expect(name).toMatch(/issue/);
   });
 
   it("a raw request ranks by the rare, meaningful words, not the filler", () => {
