@@ -1,5 +1,7 @@
 // Owns: the BM25F index, the query language, regex mode, ranking, explanations.
 // Must not import: disclosure, providers, mcp, cli.
+
+export { boundedEditDistance } from "../internal/index.js";
 export { BaselineBM25 } from "./baseline-bm25.js";
 export {
   type EvalQuery,
@@ -12,7 +14,7 @@ export {
 export { type ParsedQuery, parseQuery } from "./parse-query.js";
 export { DEFAULT_RANKING, type RankingConfig } from "./ranking-config.js";
 export { MAX_REGEX_LENGTH } from "./regex-search.js";
-export { boundedEditDistance, closestNames } from "./suggest.js";
+export { closestNames } from "./suggest.js";
 export { syncSearchIndex } from "./sync-search-index.js";
 export {
   DEFAULT_LIMIT,

@@ -1,6 +1,7 @@
 /** Closest-name suggestions (bounded Damerau-Levenshtein) and per-server summaries for no-match results. */
 
 import type { ToolDefinition } from "../catalog/index.js";
+import { boundedEditDistance } from "../internal/index.js";
 import { splitIdentifier } from "../text/index.js";
 import type { ServerSummary } from "./types.js";
 
@@ -10,45 +11,6 @@ const rows: [Int32Array, Int32Array, Int32Array] = [
   new Int32Array(64),
   new Int32Array(64),
 ];
-
-/**
- * Optimal-string-alignment distance between two strings, or `bound + 1` as soon as it is known to
- * exceed `bound` (so a scan over many names stays cheap).
- */
-export function boundedEditDistance(a: string, b: string, bound: number): number {
-  if (Math.abs(a.length - b.length) > bound) return bound + 1;
-  const width = b.length + 1;
-  if (rows[0].length < width) for (let r = 0; r < 3; r += 1) rows[r] = new Int32Array(width * 2);
-  let previous2 = rows[0];
-  let previous = rows[1];
-  let current = rows[2];
-  for (let j = 0; j < width; j += 1) previous[j] = j;
-  for (let i = 1; i <= a.length; i += 1) {
-    current[0] = i;
-    let rowMin = i;
-    const ca = a.charCodeAt(i - 1);
-    for (let j = 1; j < width; j += 1) {
-      const cb = b.charCodeAt(j - 1);
-      let value = Math.min(
-        (previous[j] as number) + 1,
-        (current[j - 1] as number) + 1,
-        (previous[j - 1] as number) + (ca === cb ? 0 : 1),
-      );
-      if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb) {
-        value = Math.min(value, (previous2[j - 2] as number) + 1);
-      }
-      current[j] = value;
-      if (value < rowMin) rowMin = value;
-    }
-    if (rowMin > bound) return bound + 1;
-    const spare = previous2;
-    previous2 = previous;
-    previous = current;
-    current = spare;
-  }
-  const result = previous[b.length] as number;
-  return result > bound ? bound + 1 : result;
-}
 
 /** The part of a tool name after its namespace (`mcp__github__create_issue` → `create_issue`). */
 export function nameSuffix(name: string): string {
