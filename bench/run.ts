@@ -10,7 +10,13 @@ import { runTruncationBench } from "./truncation.bench.js";
 const sections: Record<string, () => unknown | Promise<unknown>> = {
   speed: () => runSearchSpeed(),
   quality: () => runQualityBench(),
-  truncation: () => runTruncationBench(),
+  truncation: async () => {
+    const figures = await runTruncationBench();
+    console.log("\n## Result truncation (real catalog JSON as results; o200k)\n");
+    console.log("| measure | value |\n| --- | --- |");
+    for (const [name, value] of Object.entries(figures))
+      console.log(`| ${name} | ${value.toFixed(2)} |`);
+  },
   disclosure: () => runDisclosureBench(),
 };
 
