@@ -323,6 +323,20 @@ describe("handlers", () => {
     expect(ok.content).toEqual([{ type: "text", text: 'created {"owner":"rewritten"}' }]);
   });
 
+  it("an after-hook that returns a plain value has it wrapped as a result, not spread", async () => {
+    const disclosure = setup(tools, {
+      // plain JavaScript callers can return anything; the types forbid it, so cast
+      hooks: { after: [() => "replaced by the hook" as never] },
+    });
+    const outcome = await disclosure.execute({
+      session: "s",
+      name: "create_issue",
+      arguments: { owner: "me" },
+    });
+    expect(outcome.content).toEqual([{ type: "text", text: "replaced by the hook" }]);
+    expect(Object.keys(outcome)).not.toContain("0");
+  });
+
   it("counts calls by real tool name and route", async () => {
     const disclosure = setup(tools, { strategy: "bridge" });
     await disclosure.execute({

@@ -11,7 +11,7 @@ import type { PlanBasis } from "./plan-basis.js";
 import type { ResolvedSettings } from "./plan-turn.js";
 import { readArguments, readBridgeTarget, unnestArguments } from "./repair-arguments.js";
 import type { RevealStore } from "./reveal-store.js";
-import { errorResult, runHandler } from "./run-handler.js";
+import { errorResult, runHandler, toToolResult } from "./run-handler.js";
 import type { CallRoute, DisclosureOptions, ExecuteInput, ExecuteOutcome } from "./types.js";
 import { checkArguments } from "./validate-arguments.js";
 
@@ -226,7 +226,9 @@ export async function executeCall(
   const durationMs = performance.now() - started;
   try {
     for (const hook of options.hooks?.after ?? []) {
-      result = (await hook({ ...event, result, durationMs })) ?? result;
+      const replaced = await hook({ ...event, result, durationMs });
+      // a hook written in plain JavaScript may return any value: normalise it like a handler's
+      if (replaced !== undefined) result = toToolResult(replaced);
     }
     // meta results are not budgeted: a cut schema is worse than none, and search has its own budget
     if (!isMeta && options.budgetResult) result = await options.budgetResult(result, tool);
