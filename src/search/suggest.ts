@@ -5,7 +5,6 @@ import { boundedEditDistance } from "../internal/index.js";
 import { splitIdentifier } from "../text/index.js";
 import type { ServerSummary } from "./types.js";
 
-
 /** The part of a tool name after its namespace (`mcp__github__create_issue` → `create_issue`). */
 export function nameSuffix(name: string): string {
   const cut = Math.max(
