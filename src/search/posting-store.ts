@@ -6,6 +6,7 @@
 
 import { stem } from "../text/index.js";
 import { FIELD_COUNT } from "./fields.js";
+import { letterMask } from "./nearest-names.js";
 
 const NIBBLE = Array.from({ length: FIELD_COUNT }, (_, field) => 2 ** (4 * field));
 
@@ -22,8 +23,9 @@ function grow<T extends Uint32Array | Float32Array | Uint8Array | Float64Array>(
   size: number,
 ): T {
   if (array.length >= size) return array;
-  let capacity = Math.max(8, array.length);
-  while (capacity < size) capacity *= 2;
+  // 1.5× growth: less slack than doubling, still amortised O(1) appends
+  let capacity = Math.max(4, array.length);
+  while (capacity < size) capacity = Math.ceil((capacity * 3) / 2);
   const next = new (array.constructor as new (length: number) => T)(capacity);
   next.set(array);
   return next;
@@ -39,13 +41,19 @@ export class PostingStore {
   docFrequency: number[] = [];
   /** Number of live documents whose name field holds the term. */
   nameFrequency: number[] = [];
-  private docNameTerms: (number[] | undefined)[] = [];
-  private readonly nameTerms: number[] = [];
+  /** Vocabulary terms by their first two characters (`~` compounds left out), for prefix lookups. */
+  private readonly prefixBuckets = new Map<string, number[]>();
+  /** Terms that have occurred in a name, by length (for suggestions); check `nameFrequency`. */
+  private readonly namedByLength: number[][] = [];
+  /** The same for all-digit terms (ids numbered per tool are common), kept apart. */
+  private readonly namedNumbersByLength: number[][] = [];
+  private everNamed = new Uint8Array(0);
+  /** `letterMask` of each term that has occurred in a name (a cheap edit-distance bound). */
+  namedMask = new Int32Array(0);
   alive = new Uint8Array(0);
   fieldLength = new Float32Array(0);
   /** `weight / (1 - b + b * length / average)` per doc and field; refreshed when averages drift. */
   fieldNorm = new Float32Array(0);
-  private docTerms: (Uint32Array | undefined)[] = [];
   private termMark = new Uint32Array(0);
   private termPacked = new Float64Array(0);
   private addStamp = 0;
@@ -102,43 +110,49 @@ export class PostingStore {
         if (Math.floor(current / unit) % 16 < 15) this.termPacked[term] = current + unit;
       }
     }
-    const termList = new Uint32Array(distinct);
     for (const term of distinct) {
       const packed = this.termPacked[term] ?? 0;
       this.appendPosting(term, id, packed);
       // the name field is field 0, the lowest nibble
       if (packed % 16 !== 0) {
         this.nameFrequency[term] = (this.nameFrequency[term] ?? 0) + 1;
-        this.nameTerms.push(term);
+        if (this.everNamed[term] !== 1) this.noteNamed(term);
       }
     }
-    this.docNameTerms[id] = this.nameTerms.splice(0);
-    this.docTerms[id] = termList;
     this.alive[id] = 1;
     this.liveCount += 1;
-    this.livePostings += termList.length;
+    this.livePostings += distinct.length;
     this.version += 1;
     return id;
   }
 
-  /** Tombstones a document; its postings go at the next compaction. */
-  remove(id: number): void {
-    const termList = this.docTerms[id];
-    if (termList === undefined || this.alive[id] !== 1) return;
-    for (const term of termList) this.docFrequency[term] = (this.docFrequency[term] ?? 1) - 1;
-    for (const term of this.docNameTerms[id] ?? []) {
-      this.nameFrequency[term] = (this.nameFrequency[term] ?? 1) - 1;
+  /**
+   * Tombstones a document; its postings go at the next compaction. `fieldTerms` must be the term
+   * ids it was added with (the caller re-encodes the tool, so the store keeps no per-document lists).
+   */
+  remove(id: number, fieldTerms: readonly (readonly number[])[]): void {
+    if (this.alive[id] !== 1) return;
+    this.addStamp = (this.addStamp % 0xfffffff0) + 1;
+    const stamp = this.addStamp;
+    let distinct = 0;
+    for (let field = 0; field < FIELD_COUNT; field += 1) {
+      for (const term of fieldTerms[field] ?? []) {
+        if (this.termMark[term] === stamp) continue;
+        this.termMark[term] = stamp;
+        distinct += 1;
+        this.docFrequency[term] = (this.docFrequency[term] ?? 1) - 1;
+        // field 0 comes first, so a term seen there first is a name term of this document
+        if (field === 0) this.nameFrequency[term] = (this.nameFrequency[term] ?? 1) - 1;
+      }
     }
-    this.docNameTerms[id] = undefined;
     for (let field = 0; field < FIELD_COUNT; field += 1) {
       this.fieldLengthSum[field] =
         (this.fieldLengthSum[field] ?? 0) - (this.fieldLength[id * FIELD_COUNT + field] ?? 0);
     }
     this.alive[id] = 0;
-    this.docTerms[id] = undefined;
     this.liveCount -= 1;
-    this.livePostings -= termList.length;
-    this.deadPostings += termList.length;
+    this.livePostings -= distinct;
+    this.deadPostings += distinct;
     this.pendingFree.push(id);
     this.version += 1;
     if (this.deadPostings > 4096 && this.deadPostings > this.livePostings / 4) this.compact();
@@ -224,6 +238,32 @@ export class PostingStore {
     }
   }
 
+  /** Vocabulary terms starting with `prefix` (at least two characters), in no particular order. */
+  termsWithPrefix(prefix: string, visit: (term: number, text: string) => void): void {
+    for (const term of this.prefixBuckets.get(prefix.slice(0, 2)) ?? []) {
+      const text = this.terms[term] as string;
+      if (text.startsWith(prefix)) visit(term, text);
+    }
+  }
+
+  /**
+   * Terms of this length that have occurred in a name (some may no longer: check `nameFrequency`),
+   * all-digit ones or the others.
+   */
+  namedTermsOfLength(length: number, digits: boolean): readonly number[] {
+    return (digits ? this.namedNumbersByLength : this.namedByLength)[length] ?? [];
+  }
+
+  private noteNamed(term: number): void {
+    this.everNamed[term] = 1;
+    const text = this.terms[term] as string;
+    this.namedMask[term] = letterMask(text);
+    if (text.startsWith("~")) return;
+    const buckets = /^[0-9]+$/.test(text) ? this.namedNumbersByLength : this.namedByLength;
+    while (buckets.length <= text.length) buckets.push([]);
+    buckets[text.length]?.push(term);
+  }
+
   /** Ids of the vocabulary terms whose Porter stem is `stemmed`. */
   stemGroup(stemmed: string): readonly number[] {
     return this.stemGroups.get(stemmed) ?? [];
@@ -240,6 +280,12 @@ export class PostingStore {
       else this.stemGroups.set(stemmed, [term]);
       this.termIds.set(token, term);
       this.terms.push(token);
+      if (token.length >= 2 && !token.startsWith("~")) {
+        const key = token.slice(0, 2);
+        const bucket = this.prefixBuckets.get(key);
+        if (bucket) bucket.push(term);
+        else this.prefixBuckets.set(key, [term]);
+      }
       this.postings.push(new Uint32Array(2));
       this.postingLength.push(0);
       this.docFrequency.push(0);
@@ -249,6 +295,12 @@ export class PostingStore {
         const packed = new Float64Array(this.termMark.length);
         packed.set(this.termPacked);
         this.termPacked = packed;
+        const named = new Uint8Array(this.termMark.length);
+        named.set(this.everNamed);
+        this.everNamed = named;
+        const masks = new Int32Array(this.termMark.length);
+        masks.set(this.namedMask);
+        this.namedMask = masks;
       }
     }
     return term;

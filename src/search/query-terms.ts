@@ -41,12 +41,11 @@ export function wordWeight(word: string, config: RankingConfig): number {
   return config.bandWeights[commonWordBand(word)] ?? 1;
 }
 
-/** Builds the query plan; `vocabulary` is the sorted term list used to find prefix neighbours. */
+/** Builds the query plan over the store's vocabulary. */
 export function planQuery(
   words: readonly string[],
   required: readonly string[],
   store: PostingStore,
-  vocabulary: () => readonly string[],
   config: RankingConfig,
 ): QueryPlan {
   const groups: QueryGroup[] = [];
@@ -106,7 +105,7 @@ export function planQuery(
     }
     if (config.neighborWeight > 0) {
       for (const surface of surfaces[index] ?? []) {
-        for (const neighbor of prefixNeighbors(surface, store, vocabulary, config)) {
+        for (const neighbor of prefixNeighbors(surface, store, config)) {
           if (groupOfStem.has(stem(neighbor))) continue;
           pushId(store.termId(neighbor), group.weight * config.neighborWeight, index, true);
         }
@@ -137,12 +136,7 @@ export function planQuery(
 }
 
 /** Vocabulary terms that extend the stem or that the stem extends (at least 4 shared letters). */
-function prefixNeighbors(
-  token: string,
-  store: PostingStore,
-  vocabulary: () => readonly string[],
-  config: RankingConfig,
-): string[] {
+function prefixNeighbors(token: string, store: PostingStore, config: RankingConfig): string[] {
   if (token.length < 4 || DIGITS.test(token)) return [];
   const out: string[] = [];
   if (config.shorterNeighbors) {
@@ -151,18 +145,15 @@ function prefixNeighbors(
       if (store.termId(prefix) >= 0) out.push(prefix);
     }
   }
-  const sorted = vocabulary();
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if ((sorted[middle] ?? "") < token) low = middle + 1;
-    else high = middle;
-  }
-  for (let index = low; index < sorted.length && out.length < MAX_NEIGHBORS * 2; index += 1) {
-    const term = sorted[index] ?? "";
-    if (!term.startsWith(token)) break;
-    if (term !== token && term.length <= token.length + 4) out.push(term);
+  // the alphabetically first longer terms, as a sorted vocabulary scan would meet them
+  const longer: string[] = [];
+  store.termsWithPrefix(token, (_term, text) => {
+    if (text !== token && text.length <= token.length + 4) longer.push(text);
+  });
+  longer.sort();
+  for (const term of longer) {
+    if (out.length >= MAX_NEIGHBORS * 2) break;
+    out.push(term);
   }
   return out;
 }

@@ -5,13 +5,6 @@ import { boundedEditDistance } from "../internal/index.js";
 import { splitIdentifier } from "../text/index.js";
 import type { ServerSummary } from "./types.js";
 
-// three reusable rows, so a scan over thousands of names allocates nothing
-const rows: [Int32Array, Int32Array, Int32Array] = [
-  new Int32Array(64),
-  new Int32Array(64),
-  new Int32Array(64),
-];
-
 /** The part of a tool name after its namespace (`mcp__github__create_issue` → `create_issue`). */
 export function nameSuffix(name: string): string {
   const cut = Math.max(

@@ -11,7 +11,8 @@ import { planQuery, type QueryPlan } from "./query-terms.js";
 import { type RankingConfig, resolveRanking } from "./ranking-config.js";
 import { compileRegex, regexScore } from "./regex-search.js";
 import { accumulate, coverageTable, explainDocument, ScoreScratch } from "./score-query.js";
-import { NameSuggester, nameSuffix, summarizeServers } from "./suggest.js";
+import { nameSuffix, summarizeServers } from "./suggest.js";
+import { NameMasks, suggestNames } from "./suggest-names.js";
 import { TermEncoder } from "./term-encoder.js";
 import { TopK } from "./top-k.js";
 import type { SearchHit, SearchOptions, SearchResult, ServerSummary } from "./types.js";
@@ -76,10 +77,10 @@ export class ToolSearchIndex {
   private readonly idsByPhrase = new Map<string, number[]>();
   private readonly encoder: TermEncoder;
   private sortedNames: string[] | undefined;
-  private suggester: NameSuggester | undefined;
+  /** Tools per server, kept up to date on add and remove (the no-match summary reads it). */
+  private readonly serverCounts = new Map<string, number>();
+  private readonly nameMasks = new NameMasks();
   private serverSummary: ServerSummary[] | undefined;
-  private sortedVocabulary: string[] | undefined;
-  private vocabularySize = -1;
 
   constructor(options?: SearchIndexOptions) {
     this.config = resolveRanking(options?.ranking);
@@ -112,21 +113,24 @@ export class ToolSearchIndex {
     if (this.idByName.has(tool.name)) this.remove(tool.name);
     const id = this.store.addTermIds(this.encoder.encode(tool, this.config.compounds));
     this.tools[id] = tool;
+    this.nameMasks.set(id, tool.name);
     this.idByName.set(tool.name, id);
     const lower = tool.name.toLowerCase();
     pushTo(this.idsByLowerName, lower, id);
     pushTo(this.idsBySuffix, nameSuffix(lower), id);
     pushTo(this.idsByPhrase, phraseKey(splitIdentifier(nameSuffix(tool.name))), id);
     this.sortedNames = undefined;
-    this.suggester = undefined;
-    this.serverSummary = undefined;
+    this.countServer(tool.server, 1);
   }
 
   /** Removes a tool by name; returns false when it was not indexed. */
   remove(name: string): boolean {
     const id = this.idByName.get(name);
     if (id === undefined) return false;
-    this.store.remove(id);
+    const tool = this.tools[id] as ToolDefinition;
+    this.store.remove(id, this.encoder.encode(tool, this.config.compounds));
+    this.nameMasks.clear(id);
+    this.countServer(tool.server, -1);
     this.tools[id] = undefined;
     this.idByName.delete(name);
     const lower = name.toLowerCase();
@@ -134,9 +138,15 @@ export class ToolSearchIndex {
     pullFrom(this.idsBySuffix, nameSuffix(lower), id);
     pullFrom(this.idsByPhrase, phraseKey(splitIdentifier(nameSuffix(name))), id);
     this.sortedNames = undefined;
-    this.suggester = undefined;
-    this.serverSummary = undefined;
     return true;
+  }
+
+  private countServer(server: string | undefined, change: number): void {
+    if (server === undefined || server === "") return;
+    const count = (this.serverCounts.get(server) ?? 0) + change;
+    if (count > 0) this.serverCounts.set(server, count);
+    else this.serverCounts.delete(server);
+    this.serverSummary = undefined;
   }
 
   /** Replaces (or adds) the tool with the same name. */
@@ -195,13 +205,14 @@ export class ToolSearchIndex {
       if (!hits.some((known) => known.name === hit.name)) hits.push(hit);
     }
     if (hits.length > 0) return { ...base, hits };
-    this.suggester ??= new NameSuggester(this.names());
-    this.serverSummary ??= summarizeServers(this.list());
+    this.serverSummary ??= [...this.serverCounts]
+      .map(([server, tools]) => ({ server, tools }))
+      .sort((a, b) => (a.server < b.server ? -1 : a.server > b.server ? 1 : 0));
     const accept = filter ? (name: string) => filter(this.get(name) as ToolDefinition) : undefined;
     return {
       ...base,
       hits,
-      suggestions: this.suggester.closest(parsed.text, 5, accept),
+      suggestions: suggestNames(this.store, this.tools, this.nameMasks, parsed.text, 5, accept),
       servers: filter
         ? summarizeServers(this.list().filter(filter))
         : this.serverSummary.map((entry) => ({ ...entry })),
@@ -214,13 +225,7 @@ export class ToolSearchIndex {
     cut: boolean,
     options: SearchOptions | undefined,
   ): SearchHit[] {
-    const plan = planQuery(
-      parsed.words,
-      parsed.required,
-      this.store,
-      () => this.vocabulary(),
-      this.config,
-    );
+    const plan = planQuery(parsed.words, parsed.required, this.store, this.config);
     const scratch = this.scratch;
     scratch.begin(this.store.nextId + 1);
     const touched = accumulate(this.store, plan, scratch, this.config.nameBonus);
@@ -401,14 +406,6 @@ export class ToolSearchIndex {
   private names(): string[] {
     this.sortedNames ??= [...this.idByName.keys()].sort();
     return this.sortedNames;
-  }
-
-  private vocabulary(): readonly string[] {
-    if (this.sortedVocabulary === undefined || this.vocabularySize !== this.store.terms.length) {
-      this.sortedVocabulary = [...this.store.terms].sort();
-      this.vocabularySize = this.store.terms.length;
-    }
-    return this.sortedVocabulary;
   }
 }
 
