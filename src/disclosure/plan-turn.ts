@@ -219,6 +219,7 @@ export function planTurn(
     nativeSearch: settings.nativeSearch,
     stats,
   };
+  if (listing?.text) plan.listing = listing.text;
   if (limit !== undefined) {
     // demoted core tools that a reveal brought back are loaded again, so not dropped
     const dropped = [...basis.demoted.filter((name) => !promoted.has(name)), ...skipped];

@@ -150,6 +150,9 @@ export interface TurnPlan {
   nativeSearch: boolean;
   stats: PlanStats;
   budget?: DefinitionBudgetReport;
+  /** The directory of deferred tools appended to the search tool's description, when a listing
+   * is on; formatters for providers that cap description length move it to the system note. */
+  listing?: string;
 }
 
 /** How a call reached its tool. */

@@ -290,3 +290,36 @@ describe("parseCalls on malformed responses", () => {
     expect(calls("gemini", { promptFeedback: { blockReason: "SAFETY" } })).toEqual([]);
   });
 });
+
+describe("a listing longer than the provider's description limit", () => {
+  const listing = `Deferred tools:\n${Array.from({ length: 80 }, (_, index) => `- tool_${index}: does thing ${index}`).join("\n")}`;
+  const withListing = (): TurnPlan => {
+    const base = plan([], [tool("a", "s"), tool("b", "s")]);
+    return {
+      ...base,
+      metaTools: [{ ...search, description: `${search.description}\n\n${listing}` }],
+      listing,
+    };
+  };
+
+  it("moves to the system note for OpenAI (1,024 characters), whole and without a cut warning", () => {
+    for (const formatter of [
+      createOpenAIChatFormatter(),
+      createOpenAIResponsesFormatter({ model: "gpt-4.1" }),
+    ]) {
+      const formatted = formatter.formatTools(withListing());
+      const text = JSON.stringify(formatted.tools);
+      expect(text).not.toContain("tool_79: does thing 79");
+      expect(formatted.system).toContain(listing);
+      expect(formatted.warnings.map((warning) => warning.code)).not.toContain(
+        "description_truncated",
+      );
+    }
+  });
+
+  it("stays in the search tool's description where no limit applies (Anthropic)", () => {
+    const formatted = createAnthropicFormatter().formatTools(withListing());
+    expect(JSON.stringify(formatted.tools)).toContain("tool_79: does thing 79");
+    expect(formatted.system).not.toContain("tool_79");
+  });
+});

@@ -246,3 +246,23 @@ export function responseList<T>(
   }
   return objectEntries<T>(list);
 }
+
+/**
+ * Moves the listing of deferred tools from the search tool's description to the system note when
+ * the description would pass the provider's length limit (OpenAI: 1,024 characters), so the
+ * listing reaches the model whole instead of being cut. Other plans are returned unchanged.
+ */
+export function placeListing(plan: TurnPlan, capabilities: ProviderCapabilities): TurnPlan {
+  const limit = capabilities.maxDescriptionLength;
+  const listing = plan.listing;
+  if (limit === undefined || !listing) return plan;
+  const suffix = `\n\n${listing}`;
+  let moved = false;
+  const metaTools = plan.metaTools.map((tool) => {
+    if (tool.description.length <= limit || !tool.description.endsWith(suffix)) return tool;
+    moved = true;
+    return { ...tool, description: tool.description.slice(0, -suffix.length) };
+  });
+  if (!moved) return plan;
+  return { ...plan, metaTools, system: plan.system ? `${plan.system}\n\n${listing}` : listing };
+}

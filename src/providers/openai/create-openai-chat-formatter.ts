@@ -10,6 +10,7 @@ import {
   objectEntries,
   outcomeText,
   parseArguments,
+  placeListing,
   planParts,
   providerNameMap,
   requestWarning,
@@ -125,7 +126,8 @@ export function createOpenAIChatFormatter(
   const parameters = createParameterConverter();
   const last = lastFormatted<OpenAIChatFormatted>("openai-chat");
 
-  const formatTools = (plan: TurnPlan, given: OpenAIChatFormatOptions = {}) => {
+  const formatTools = (planned: TurnPlan, given: OpenAIChatFormatOptions = {}) => {
+    const plan = placeListing(planned, capabilities);
     requireClientPlan(plan, capabilities);
     const options = { ...defaults, ...given };
     const parts = planParts(plan);

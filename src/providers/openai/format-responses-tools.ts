@@ -5,6 +5,7 @@ import { PROVIDER_CAPABILITIES, parseGPTModel } from "../capabilities.js";
 import {
   createNameMapCache,
   fitDescription,
+  placeListing,
   planParts,
   providerNameMap,
   requestWarning,
@@ -99,7 +100,11 @@ export function createResponsesToolFormatter(defaults: OpenAIResponsesFormatOpti
   const nameMaps = createNameMapCache(capabilities);
   const parameters = createParameterConverter();
 
-  return (plan: TurnPlan, given: OpenAIResponsesFormatOptions = {}): OpenAIResponsesFormatted => {
+  return (
+    planned: TurnPlan,
+    given: OpenAIResponsesFormatOptions = {},
+  ): OpenAIResponsesFormatted => {
+    const plan = placeListing(planned, capabilities);
     const options = { ...defaults, ...given };
     const parts = planParts(plan);
     const names = nameMaps(parts, options.names);
