@@ -7,8 +7,16 @@ import { HASH_SEED, hashStep, PieceTable } from "./piece-table.js";
 import type { PostingStore } from "./posting-store.js";
 import { nameSuffix } from "./suggest.js";
 
+/** Offset where `nameSuffix(name)` begins within `name`. */
+function nameSuffixStart(name: string): number {
+  return name.length - nameSuffix(name).length;
+}
+
 const NON_ASCII = /[^ -~\t\n\r]/;
 const NO_IDS: readonly number[] = [];
+const LETTERS = /^\p{L}+$/u;
+/** Pair keys `first · 2^26 + second` stay exact doubles for vocabularies under 2^26 terms. */
+const PAIR_BASE = 2 ** 26;
 
 /**
  * The term ids of one tool in one buffer: segment `s` is `ids[bounds[s]] .. ids[bounds[s + 1]]`.
@@ -28,6 +36,12 @@ export class TermEncoder {
   private readonly pieces = new PieceTable<readonly number[]>();
   private ids = new Int32Array(256);
   private count = 0;
+  /** While encoding an ASCII name: where its part after the namespace starts (else -1). */
+  private suffixAt = -1;
+  /** The first id of the name's part after the namespace, once reached. */
+  private suffixIndex = -1;
+  /** Compound term id (or -1 for none) by the term ids of the two joined words. */
+  private readonly compoundOf = new Map<number, number>();
   private readonly bounds = new Int32Array(COMPOUND_SEGMENT + 2);
   private readonly encoded: { ids: Int32Array; bounds: Int32Array } = {
     ids: this.ids,
@@ -40,12 +54,18 @@ export class TermEncoder {
   encode(tool: ToolDefinition, compounds: boolean): EncodedTool {
     const texts = extractFieldTexts(tool);
     this.count = 0;
+    const name = texts[0] ?? "";
+    const ascii = !NON_ASCII.test(name);
+    this.suffixAt = compounds && ascii ? nameSuffixStart(name) : -1;
+    this.suffixIndex = -1;
     for (let field = 0; field < FIELD_COUNT; field += 1) {
       this.bounds[field] = this.count;
       this.appendText(texts[field] ?? "");
+      this.suffixAt = -1;
     }
     this.bounds[COMPOUND_SEGMENT] = this.count;
-    if (compounds) this.appendCompounds(tool.name);
+    if (compounds && ascii) this.appendNameCompounds();
+    else if (compounds) this.appendCompounds(tool.name);
     this.bounds[COMPOUND_SEGMENT + 1] = this.count;
     this.encoded.ids = this.ids;
     return this.encoded;
@@ -64,6 +84,31 @@ export class TermEncoder {
     for (let index = 0; index < list.length; index += 1) this.push(list[index] as number);
   }
 
+  /**
+   * The compounds of the name's words after its namespace, from their term ids (an ASCII name's
+   * pieces after the cut are the pieces of its suffix): same terms as `appendCompounds`, cached per pair.
+   */
+  private appendNameCompounds(): void {
+    const start = this.suffixIndex < 0 ? (this.bounds[1] as number) : this.suffixIndex;
+    const end = this.bounds[1] as number;
+    for (let index = start + 1; index < end; index += 1) {
+      const compound = this.compoundTerm(this.ids[index - 1] as number, this.ids[index] as number);
+      if (compound >= 0) this.push(compound);
+    }
+  }
+
+  private compoundTerm(first: number, second: number): number {
+    const cacheable = second < PAIR_BASE;
+    const key = first * PAIR_BASE + second;
+    const known = cacheable ? this.compoundOf.get(key) : undefined;
+    if (known !== undefined) return known;
+    const joined = `${this.store.terms[first]}${this.store.terms[second]}`;
+    // a separate namespace (`~`), so only a single query word can match a joined name pair
+    const compound = LETTERS.test(joined) ? this.store.intern(`~${stem(joined)}`) : -1;
+    if (cacheable) this.compoundOf.set(key, compound);
+    return compound;
+  }
+
   /** Joined adjacent name words (`screen_shot` → `screenshot`), so spelling a compound either way matches. */
   private appendCompounds(name: string): void {
     const words = splitIdentifier(nameSuffix(name));
@@ -73,7 +118,7 @@ export class TermEncoder {
       if (previous !== undefined) {
         const joined = `${previous}${word}`;
         // a separate namespace (`~`), so only a single query word can match a joined name pair
-        if (/^\p{L}+$/u.test(joined)) this.push(this.store.intern(`~${stem(joined)}`));
+        if (LETTERS.test(joined)) this.push(this.store.intern(`~${stem(joined)}`));
       }
       previous = word;
     }
@@ -103,6 +148,9 @@ export class TermEncoder {
         }
         hash = hashStep(hash, code);
       } else if (start >= 0) {
+        if (start >= this.suffixAt && this.suffixAt >= 0 && this.suffixIndex < 0) {
+          this.suffixIndex = this.count;
+        }
         this.pushAll(this.pieceIds(text, start, index, hash));
         start = -1;
       }
