@@ -235,6 +235,7 @@ export class ToolSearchIndex {
     for (const word of parsed.excluded) this.markExcluded(word, epoch);
     const coverage = coverageTable(plan, this.config.coverage, this.config.longQuery);
     const requiredMask = coverage.requiredMask;
+    const table = coverage.table;
     const checkTool = parsed.servers.length > 0 || options?.filter !== undefined;
     const diversify =
       this.config.diversity > 0 && plan.groups.length >= this.config.diversityMinWords;
@@ -254,7 +255,9 @@ export class ToolSearchIndex {
         score[doc] = -1;
         continue;
       }
-      const value = (score[doc] as number) * coverage.multiplier(bits);
+      const value =
+        (score[doc] as number) *
+        (table !== undefined ? (table[bits] as number) : coverage.multiplier(bits));
       score[doc] = value;
       if (value > best) best = value;
       if (value >= top.floor) top.offer(doc);
