@@ -41,6 +41,8 @@ interface SchemaTexts {
   seen: number;
 }
 
+const BRANCH_KEYS = ["anyOf", "oneOf", "allOf"] as const;
+
 function walkSchema(schema: unknown, depth: number, out: SchemaTexts): void {
   if (depth > MAX_SCHEMA_DEPTH || schema === null || typeof schema !== "object") return;
   const node = schema as Record<string, unknown>;
@@ -49,10 +51,14 @@ function walkSchema(schema: unknown, depth: number, out: SchemaTexts): void {
   }
   const properties = node.properties;
   if (properties !== null && typeof properties === "object" && !Array.isArray(properties)) {
-    for (const [key, value] of Object.entries(properties as Record<string, unknown>)) {
+    const record = properties as Record<string, unknown>;
+    // own enumerable keys in `Object.entries` order, without building an array of pairs
+    for (const key in record) {
+      if (!Object.hasOwn(record, key)) continue;
       if (out.seen >= MAX_SCHEMA_PROPERTIES) return;
       out.seen += 1;
       out.names.push(key);
+      const value = record[key];
       if (value !== null && typeof value === "object") {
         const description = (value as Record<string, unknown>).description;
         if (typeof description === "string") out.descriptions.push(description);
@@ -61,7 +67,7 @@ function walkSchema(schema: unknown, depth: number, out: SchemaTexts): void {
     }
   }
   if (node.items !== undefined) walkSchema(node.items, depth + 1, out);
-  for (const key of ["anyOf", "oneOf", "allOf"]) {
+  for (const key of BRANCH_KEYS) {
     const list = node[key];
     if (Array.isArray(list)) for (const item of list) walkSchema(item, depth + 1, out);
   }

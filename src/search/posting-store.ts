@@ -7,8 +7,10 @@
 import { stem } from "../text/index.js";
 import { FIELD_COUNT } from "./fields.js";
 import { letterMask } from "./nearest-names.js";
+import { COMPOUND_SEGMENT, type EncodedTool } from "./term-encoder.js";
 
-const NIBBLE = Array.from({ length: FIELD_COUNT }, (_, field) => 2 ** (4 * field));
+/** Name segments first (so the name terms lead), then the other fields. */
+const SEGMENT_ORDER = [0, COMPOUND_SEGMENT, 1, 2, 3, 4, 5, 6, 7] as const;
 
 /** Per-field weight and length normalisation used when scoring. */
 export interface FieldParameters {
@@ -55,7 +57,8 @@ export class PostingStore {
   /** `weight / (1 - b + b * length / average)` per doc and field; refreshed when averages drift. */
   fieldNorm = new Float32Array(0);
   private termMark = new Uint32Array(0);
-  private termPacked = new Float64Array(0);
+  private termPacked = new Uint32Array(0);
+  private distinct = new Int32Array(64);
   private addStamp = 0;
   private readonly fieldLengthSum = new Float64Array(FIELD_COUNT);
   private freeIds: number[] = [];
@@ -82,67 +85,83 @@ export class PostingStore {
     return this.termIds.get(term) ?? -1;
   }
 
-  /** Adds one document given its tokens per field; returns its id. */
-  add(fieldTokens: readonly (readonly string[])[]): number {
-    return this.addTermIds(fieldTokens.map((tokens) => tokens.map((token) => this.intern(token))));
-  }
-
-  /** Adds one document given the term ids (from `intern`) of each field; returns its id. */
-  addTermIds(fieldTerms: readonly (readonly number[])[]): number {
+  /**
+   * Adds one document given its encoded term ids (see `EncodedTool`: segments 0–7 are the fields,
+   * segment 8 more name terms); returns its id.
+   */
+  addEncoded(encoded: EncodedTool): number {
+    const { ids, bounds } = encoded;
     const id = this.freeIds.pop() ?? this.nextId++;
     this.ensureDocCapacity(id + 1);
     // distinct terms of this document, with their packed per-field frequencies, in scratch arrays
-    const distinct: number[] = [];
     this.addStamp = (this.addStamp % 0xfffffff0) + 1;
     const stamp = this.addStamp;
-    for (let field = 0; field < FIELD_COUNT; field += 1) {
-      const tokens = fieldTerms[field] ?? [];
-      this.fieldLength[id * FIELD_COUNT + field] = tokens.length;
-      this.fieldLengthSum[field] = (this.fieldLengthSum[field] ?? 0) + tokens.length;
-      const unit = NIBBLE[field] ?? 1;
-      for (const term of tokens) {
-        if (this.termMark[term] !== stamp) {
-          this.termMark[term] = stamp;
-          this.termPacked[term] = 0;
-          distinct.push(term);
+    const termMark = this.termMark;
+    const termPacked = this.termPacked;
+    if (this.distinct.length < ids.length) this.distinct = new Int32Array(ids.length * 2);
+    const distinct = this.distinct;
+    let distinctCount = 0;
+    for (const segment of SEGMENT_ORDER) {
+      const field = segment === COMPOUND_SEGMENT ? 0 : segment;
+      const start = bounds[segment] as number;
+      const end = bounds[segment + 1] as number;
+      this.fieldLength[id * FIELD_COUNT + field] =
+        (segment === COMPOUND_SEGMENT ? (this.fieldLength[id * FIELD_COUNT] as number) : 0) +
+        end -
+        start;
+      this.fieldLengthSum[field] = (this.fieldLengthSum[field] as number) + end - start;
+      const shift = 4 * field;
+      const unit = 1 << shift;
+      for (let index = start; index < end; index += 1) {
+        const term = ids[index] as number;
+        if (termMark[term] !== stamp) {
+          termMark[term] = stamp;
+          termPacked[term] = 0;
+          distinct[distinctCount++] = term;
         }
-        const current = this.termPacked[term] ?? 0;
-        if (Math.floor(current / unit) % 16 < 15) this.termPacked[term] = current + unit;
+        const current = termPacked[term] as number;
+        if (((current >>> shift) & 15) < 15) termPacked[term] = current + unit;
       }
     }
-    for (const term of distinct) {
-      const packed = this.termPacked[term] ?? 0;
+    for (let index = 0; index < distinctCount; index += 1) {
+      const term = distinct[index] as number;
+      const packed = termPacked[term] as number;
       this.appendPosting(term, id, packed);
       // the name field is field 0, the lowest nibble
-      if (packed % 16 !== 0) {
+      if ((packed & 15) !== 0) {
         this.nameFrequency[term] = (this.nameFrequency[term] ?? 0) + 1;
         if (this.everNamed[term] !== 1) this.noteNamed(term);
       }
     }
     this.alive[id] = 1;
     this.liveCount += 1;
-    this.livePostings += distinct.length;
+    this.livePostings += distinctCount;
     this.version += 1;
     return id;
   }
 
   /**
-   * Tombstones a document; its postings go at the next compaction. `fieldTerms` must be the term
-   * ids it was added with (the caller re-encodes the tool, so the store keeps no per-document lists).
+   * Tombstones a document; its postings go at the next compaction. `encoded` must be the term ids
+   * it was added with (the caller re-encodes the tool, so the store keeps no per-document lists).
    */
-  remove(id: number, fieldTerms: readonly (readonly number[])[]): void {
+  remove(id: number, encoded: EncodedTool): void {
     if (this.alive[id] !== 1) return;
+    const { ids, bounds } = encoded;
     this.addStamp = (this.addStamp % 0xfffffff0) + 1;
     const stamp = this.addStamp;
     let distinct = 0;
-    for (let field = 0; field < FIELD_COUNT; field += 1) {
-      for (const term of fieldTerms[field] ?? []) {
+    // the name segments come first, so a term seen there first is a name term of this document
+    for (const segment of SEGMENT_ORDER) {
+      const end = bounds[segment + 1] as number;
+      for (let index = bounds[segment] as number; index < end; index += 1) {
+        const term = ids[index] as number;
         if (this.termMark[term] === stamp) continue;
         this.termMark[term] = stamp;
         distinct += 1;
         this.docFrequency[term] = (this.docFrequency[term] ?? 1) - 1;
-        // field 0 comes first, so a term seen there first is a name term of this document
-        if (field === 0) this.nameFrequency[term] = (this.nameFrequency[term] ?? 1) - 1;
+        if (segment === 0 || segment === COMPOUND_SEGMENT) {
+          this.nameFrequency[term] = (this.nameFrequency[term] ?? 1) - 1;
+        }
       }
     }
     for (let field = 0; field < FIELD_COUNT; field += 1) {
@@ -292,7 +311,7 @@ export class PostingStore {
       this.nameFrequency.push(0);
       if (term >= this.termMark.length) {
         this.termMark = grow(this.termMark, term + 1);
-        const packed = new Float64Array(this.termMark.length);
+        const packed = new Uint32Array(this.termMark.length);
         packed.set(this.termPacked);
         this.termPacked = packed;
         const named = new Uint8Array(this.termMark.length);

@@ -129,6 +129,8 @@ export function explainDocument(
 export interface CoverageTable {
   requiredMask: number;
   multiplier(bits: number): number;
+  /** The multipliers indexed by mask when the query has at most 12 groups (read it directly in hot loops). */
+  table: Float64Array | undefined;
 }
 
 /** Builds the coverage multipliers of a plan; a lookup table when the query has few words. */
@@ -158,8 +160,8 @@ export function coverageTable(
     }
     return 1 + factor * matched;
   };
-  if (weights.length > 12) return { requiredMask, multiplier: slow };
+  if (weights.length > 12) return { requiredMask, multiplier: slow, table: undefined };
   const table = new Float64Array(1 << weights.length);
   for (let bits = 0; bits < table.length; bits += 1) table[bits] = slow(bits);
-  return { requiredMask, multiplier: (bits) => table[bits] as number };
+  return { requiredMask, multiplier: (bits) => table[bits] as number, table };
 }

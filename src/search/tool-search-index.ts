@@ -5,6 +5,7 @@ import { ToolsiftError } from "../errors.js";
 import { STOP_WORDS, splitIdentifier, stem, tokenize } from "../text/index.js";
 import { diversifyByAspect } from "./diversify.js";
 import { extractFieldTexts } from "./fields.js";
+import { IdsByKey } from "./ids-by-key.js";
 import { type ParsedQuery, parseQuery } from "./parse-query.js";
 import { PostingStore } from "./posting-store.js";
 import { planQuery, type QueryPlan } from "./query-terms.js";
@@ -72,9 +73,9 @@ export class ToolSearchIndex {
   private readonly scratch = new ScoreScratch();
   private readonly tools: (ToolDefinition | undefined)[] = [];
   private readonly idByName = new Map<string, number>();
-  private readonly idsByLowerName = new Map<string, number[]>();
-  private readonly idsBySuffix = new Map<string, number[]>();
-  private readonly idsByPhrase = new Map<string, number[]>();
+  private readonly idsByLowerName = new IdsByKey();
+  private readonly idsBySuffix = new IdsByKey();
+  private readonly idsByPhrase = new IdsByKey();
   private readonly encoder: TermEncoder;
   private sortedNames: string[] | undefined;
   /** Tools per server, kept up to date on add and remove (the no-match summary reads it). */
@@ -111,14 +112,14 @@ export class ToolSearchIndex {
   /** Adds a tool; a tool with the same name is replaced. */
   add(tool: ToolDefinition): void {
     if (this.idByName.has(tool.name)) this.remove(tool.name);
-    const id = this.store.addTermIds(this.encoder.encode(tool, this.config.compounds));
+    const id = this.store.addEncoded(this.encoder.encode(tool, this.config.compounds));
     this.tools[id] = tool;
     this.nameMasks.set(id, tool.name);
     this.idByName.set(tool.name, id);
     const lower = tool.name.toLowerCase();
-    pushTo(this.idsByLowerName, lower, id);
-    pushTo(this.idsBySuffix, nameSuffix(lower), id);
-    pushTo(this.idsByPhrase, phraseKey(splitIdentifier(nameSuffix(tool.name))), id);
+    this.idsByLowerName.add(lower, id);
+    this.idsBySuffix.add(nameSuffix(lower), id);
+    this.idsByPhrase.add(phraseKey(splitIdentifier(nameSuffix(tool.name))), id);
     this.sortedNames = undefined;
     this.countServer(tool.server, 1);
   }
@@ -134,9 +135,9 @@ export class ToolSearchIndex {
     this.tools[id] = undefined;
     this.idByName.delete(name);
     const lower = name.toLowerCase();
-    pullFrom(this.idsByLowerName, lower, id);
-    pullFrom(this.idsBySuffix, nameSuffix(lower), id);
-    pullFrom(this.idsByPhrase, phraseKey(splitIdentifier(nameSuffix(name))), id);
+    this.idsByLowerName.delete(lower, id);
+    this.idsBySuffix.delete(nameSuffix(lower), id);
+    this.idsByPhrase.delete(phraseKey(splitIdentifier(nameSuffix(name))), id);
     this.sortedNames = undefined;
     return true;
   }
@@ -234,6 +235,7 @@ export class ToolSearchIndex {
     for (const word of parsed.excluded) this.markExcluded(word, epoch);
     const coverage = coverageTable(plan, this.config.coverage, this.config.longQuery);
     const requiredMask = coverage.requiredMask;
+    const table = coverage.table;
     const checkTool = parsed.servers.length > 0 || options?.filter !== undefined;
     const diversify =
       this.config.diversity > 0 && plan.groups.length >= this.config.diversityMinWords;
@@ -253,7 +255,9 @@ export class ToolSearchIndex {
         score[doc] = -1;
         continue;
       }
-      const value = (score[doc] as number) * coverage.multiplier(bits);
+      const value =
+        (score[doc] as number) *
+        (table !== undefined ? (table[bits] as number) : coverage.multiplier(bits));
       score[doc] = value;
       if (value > best) best = value;
       if (value >= top.floor) top.offer(doc);
@@ -261,7 +265,7 @@ export class ToolSearchIndex {
     // few documents get a name bonus; re-offer them with their raised scores
     const raised = new Set<number>();
     let head = best;
-    for (const doc of this.idsByPhrase.get(phraseKey(splitIdentifier(parsed.text))) ?? []) {
+    for (const doc of this.idsByPhrase.get(phraseKey(splitIdentifier(parsed.text)))) {
       if (stamp[doc] !== epoch || (score[doc] as number) < 0) continue;
       score[doc] = (score[doc] as number) + best * this.config.namePhraseBonus;
       head = Math.max(head, score[doc] as number);
@@ -305,7 +309,7 @@ export class ToolSearchIndex {
   private pinnedIds(text: string): number[] {
     const lower = text.trim().toLowerCase();
     if (lower.length === 0 || /\s/.test(lower)) return [];
-    return [...(this.idsByLowerName.get(lower) ?? []), ...(this.idsBySuffix.get(lower) ?? [])];
+    return [...this.idsByLowerName.get(lower), ...this.idsBySuffix.get(lower)];
   }
 
   /**
@@ -411,20 +415,6 @@ export class ToolSearchIndex {
 
 function round(value: number): number {
   return Math.round(value * 1e4) / 1e4;
-}
-
-function pushTo(map: Map<string, number[]>, key: string, id: number): void {
-  const list = map.get(key);
-  if (list) list.push(id);
-  else map.set(key, [id]);
-}
-
-function pullFrom(map: Map<string, number[]>, key: string, id: number): void {
-  const list = map.get(key);
-  if (!list) return;
-  const next = list.filter((item) => item !== id);
-  if (next.length === 0) map.delete(key);
-  else map.set(key, next);
 }
 
 /** The best `k` candidates in order (score desc, then name), by partial selection. */

@@ -28,8 +28,20 @@ export function normalizeText(text: string): string {
 const pieceCache = new Map<string, readonly string[]>();
 const PIECE_CACHE_LIMIT = 200_000;
 
+/** True for an all-lowercase-ASCII or all-digit piece, which splits into just itself. */
+function isPlainPiece(piece: string): boolean {
+  const first = piece.charCodeAt(0);
+  const digits = first >= 48 && first <= 57;
+  for (let index = 0; index < piece.length; index += 1) {
+    const code = piece.charCodeAt(index);
+    if (digits ? code < 48 || code > 57 : code < 97 || code > 122) return false;
+  }
+  return piece.length > 0;
+}
+
 /** Splits one separator-free piece at camelCase, ACRONYMCase and digit boundaries, lowercased. */
 function splitPiece(piece: string): readonly string[] {
+  if (isPlainPiece(piece)) return [piece];
   const cached = pieceCache.get(piece);
   if (cached !== undefined) return cached;
   const spaced = piece
