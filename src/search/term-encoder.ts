@@ -2,7 +2,7 @@
 
 import type { ToolDefinition } from "../catalog/index.js";
 import { forEachPiece, STOP_WORDS, splitIdentifier, stem, tokenize } from "../text/index.js";
-import { extractFieldTexts, FIELD_COUNT } from "./fields.js";
+import { CLIPPED_FROM, FIELD_COUNT, FieldItems, MAX_FIELD_CHARS } from "./fields.js";
 import { HASH_SEED, hashStep, PieceTable } from "./piece-table.js";
 import type { PostingStore } from "./posting-store.js";
 import { nameSuffix } from "./suggest.js";
@@ -34,6 +34,9 @@ export const COMPOUND_SEGMENT = FIELD_COUNT;
 /** Encodes tools into the store's vocabulary; each distinct piece of text is tokenised once. */
 export class TermEncoder {
   private readonly pieces = new PieceTable<readonly number[]>();
+  private readonly fields = new FieldItems();
+  /** Per term id: 0 not yet known, 1 all letters, 2 not (a pair joins only two letter terms). */
+  private letters = new Uint8Array(1024);
   private ids = new Int32Array(256);
   private count = 0;
   /** While encoding an ASCII name: where its part after the namespace starts (else -1). */
@@ -52,15 +55,18 @@ export class TermEncoder {
 
   /** Term ids of each field of a tool (see `EncodedTool`); `compounds` adds joined name-word pairs. */
   encode(tool: ToolDefinition, compounds: boolean): EncodedTool {
-    const texts = extractFieldTexts(tool);
+    const fields = this.fields;
+    fields.collect(tool);
     this.count = 0;
-    const name = texts[0] ?? "";
+    const name = tool.name;
     const ascii = !NON_ASCII.test(name);
     this.suffixAt = compounds && ascii ? nameSuffixStart(name) : -1;
     this.suffixIndex = -1;
     for (let field = 0; field < FIELD_COUNT; field += 1) {
       this.bounds[field] = this.count;
-      this.appendText(texts[field] ?? "");
+      const items = fields.items[field] as string[];
+      if (field < CLIPPED_FROM) this.appendText(items[0] as string);
+      else this.appendItems(items);
       this.suffixAt = -1;
     }
     this.bounds[COMPOUND_SEGMENT] = this.count;
@@ -69,6 +75,25 @@ export class TermEncoder {
     this.bounds[COMPOUND_SEGMENT + 1] = this.count;
     this.encoded.ids = this.ids;
     return this.encoded;
+  }
+
+  /**
+   * Appends the ids of the items joined by spaces and clipped to `MAX_FIELD_CHARS`, scanning each
+   * item in place when the joined text would be short enough and all ASCII (the usual case).
+   */
+  private appendItems(items: readonly string[]): void {
+    let length = items.length - 1;
+    let ascii = true;
+    for (const item of items) {
+      length += item.length;
+      if (ascii && NON_ASCII.test(item)) ascii = false;
+    }
+    if (ascii && length <= MAX_FIELD_CHARS) {
+      for (const item of items) this.appendAscii(item);
+      return;
+    }
+    const joined = items.join(" ");
+    this.appendText(joined.length > MAX_FIELD_CHARS ? joined.slice(0, MAX_FIELD_CHARS) : joined);
   }
 
   private push(id: number): void {
@@ -98,6 +123,8 @@ export class TermEncoder {
   }
 
   private compoundTerm(first: number, second: number): number {
+    // a pair with a digit (tool numbers) never joins: answer without touching the cache
+    if (!this.allLetters(first) || !this.allLetters(second)) return -1;
     const cacheable = second < PAIR_BASE;
     const key = first * PAIR_BASE + second;
     const known = cacheable ? this.compoundOf.get(key) : undefined;
@@ -107,6 +134,20 @@ export class TermEncoder {
     const compound = LETTERS.test(joined) ? this.store.intern(`~${stem(joined)}`) : -1;
     if (cacheable) this.compoundOf.set(key, compound);
     return compound;
+  }
+
+  private allLetters(term: number): boolean {
+    if (term >= this.letters.length) {
+      const grown = new Uint8Array(Math.max(term + 1, this.letters.length * 2));
+      grown.set(this.letters);
+      this.letters = grown;
+    }
+    let known = this.letters[term] as number;
+    if (known === 0) {
+      known = LETTERS.test(this.store.terms[term] as string) ? 1 : 2;
+      this.letters[term] = known;
+    }
+    return known === 1;
   }
 
   /** Joined adjacent name words (`screen_shot` → `screenshot`), so spelling a compound either way matches. */
@@ -135,6 +176,11 @@ export class TermEncoder {
       });
       return;
     }
+    this.appendAscii(text);
+  }
+
+  /** Appends the term ids of an all-ASCII text. */
+  private appendAscii(text: string): void {
     // ASCII fast path: scan and hash in one pass, no substring until a piece is new
     let start = -1;
     let hash = HASH_SEED;
