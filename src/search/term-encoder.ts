@@ -3,7 +3,7 @@
 import type { ToolDefinition } from "../catalog/index.js";
 import { forEachPiece, STOP_WORDS, splitIdentifier, stem, tokenize } from "../text/index.js";
 import { CLIPPED_FROM, FIELD_COUNT, FieldItems, MAX_FIELD_CHARS } from "./fields.js";
-import { HASH_SEED, hashStep, PieceTable } from "./piece-table.js";
+import { HASH_SEED, hashStep, NO_TERM, PieceTable } from "./piece-table.js";
 import type { PostingStore } from "./posting-store.js";
 import { nameSuffix } from "./suggest.js";
 
@@ -33,7 +33,7 @@ export const COMPOUND_SEGMENT = FIELD_COUNT;
 
 /** Encodes tools into the store's vocabulary; each distinct piece of text is tokenised once. */
 export class TermEncoder {
-  private readonly pieces = new PieceTable<readonly number[]>();
+  private readonly pieces = new PieceTable();
   private readonly fields = new FieldItems();
   /** Per term id: 0 not yet known, 1 all letters, 2 not (a pair joins only two letter terms). */
   private letters = new Uint8Array(1024);
@@ -172,7 +172,7 @@ export class TermEncoder {
         let hash = HASH_SEED;
         for (let index = 0; index < piece.length; index += 1)
           hash = hashStep(hash, piece.charCodeAt(index));
-        this.pushAll(this.pieceIds(piece, 0, piece.length, hash));
+        this.pushPiece(piece, 0, piece.length, hash);
       });
       return;
     }
@@ -197,24 +197,29 @@ export class TermEncoder {
         if (start >= this.suffixAt && this.suffixAt >= 0 && this.suffixIndex < 0) {
           this.suffixIndex = this.count;
         }
-        this.pushAll(this.pieceIds(text, start, index, hash));
+        this.pushPiece(text, start, index, hash);
         start = -1;
       }
     }
   }
 
-  private pieceIds(text: string, start: number, end: number, hash: number): readonly number[] {
-    const known = this.pieces.find(text, start, end, hash);
-    if (known !== undefined) return known;
-    const piece = text.slice(start, end);
+  /** Appends the term ids of `text.slice(start, end)`, tokenising and interning it when new. */
+  private pushPiece(text: string, start: number, end: number, hash: number): void {
+    let entry = this.pieces.find(text, start, end, hash);
+    if (entry < 0) entry = this.addPiece(text.slice(start, end), hash);
+    const code = this.pieces.codes[entry] as number;
+    if (code >= 0) this.push(code);
+    else if (code !== NO_TERM) this.pushAll(this.pieces.idsOf(code));
+  }
+
+  private addPiece(piece: string, hash: number): number {
     // the index keeps surface words; queries reach other inflections through stem groups
     const ids = isPlainWord(piece)
       ? STOP_WORDS.has(piece)
         ? NO_IDS
         : [this.store.intern(piece)]
       : tokenize(piece, { stem: false }).map((token) => this.store.intern(token));
-    this.pieces.insert(piece, hash, ids);
-    return ids;
+    return this.pieces.insert(piece, hash, ids);
   }
 }
 
