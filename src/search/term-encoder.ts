@@ -7,9 +7,15 @@ import { HASH_SEED, hashStep, NO_TERM, PieceTable } from "./piece-table.js";
 import type { PostingStore } from "./posting-store.js";
 import { nameSuffix } from "./suggest.js";
 
-/** Offset where `nameSuffix(name)` begins within `name`. */
+/** Offset where `nameSuffix(name)` begins within `name` (the same cut, without slicing). */
 function nameSuffixStart(name: string): number {
-  return name.length - nameSuffix(name).length;
+  const cut = Math.max(
+    name.lastIndexOf("__") + 1,
+    name.lastIndexOf("."),
+    name.lastIndexOf("/"),
+    name.lastIndexOf(":"),
+  );
+  return cut > 0 ? cut + 1 : 0;
 }
 
 const NON_ASCII = /[^ -~\t\n\r]/;
@@ -45,6 +51,10 @@ export class TermEncoder {
   private suffixIndex = -1;
   /** Compound term id (or -1 for none) by the term ids of the two joined words. */
   private readonly compoundOf = new Map<number, number>();
+  /** True after encoding an ASCII name with compounds: the name's suffix ids are known. */
+  private suffixKnown = false;
+  /** Porter stem by term id, filled as name words are met. */
+  private readonly stems: string[] = [];
   private readonly bounds = new Int32Array(COMPOUND_SEGMENT + 2);
   private readonly encoded: { ids: Int32Array; bounds: Int32Array } = {
     ids: this.ids,
@@ -62,6 +72,7 @@ export class TermEncoder {
     const ascii = !NON_ASCII.test(name);
     this.suffixAt = compounds && ascii ? nameSuffixStart(name) : -1;
     this.suffixIndex = -1;
+    this.suffixKnown = compounds && ascii;
     for (let field = 0; field < FIELD_COUNT; field += 1) {
       this.bounds[field] = this.count;
       const items = fields.items[field] as string[];
@@ -94,6 +105,28 @@ export class TermEncoder {
     }
     const joined = items.join(" ");
     this.appendText(joined.length > MAX_FIELD_CHARS ? joined.slice(0, MAX_FIELD_CHARS) : joined);
+  }
+
+  /**
+   * The stemmed words of the name's part after its namespace joined by spaces (stop words left
+   * out), from the last `encode`'s term ids; undefined when they were not tracked (non-ASCII name
+   * or compounds off). Equals `splitIdentifier(nameSuffix(name))` filtered, stemmed and joined.
+   */
+  namePhrase(): string | undefined {
+    if (!this.suffixKnown) return undefined;
+    const end = this.bounds[1] as number;
+    const start = this.suffixIndex < 0 ? end : this.suffixIndex;
+    let phrase = "";
+    for (let index = start; index < end; index += 1) {
+      const term = this.ids[index] as number;
+      let stemmed = this.stems[term];
+      if (stemmed === undefined) {
+        stemmed = stem(this.store.terms[term] as string);
+        this.stems[term] = stemmed;
+      }
+      phrase = index === start ? stemmed : `${phrase} ${stemmed}`;
+    }
+    return phrase;
   }
 
   private push(id: number): void {
