@@ -31,6 +31,8 @@ export const FIELD_NAMES = [
 
 /** Longest text read from one field of one tool, in characters (giant descriptions exist). */
 export const MAX_FIELD_CHARS = 6_000;
+/** Fields from this number on are clipped to `MAX_FIELD_CHARS` (name, server and title are not). */
+export const CLIPPED_FROM = Field.hint;
 const MAX_SCHEMA_DEPTH = 4;
 const MAX_SCHEMA_PROPERTIES = 200;
 
@@ -77,21 +79,48 @@ function clip(text: string): string {
   return text.length > MAX_FIELD_CHARS ? text.slice(0, MAX_FIELD_CHARS) : text;
 }
 
+/**
+ * The texts of each field of a tool as lists of items, indexed by field number; a field's text is
+ * its items joined by spaces (from `CLIPPED_FROM` on, clipped to `MAX_FIELD_CHARS`); the first
+ * three fields hold exactly one item. Reused between calls of `collect`.
+ */
+export class FieldItems {
+  /** Items per field, valid until the next `collect`. */
+  readonly items: string[][] = Array.from({ length: FIELD_COUNT }, () => []);
+  private readonly schema: SchemaTexts;
+
+  constructor() {
+    this.schema = {
+      names: this.items[Field.paramNames] as string[],
+      descriptions: this.items[Field.paramDescriptions] as string[],
+      enums: this.items[Field.enumValues] as string[],
+      seen: 0,
+    };
+  }
+
+  /** Fills `items` from a tool. */
+  collect(tool: ToolDefinition): void {
+    for (const list of this.items) list.length = 0;
+    this.schema.seen = 0;
+    walkSchema(tool.inputSchema, 0, this.schema);
+    const hint = this.items[Field.hint] as string[];
+    hint.push(tool.searchHint ?? "");
+    if (tool.keywords) for (const keyword of tool.keywords) hint.push(keyword);
+    if (tool.tags) for (const tag of tool.tags) hint.push(tag);
+    if (tool.category) hint.push(tool.category);
+    const title = tool.title ?? tool.annotations?.title ?? "";
+    this.items[Field.name]?.push(tool.name);
+    this.items[Field.server]?.push(tool.server ?? "");
+    this.items[Field.title]?.push(typeof title === "string" ? title : "");
+    this.items[Field.description]?.push(tool.description ?? "");
+  }
+}
+
 /** Returns the raw text of each field of a tool, indexed by field number. */
 export function extractFieldTexts(tool: ToolDefinition): string[] {
-  const schema: SchemaTexts = { names: [], descriptions: [], enums: [], seen: 0 };
-  walkSchema(tool.inputSchema, 0, schema);
-  const hint = [tool.searchHint ?? "", ...(tool.keywords ?? []), ...(tool.tags ?? [])];
-  if (tool.category) hint.push(tool.category);
-  const title = tool.title ?? tool.annotations?.title ?? "";
-  return [
-    tool.name,
-    tool.server ?? "",
-    typeof title === "string" ? title : "",
-    clip(hint.join(" ")),
-    clip(tool.description ?? ""),
-    clip(schema.names.join(" ")),
-    clip(schema.descriptions.join(" ")),
-    clip(schema.enums.join(" ")),
-  ];
+  const fields = new FieldItems();
+  fields.collect(tool);
+  return fields.items.map((items, field) =>
+    field < CLIPPED_FROM ? (items[0] as string) : clip(items.join(" ")),
+  );
 }

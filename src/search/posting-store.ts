@@ -326,11 +326,14 @@ export class PostingStore {
   }
 
   private appendPosting(term: number, doc: number, tf: number): void {
-    const length = this.postingLength[term] ?? 0;
-    const list = grow(this.postings[term] ?? new Uint32Array(2), length + 2);
+    const length = this.postingLength[term] as number;
+    let list = this.postings[term] as Uint32Array;
+    if (list.length < length + 2) {
+      list = grow(list, length + 2);
+      this.postings[term] = list;
+    }
     list[length] = doc;
     list[length + 1] = tf;
-    this.postings[term] = list;
     this.postingLength[term] = length + 2;
     this.docFrequency[term] = (this.docFrequency[term] ?? 0) + 1;
   }

@@ -2,14 +2,20 @@
 
 import type { ToolDefinition } from "../catalog/index.js";
 import { forEachPiece, STOP_WORDS, splitIdentifier, stem, tokenize } from "../text/index.js";
-import { extractFieldTexts, FIELD_COUNT } from "./fields.js";
-import { HASH_SEED, hashStep, PieceTable } from "./piece-table.js";
+import { CLIPPED_FROM, FIELD_COUNT, FieldItems, MAX_FIELD_CHARS } from "./fields.js";
+import { HASH_SEED, hashStep, NO_TERM, PieceTable } from "./piece-table.js";
 import type { PostingStore } from "./posting-store.js";
 import { nameSuffix } from "./suggest.js";
 
-/** Offset where `nameSuffix(name)` begins within `name`. */
+/** Offset where `nameSuffix(name)` begins within `name` (the same cut, without slicing). */
 function nameSuffixStart(name: string): number {
-  return name.length - nameSuffix(name).length;
+  const cut = Math.max(
+    name.lastIndexOf("__") + 1,
+    name.lastIndexOf("."),
+    name.lastIndexOf("/"),
+    name.lastIndexOf(":"),
+  );
+  return cut > 0 ? cut + 1 : 0;
 }
 
 const NON_ASCII = /[^ -~\t\n\r]/;
@@ -33,7 +39,10 @@ export const COMPOUND_SEGMENT = FIELD_COUNT;
 
 /** Encodes tools into the store's vocabulary; each distinct piece of text is tokenised once. */
 export class TermEncoder {
-  private readonly pieces = new PieceTable<readonly number[]>();
+  private readonly pieces = new PieceTable();
+  private readonly fields = new FieldItems();
+  /** Per term id: 0 not yet known, 1 all letters, 2 not (a pair joins only two letter terms). */
+  private letters = new Uint8Array(1024);
   private ids = new Int32Array(256);
   private count = 0;
   /** While encoding an ASCII name: where its part after the namespace starts (else -1). */
@@ -42,6 +51,10 @@ export class TermEncoder {
   private suffixIndex = -1;
   /** Compound term id (or -1 for none) by the term ids of the two joined words. */
   private readonly compoundOf = new Map<number, number>();
+  /** True after encoding an ASCII name with compounds: the name's suffix ids are known. */
+  private suffixKnown = false;
+  /** Porter stem by term id, filled as name words are met. */
+  private readonly stems: string[] = [];
   private readonly bounds = new Int32Array(COMPOUND_SEGMENT + 2);
   private readonly encoded: { ids: Int32Array; bounds: Int32Array } = {
     ids: this.ids,
@@ -52,15 +65,19 @@ export class TermEncoder {
 
   /** Term ids of each field of a tool (see `EncodedTool`); `compounds` adds joined name-word pairs. */
   encode(tool: ToolDefinition, compounds: boolean): EncodedTool {
-    const texts = extractFieldTexts(tool);
+    const fields = this.fields;
+    fields.collect(tool);
     this.count = 0;
-    const name = texts[0] ?? "";
+    const name = tool.name;
     const ascii = !NON_ASCII.test(name);
     this.suffixAt = compounds && ascii ? nameSuffixStart(name) : -1;
     this.suffixIndex = -1;
+    this.suffixKnown = compounds && ascii;
     for (let field = 0; field < FIELD_COUNT; field += 1) {
       this.bounds[field] = this.count;
-      this.appendText(texts[field] ?? "");
+      const items = fields.items[field] as string[];
+      if (field < CLIPPED_FROM) this.appendText(items[0] as string);
+      else this.appendItems(items);
       this.suffixAt = -1;
     }
     this.bounds[COMPOUND_SEGMENT] = this.count;
@@ -69,6 +86,47 @@ export class TermEncoder {
     this.bounds[COMPOUND_SEGMENT + 1] = this.count;
     this.encoded.ids = this.ids;
     return this.encoded;
+  }
+
+  /**
+   * Appends the ids of the items joined by spaces and clipped to `MAX_FIELD_CHARS`, scanning each
+   * item in place when the joined text would be short enough and all ASCII (the usual case).
+   */
+  private appendItems(items: readonly string[]): void {
+    let length = items.length - 1;
+    let ascii = true;
+    for (const item of items) {
+      length += item.length;
+      if (ascii && NON_ASCII.test(item)) ascii = false;
+    }
+    if (ascii && length <= MAX_FIELD_CHARS) {
+      for (const item of items) this.appendAscii(item);
+      return;
+    }
+    const joined = items.join(" ");
+    this.appendText(joined.length > MAX_FIELD_CHARS ? joined.slice(0, MAX_FIELD_CHARS) : joined);
+  }
+
+  /**
+   * The stemmed words of the name's part after its namespace joined by spaces (stop words left
+   * out), from the last `encode`'s term ids; undefined when they were not tracked (non-ASCII name
+   * or compounds off). Equals `splitIdentifier(nameSuffix(name))` filtered, stemmed and joined.
+   */
+  namePhrase(): string | undefined {
+    if (!this.suffixKnown) return undefined;
+    const end = this.bounds[1] as number;
+    const start = this.suffixIndex < 0 ? end : this.suffixIndex;
+    let phrase = "";
+    for (let index = start; index < end; index += 1) {
+      const term = this.ids[index] as number;
+      let stemmed = this.stems[term];
+      if (stemmed === undefined) {
+        stemmed = stem(this.store.terms[term] as string);
+        this.stems[term] = stemmed;
+      }
+      phrase = index === start ? stemmed : `${phrase} ${stemmed}`;
+    }
+    return phrase;
   }
 
   private push(id: number): void {
@@ -98,6 +156,8 @@ export class TermEncoder {
   }
 
   private compoundTerm(first: number, second: number): number {
+    // a pair with a digit (tool numbers) never joins: answer without touching the cache
+    if (!this.allLetters(first) || !this.allLetters(second)) return -1;
     const cacheable = second < PAIR_BASE;
     const key = first * PAIR_BASE + second;
     const known = cacheable ? this.compoundOf.get(key) : undefined;
@@ -107,6 +167,20 @@ export class TermEncoder {
     const compound = LETTERS.test(joined) ? this.store.intern(`~${stem(joined)}`) : -1;
     if (cacheable) this.compoundOf.set(key, compound);
     return compound;
+  }
+
+  private allLetters(term: number): boolean {
+    if (term >= this.letters.length) {
+      const grown = new Uint8Array(Math.max(term + 1, this.letters.length * 2));
+      grown.set(this.letters);
+      this.letters = grown;
+    }
+    let known = this.letters[term] as number;
+    if (known === 0) {
+      known = LETTERS.test(this.store.terms[term] as string) ? 1 : 2;
+      this.letters[term] = known;
+    }
+    return known === 1;
   }
 
   /** Joined adjacent name words (`screen_shot` → `screenshot`), so spelling a compound either way matches. */
@@ -131,10 +205,15 @@ export class TermEncoder {
         let hash = HASH_SEED;
         for (let index = 0; index < piece.length; index += 1)
           hash = hashStep(hash, piece.charCodeAt(index));
-        this.pushAll(this.pieceIds(piece, 0, piece.length, hash));
+        this.pushPiece(piece, 0, piece.length, hash);
       });
       return;
     }
+    this.appendAscii(text);
+  }
+
+  /** Appends the term ids of an all-ASCII text. */
+  private appendAscii(text: string): void {
     // ASCII fast path: scan and hash in one pass, no substring until a piece is new
     let start = -1;
     let hash = HASH_SEED;
@@ -151,24 +230,29 @@ export class TermEncoder {
         if (start >= this.suffixAt && this.suffixAt >= 0 && this.suffixIndex < 0) {
           this.suffixIndex = this.count;
         }
-        this.pushAll(this.pieceIds(text, start, index, hash));
+        this.pushPiece(text, start, index, hash);
         start = -1;
       }
     }
   }
 
-  private pieceIds(text: string, start: number, end: number, hash: number): readonly number[] {
-    const known = this.pieces.find(text, start, end, hash);
-    if (known !== undefined) return known;
-    const piece = text.slice(start, end);
+  /** Appends the term ids of `text.slice(start, end)`, tokenising and interning it when new. */
+  private pushPiece(text: string, start: number, end: number, hash: number): void {
+    let entry = this.pieces.find(text, start, end, hash);
+    if (entry < 0) entry = this.addPiece(text.slice(start, end), hash);
+    const code = this.pieces.codes[entry] as number;
+    if (code >= 0) this.push(code);
+    else if (code !== NO_TERM) this.pushAll(this.pieces.idsOf(code));
+  }
+
+  private addPiece(piece: string, hash: number): number {
     // the index keeps surface words; queries reach other inflections through stem groups
     const ids = isPlainWord(piece)
       ? STOP_WORDS.has(piece)
         ? NO_IDS
         : [this.store.intern(piece)]
       : tokenize(piece, { stem: false }).map((token) => this.store.intern(token));
-    this.pieces.insert(piece, hash, ids);
-    return ids;
+    return this.pieces.insert(piece, hash, ids);
   }
 }
 

@@ -230,4 +230,21 @@ describe("ToolSearchIndex errors", () => {
     expect(index.search("it").hits.map((hit) => hit.name)).toEqual(["get_it"]);
     expect(index.search("the").hits).toEqual([]);
   });
+
+  it("reads a joined field only up to its 6,000-character clip, cutting the word at the edge", () => {
+    // parameter descriptions join with spaces: 2,997 + 1 + 2,996 + 1 = 5,995 characters, then
+    // "platypus" straddles the cut (only "platy" is read) and "zebrafish" lies beyond it
+    const filler = "x".repeat(2_988);
+    const properties = {
+      a: { type: "string", description: `kangaroo ${filler}` },
+      b: { type: "string", description: `wombatsss ${filler.slice(2)}` },
+      c: { type: "string", description: "platypus zebrafish" },
+    };
+    const index = new ToolSearchIndex();
+    index.add(tool("animal_tool", "d", { inputSchema: { type: "object", properties } }));
+    index.add(tool("other_tool", "d", { description: "platy" }));
+    expect(index.rank("kangaroo", 5)).toEqual(["animal_tool"]);
+    expect(index.rank("zebrafish", 5)).toEqual([]);
+    expect(index.rank("platy", 5).sort()).toEqual(["animal_tool", "other_tool"]);
+  });
 });

@@ -119,7 +119,8 @@ export class ToolSearchIndex {
     const lower = tool.name.toLowerCase();
     this.idsByLowerName.add(lower, id);
     this.idsBySuffix.add(nameSuffix(lower), id);
-    this.idsByPhrase.add(phraseKey(splitIdentifier(nameSuffix(tool.name))), id);
+    const phrase = this.encoder.namePhrase() ?? phraseKey(splitIdentifier(nameSuffix(tool.name)));
+    this.idsByPhrase.add(phrase, id);
     this.sortedNames = undefined;
     this.countServer(tool.server, 1);
   }
