@@ -185,9 +185,38 @@ export class ToolSearchIndex {
     options: SearchOptions | undefined,
     cut: boolean,
   ): SearchResult {
+    const result = this.runQuery(parsed, query, limit, options, cut);
     const filter = options?.filter;
-    const total = filter ? this.list().filter(filter).length : this.size;
-    const base = { query, kind: parsed.kind, total };
+    if (!filter) return result;
+    // counting what a filter lets through calls it on every tool: several times the cost of the
+    // query itself at 10k tools, and few callers read it, so it is counted on first read
+    let visible: number | undefined;
+    Object.defineProperty(result, "total", {
+      enumerable: true,
+      configurable: true,
+      get: () => {
+        visible ??= this.countPassing(filter);
+        return visible;
+      },
+    });
+    return result;
+  }
+
+  private countPassing(filter: (tool: ToolDefinition) => boolean): number {
+    let count = 0;
+    for (const tool of this.tools) if (tool !== undefined && filter(tool)) count += 1;
+    return count;
+  }
+
+  private runQuery(
+    parsed: ParsedQuery,
+    query: string,
+    limit: number,
+    options: SearchOptions | undefined,
+    cut: boolean,
+  ): SearchResult {
+    const filter = options?.filter;
+    const base = { query, kind: parsed.kind, total: this.size };
     if (parsed.kind === "select") {
       const hits: SearchHit[] = [];
       const missing: string[] = [];
@@ -242,17 +271,19 @@ export class ToolSearchIndex {
       this.config.diversity > 0 && plan.groups.length >= this.config.diversityMinWords;
     const top = new TopK(diversify ? Math.max(limit * 4, 40) : limit, score, this.tools);
     let best = 0;
-    const filtered = checkTool || requiredMask !== 0 || parsed.excluded.length > 0;
+    const filtered = requiredMask !== 0 || parsed.excluded.length > 0;
+    // the tool check (server, caller's filter) costs a call per document, so it runs only for
+    // documents that could still matter: a new best or a place in the top k; the rest keep a
+    // score no later step reads without checking them (the phrase bonus below checks too)
+    const fails = (doc: number) => {
+      if (!this.passes(this.tools[doc] as ToolDefinition, parsed, options)) score[doc] = -1;
+      return (score[doc] as number) < 0;
+    };
     const docs = scratch.touched;
     for (let index = 0; index < touched; index += 1) {
       const doc = docs[index] as number;
       const bits = mask[doc] as number;
-      if (
-        filtered &&
-        ((bits & requiredMask) >>> 0 !== requiredMask ||
-          excluded[doc] === epoch ||
-          (checkTool && !this.passes(this.tools[doc] as ToolDefinition, parsed, options)))
-      ) {
+      if (filtered && ((bits & requiredMask) >>> 0 !== requiredMask || excluded[doc] === epoch)) {
         score[doc] = -1;
         continue;
       }
@@ -260,6 +291,8 @@ export class ToolSearchIndex {
         (score[doc] as number) *
         (table !== undefined ? (table[bits] as number) : coverage.multiplier(bits));
       score[doc] = value;
+      if (value <= best && value < top.floor) continue;
+      if (checkTool && fails(doc)) continue;
       if (value > best) best = value;
       if (value >= top.floor) top.offer(doc);
     }
@@ -268,6 +301,7 @@ export class ToolSearchIndex {
     let head = best;
     for (const doc of this.idsByPhrase.get(phraseKey(splitIdentifier(parsed.text)))) {
       if (stamp[doc] !== epoch || (score[doc] as number) < 0) continue;
+      if (checkTool && fails(doc)) continue;
       score[doc] = (score[doc] as number) + best * this.config.namePhraseBonus;
       head = Math.max(head, score[doc] as number);
       raised.add(doc);

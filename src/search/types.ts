@@ -41,7 +41,8 @@ export interface SearchResult {
   query: string;
   kind: "keyword" | "select" | "regex" | "browse";
   hits: SearchHit[];
-  /** Number of tools the query was run over (after `filter`). */
+  /** Number of tools the query was run over (after `filter`; with a filter it is counted when
+   * first read, so a search that never reads it does not pay a pass over every tool). */
   total: number;
   /** `select:` names that do not exist (or are filtered out). */
   missing?: string[];
