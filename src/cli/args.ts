@@ -64,3 +64,8 @@ export function requireCatalogs(paths: string[] | undefined): string[] {
   }
   return paths;
 }
+
+/** Reads `--context-window` (tokens, 1,000–100,000,000); default 200,000. */
+export function contextWindowFlag(value: string | undefined): number {
+  return integerFlag(value, "context-window", { min: 1_000, max: 100_000_000 }, 200_000);
+}

@@ -1,7 +1,7 @@
 import { createToolSift } from "../../create-toolsift.js";
 import type { DisclosureMode, DisclosureStrategy } from "../../disclosure/index.js";
 import type { ProviderId } from "../../providers/index.js";
-import { integerFlag, parseCommand, requireCatalogs } from "../args.js";
+import { contextWindowFlag, parseCommand, requireCatalogs } from "../args.js";
 import type { CliIO } from "../io.js";
 import { loadTools } from "../load.js";
 import { UsageError } from "../usage-error.js";
@@ -59,12 +59,7 @@ export async function prepareCommand(argv: readonly string[], io: CliIO): Promis
       throw new UsageError("--all-loaded means --mode off.");
     mode = "off";
   }
-  const contextWindow = integerFlag(
-    values["context-window"],
-    "context-window",
-    { min: 1_000, max: 100_000_000 },
-    200_000,
-  );
+  const contextWindow = contextWindowFlag(values["context-window"]);
   const tools = await loadTools(requireCatalogs(values.catalog), io, {
     strict: values.strict === true,
   });

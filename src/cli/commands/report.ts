@@ -1,6 +1,6 @@
 import { createToolSift } from "../../create-toolsift.js";
 import type { ProviderId } from "../../providers/index.js";
-import { integerFlag, parseCommand, requireCatalogs } from "../args.js";
+import { contextWindowFlag, parseCommand, requireCatalogs } from "../args.js";
 import type { CliIO } from "../io.js";
 import { loadTools } from "../load.js";
 import { UsageError } from "../usage-error.js";
@@ -32,12 +32,7 @@ const formats: readonly { name: string; provider?: ProviderId }[] = [
 export async function reportCommand(argv: readonly string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommand(argv, flags);
   if (positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}".`);
-  const contextWindow = integerFlag(
-    values["context-window"],
-    "context-window",
-    { min: 1_000, max: 100_000_000 },
-    200_000,
-  );
+  const contextWindow = contextWindowFlag(values["context-window"]);
   const tools = await loadTools(requireCatalogs(values.catalog), io, {
     strict: values.strict === true,
   });
