@@ -36,42 +36,79 @@ export const CLIPPED_FROM = Field.hint;
 const MAX_SCHEMA_DEPTH = 4;
 const MAX_SCHEMA_PROPERTIES = 200;
 
-interface SchemaTexts {
-  names: string[];
-  descriptions: string[];
-  enums: string[];
-  seen: number;
-}
-
 const BRANCH_KEYS = ["anyOf", "oneOf", "allOf"] as const;
 
-function walkSchema(schema: unknown, depth: number, out: SchemaTexts): void {
-  if (depth > MAX_SCHEMA_DEPTH || schema === null || typeof schema !== "object") return;
-  const node = schema as Record<string, unknown>;
-  if (Array.isArray(node.enum)) {
-    for (const value of node.enum) if (typeof value === "string") out.enums.push(value);
+/**
+ * The texts of each field of a tool as lists of items, indexed by field number; a field's text is
+ * its first `counts[field]` items joined by spaces (from `CLIPPED_FROM` on, clipped to
+ * `MAX_FIELD_CHARS`); the first three fields hold exactly one item. The lists are reused between
+ * calls of `collect` and never shrunk (entries past the count are stale), so a build of many
+ * tools does not reallocate them for every tool.
+ */
+export class FieldItems {
+  /** Items per field; only the first `counts[field]` are valid, until the next `collect`. */
+  readonly items: string[][] = Array.from({ length: FIELD_COUNT }, () => []);
+  /** Number of valid items per field. */
+  readonly counts = new Int32Array(FIELD_COUNT);
+  /** Schema properties read so far by the current `collect`. */
+  private seen = 0;
+
+  /** Fills `items` and `counts` from a tool. */
+  collect(tool: ToolDefinition): void {
+    this.counts.fill(0);
+    this.seen = 0;
+    this.walkSchema(tool.inputSchema, 0);
+    this.put(Field.hint, tool.searchHint ?? "");
+    if (tool.keywords) for (const keyword of tool.keywords) this.put(Field.hint, keyword);
+    if (tool.tags) for (const tag of tool.tags) this.put(Field.hint, tag);
+    if (tool.category) this.put(Field.hint, tool.category);
+    const title = tool.title ?? tool.annotations?.title ?? "";
+    this.put(Field.name, tool.name);
+    this.put(Field.server, tool.server ?? "");
+    this.put(Field.title, typeof title === "string" ? title : "");
+    this.put(Field.description, tool.description ?? "");
   }
-  const properties = node.properties;
-  if (properties !== null && typeof properties === "object" && !Array.isArray(properties)) {
-    const record = properties as Record<string, unknown>;
-    // own enumerable keys in `Object.entries` order, without building an array of pairs
-    for (const key in record) {
-      if (!Object.hasOwn(record, key)) continue;
-      if (out.seen >= MAX_SCHEMA_PROPERTIES) return;
-      out.seen += 1;
-      out.names.push(key);
-      const value = record[key];
-      if (value !== null && typeof value === "object") {
-        const description = (value as Record<string, unknown>).description;
-        if (typeof description === "string") out.descriptions.push(description);
-        walkSchema(value, depth + 1, out);
+
+  /** The valid items of a field, as a new array. */
+  list(field: number): string[] {
+    return (this.items[field] as string[]).slice(0, this.counts[field]);
+  }
+
+  private put(field: number, text: string): void {
+    const count = this.counts[field] as number;
+    (this.items[field] as string[])[count] = text;
+    this.counts[field] = count + 1;
+  }
+
+  private walkSchema(schema: unknown, depth: number): void {
+    if (depth > MAX_SCHEMA_DEPTH || schema === null || typeof schema !== "object") return;
+    const node = schema as Record<string, unknown>;
+    if (Array.isArray(node.enum)) {
+      for (const value of node.enum)
+        if (typeof value === "string") this.put(Field.enumValues, value);
+    }
+    const properties = node.properties;
+    if (properties !== null && typeof properties === "object" && !Array.isArray(properties)) {
+      const record = properties as Record<string, unknown>;
+      // own enumerable keys in `Object.entries` order, without building an array of pairs
+      for (const key in record) {
+        if (!Object.hasOwn(record, key)) continue;
+        if (this.seen >= MAX_SCHEMA_PROPERTIES) return;
+        this.seen += 1;
+        this.put(Field.paramNames, key);
+        const value = record[key];
+        if (value !== null && typeof value === "object") {
+          const description = (value as Record<string, unknown>).description;
+          if (typeof description === "string") this.put(Field.paramDescriptions, description);
+          this.walkSchema(value, depth + 1);
+        }
       }
     }
-  }
-  if (node.items !== undefined) walkSchema(node.items, depth + 1, out);
-  for (const key of BRANCH_KEYS) {
-    const list = node[key];
-    if (Array.isArray(list)) for (const item of list) walkSchema(item, depth + 1, out);
+    if (node.items !== undefined) this.walkSchema(node.items, depth + 1);
+    for (const key of BRANCH_KEYS) {
+      const list = node[key];
+      if (Array.isArray(list)) for (const item of list) this.walkSchema(item, depth + 1);
+    }
   }
 }
 
@@ -79,48 +116,13 @@ function clip(text: string): string {
   return text.length > MAX_FIELD_CHARS ? text.slice(0, MAX_FIELD_CHARS) : text;
 }
 
-/**
- * The texts of each field of a tool as lists of items, indexed by field number; a field's text is
- * its items joined by spaces (from `CLIPPED_FROM` on, clipped to `MAX_FIELD_CHARS`); the first
- * three fields hold exactly one item. Reused between calls of `collect`.
- */
-export class FieldItems {
-  /** Items per field, valid until the next `collect`. */
-  readonly items: string[][] = Array.from({ length: FIELD_COUNT }, () => []);
-  private readonly schema: SchemaTexts;
-
-  constructor() {
-    this.schema = {
-      names: this.items[Field.paramNames] as string[],
-      descriptions: this.items[Field.paramDescriptions] as string[],
-      enums: this.items[Field.enumValues] as string[],
-      seen: 0,
-    };
-  }
-
-  /** Fills `items` from a tool. */
-  collect(tool: ToolDefinition): void {
-    for (const list of this.items) list.length = 0;
-    this.schema.seen = 0;
-    walkSchema(tool.inputSchema, 0, this.schema);
-    const hint = this.items[Field.hint] as string[];
-    hint.push(tool.searchHint ?? "");
-    if (tool.keywords) for (const keyword of tool.keywords) hint.push(keyword);
-    if (tool.tags) for (const tag of tool.tags) hint.push(tag);
-    if (tool.category) hint.push(tool.category);
-    const title = tool.title ?? tool.annotations?.title ?? "";
-    this.items[Field.name]?.push(tool.name);
-    this.items[Field.server]?.push(tool.server ?? "");
-    this.items[Field.title]?.push(typeof title === "string" ? title : "");
-    this.items[Field.description]?.push(tool.description ?? "");
-  }
-}
-
 /** Returns the raw text of each field of a tool, indexed by field number. */
 export function extractFieldTexts(tool: ToolDefinition): string[] {
   const fields = new FieldItems();
   fields.collect(tool);
-  return fields.items.map((items, field) =>
-    field < CLIPPED_FROM ? (items[0] as string) : clip(items.join(" ")),
+  return fields.items.map((_, field) =>
+    field < CLIPPED_FROM
+      ? (fields.items[field]?.[0] as string)
+      : clip(fields.list(field).join(" ")),
   );
 }

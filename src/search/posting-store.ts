@@ -7,6 +7,7 @@
 import { stem } from "../text/index.js";
 import { FIELD_COUNT } from "./fields.js";
 import { letterMask } from "./nearest-names.js";
+import type { PendingPostings } from "./pending-postings.js";
 import { COMPOUND_SEGMENT, type EncodedTool } from "./term-encoder.js";
 
 /** Name segments first (so the name terms lead), then the other fields. */
@@ -33,18 +34,24 @@ function grow<T extends Uint32Array | Float32Array | Uint8Array | Float64Array>(
   return next;
 }
 
+/** The first two UTF-16 code units of a text (at least two long) as one number. */
+function prefixKey(text: string): number {
+  return text.charCodeAt(0) * 65536 + text.charCodeAt(1);
+}
+
 /** The inverted index: vocabulary, postings, per-document field lengths and tombstones. */
 export class PostingStore {
   readonly termIds = new Map<string, number>();
   readonly terms: string[] = [];
-  private readonly stemGroups = new Map<string, number[]>();
+  /** Term ids by Porter stem; a lone id is kept bare (most groups, e.g. every number, have one). */
+  private readonly stemGroups = new Map<string, number | number[]>();
   postings: Uint32Array[] = [];
   postingLength: number[] = [];
   docFrequency: number[] = [];
   /** Number of live documents whose name field holds the term. */
   nameFrequency: number[] = [];
   /** Vocabulary terms by their first two characters (`~` compounds left out), for prefix lookups. */
-  private readonly prefixBuckets = new Map<string, number[]>();
+  private readonly prefixBuckets = new Map<number, number[]>();
   /** Terms that have occurred in a name, by length (for suggestions); check `nameFrequency`. */
   private readonly namedByLength: number[][] = [];
   /** The same for all-digit terms (ids numbered per tool are common), kept apart. */
@@ -87,9 +94,10 @@ export class PostingStore {
 
   /**
    * Adds one document given its encoded term ids (see `EncodedTool`: segments 0–7 are the fields,
-   * segment 8 more name terms); returns its id.
+   * segment 8 more name terms); returns its id. With `pending`, its postings are held there until
+   * `writePending` (a bulk add); nothing may read or remove postings in between.
    */
-  addEncoded(encoded: EncodedTool): number {
+  addEncoded(encoded: EncodedTool, pending?: PendingPostings): number {
     const { ids, bounds } = encoded;
     const id = this.freeIds.pop() ?? this.nextId++;
     this.ensureDocCapacity(id + 1);
@@ -126,7 +134,11 @@ export class PostingStore {
     for (let index = 0; index < distinctCount; index += 1) {
       const term = distinct[index] as number;
       const packed = termPacked[term] as number;
-      this.appendPosting(term, id, packed);
+      if (pending === undefined) this.appendPosting(term, id, packed);
+      else {
+        pending.push(term, id, packed);
+        this.docFrequency[term] = (this.docFrequency[term] as number) + 1;
+      }
       // the name field is field 0, the lowest nibble
       if ((packed & 15) !== 0) {
         this.nameFrequency[term] = (this.nameFrequency[term] ?? 0) + 1;
@@ -138,6 +150,12 @@ export class PostingStore {
     this.livePostings += distinctCount;
     this.version += 1;
     return id;
+  }
+
+  /** Writes the postings a bulk add held in `pending` into the posting lists. */
+  writePending(pending: PendingPostings): void {
+    pending.drain(this.postings, this.postingLength);
+    this.version += 1;
   }
 
   /**
@@ -259,7 +277,8 @@ export class PostingStore {
 
   /** Vocabulary terms starting with `prefix` (at least two characters), in no particular order. */
   termsWithPrefix(prefix: string, visit: (term: number, text: string) => void): void {
-    for (const term of this.prefixBuckets.get(prefix.slice(0, 2)) ?? []) {
+    if (prefix.length < 2) return;
+    for (const term of this.prefixBuckets.get(prefixKey(prefix)) ?? []) {
       const text = this.terms[term] as string;
       if (text.startsWith(prefix)) visit(term, text);
     }
@@ -285,7 +304,12 @@ export class PostingStore {
 
   /** Ids of the vocabulary terms whose Porter stem is `stemmed`. */
   stemGroup(stemmed: string): readonly number[] {
-    return this.stemGroups.get(stemmed) ?? [];
+    const group = this.stemGroups.get(stemmed);
+    if (group === undefined) return [];
+    if (typeof group !== "number") return group;
+    const list = [group];
+    this.stemGroups.set(stemmed, list);
+    return list;
   }
 
   /** The id of a term, added to the vocabulary when new. */
@@ -295,12 +319,13 @@ export class PostingStore {
       term = this.terms.length;
       const stemmed = stem(token);
       const group = this.stemGroups.get(stemmed);
-      if (group) group.push(term);
-      else this.stemGroups.set(stemmed, [term]);
+      if (group === undefined) this.stemGroups.set(stemmed, term);
+      else if (typeof group === "number") this.stemGroups.set(stemmed, [group, term]);
+      else group.push(term);
       this.termIds.set(token, term);
       this.terms.push(token);
       if (token.length >= 2 && !token.startsWith("~")) {
-        const key = token.slice(0, 2);
+        const key = prefixKey(token);
         const bucket = this.prefixBuckets.get(key);
         if (bucket) bucket.push(term);
         else this.prefixBuckets.set(key, [term]);

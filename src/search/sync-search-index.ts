@@ -8,7 +8,7 @@ import type { ToolSearchIndex } from "./tool-search-index.js";
  * Returns the unsubscribe function; the index keeps its tools after unsubscribing.
  */
 export function syncSearchIndex(index: ToolSearchIndex, catalog: Catalog): () => void {
-  for (const tool of catalog.list()) index.add(tool);
+  index.addAll(catalog.list());
   return catalog.onChange((change) => {
     if (change.type === "remove") index.remove(change.tool.name);
     else if (change.type === "replace") {

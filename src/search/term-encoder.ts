@@ -77,7 +77,7 @@ export class TermEncoder {
       this.bounds[field] = this.count;
       const items = fields.items[field] as string[];
       if (field < CLIPPED_FROM) this.appendText(items[0] as string);
-      else this.appendItems(items);
+      else this.appendItems(items, fields.counts[field] as number);
       this.suffixAt = -1;
     }
     this.bounds[COMPOUND_SEGMENT] = this.count;
@@ -92,18 +92,19 @@ export class TermEncoder {
    * Appends the ids of the items joined by spaces and clipped to `MAX_FIELD_CHARS`, scanning each
    * item in place when the joined text would be short enough and all ASCII (the usual case).
    */
-  private appendItems(items: readonly string[]): void {
-    let length = items.length - 1;
+  private appendItems(items: readonly string[], count: number): void {
+    let length = count - 1;
     let ascii = true;
-    for (const item of items) {
+    for (let index = 0; index < count; index += 1) {
+      const item = items[index] as string;
       length += item.length;
       if (ascii && NON_ASCII.test(item)) ascii = false;
     }
     if (ascii && length <= MAX_FIELD_CHARS) {
-      for (const item of items) this.appendAscii(item);
+      for (let index = 0; index < count; index += 1) this.appendAscii(items[index] as string);
       return;
     }
-    const joined = items.join(" ");
+    const joined = items.slice(0, count).join(" ");
     this.appendText(joined.length > MAX_FIELD_CHARS ? joined.slice(0, MAX_FIELD_CHARS) : joined);
   }
 

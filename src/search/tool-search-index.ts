@@ -3,10 +3,13 @@
 import type { ToolDefinition } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
 import { STOP_WORDS, splitIdentifier, stem, tokenize } from "../text/index.js";
+import { checkTool, checkTools } from "./check-tools.js";
 import { diversifyByAspect } from "./diversify.js";
 import { extractFieldTexts } from "./fields.js";
 import { IdsByKey } from "./ids-by-key.js";
 import { type ParsedQuery, parseQuery } from "./parse-query.js";
+import { PendingPostings } from "./pending-postings.js";
+import { PooledIds } from "./pooled-ids.js";
 import { PostingStore } from "./posting-store.js";
 import { planQuery, type QueryPlan } from "./query-terms.js";
 import { type RankingConfig, resolveRanking } from "./ranking-config.js";
@@ -74,8 +77,8 @@ export class ToolSearchIndex {
   private readonly tools: (ToolDefinition | undefined)[] = [];
   private readonly idByName = new Map<string, number>();
   private readonly idsByLowerName = new IdsByKey();
-  private readonly idsBySuffix = new IdsByKey();
-  private readonly idsByPhrase = new IdsByKey();
+  private readonly idsBySuffix = new PooledIds();
+  private readonly idsByPhrase = new PooledIds();
   private readonly encoder: TermEncoder;
   private sortedNames: string[] | undefined;
   /** Tools per server, kept up to date on add and remove (the no-match summary reads it). */
@@ -111,8 +114,35 @@ export class ToolSearchIndex {
 
   /** Adds a tool; a tool with the same name is replaced. */
   add(tool: ToolDefinition): void {
+    checkTool(tool, "add");
     if (this.idByName.has(tool.name)) this.remove(tool.name);
-    const id = this.store.addEncoded(this.encoder.encode(tool, this.config.compounds));
+    this.register(tool, this.store.addEncoded(this.encoder.encode(tool, this.config.compounds)));
+  }
+
+  /**
+   * Adds many tools with the same result as `add` on each in turn, faster (postings are written in
+   * bulk); a malformed tool throws `invalid_tool` before any tool is added.
+   * @example index.addAll(catalog.list())
+   */
+  addAll(tools: readonly ToolDefinition[]): void {
+    checkTools(tools);
+    const pending = new PendingPostings();
+    try {
+      for (const tool of tools) {
+        const known = this.idByName.has(tool.name);
+        if (known || pending.full) this.store.writePending(pending);
+        if (known) this.add(tool);
+        else {
+          const encoded = this.encoder.encode(tool, this.config.compounds);
+          this.register(tool, this.store.addEncoded(encoded, pending));
+        }
+      }
+    } finally {
+      this.store.writePending(pending);
+    }
+  }
+
+  private register(tool: ToolDefinition, id: number): void {
     this.tools[id] = tool;
     this.nameMasks.set(id, tool.name);
     this.idByName.set(tool.name, id);
