@@ -2,30 +2,21 @@
 
 import type { ToolDefinition } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
-import { STOP_WORDS, splitIdentifier, stem, tokenize } from "../text/index.js";
-import { checkTool, checkTools } from "./check-tools.js";
+import { STOP_WORDS, splitIdentifier, tokenize } from "../text/index.js";
 import { diversifyByAspect } from "./diversify.js";
 import { extractFieldTexts } from "./fields.js";
-import { IdsByKey } from "./ids-by-key.js";
+import { IndexedTools } from "./indexed-tools.js";
 import { type ParsedQuery, parseQuery } from "./parse-query.js";
-import { PendingPostings } from "./pending-postings.js";
-import { PooledIds } from "./pooled-ids.js";
-import { PostingStore } from "./posting-store.js";
+import { phraseKey } from "./phrase-key.js";
 import { planQuery, type QueryPlan } from "./query-terms.js";
-import { type RankingConfig, resolveRanking } from "./ranking-config.js";
 import { compileRegex, regexScore } from "./regex-search.js";
 import { accumulate, coverageTable, explainDocument, ScoreScratch } from "./score-query.js";
-import { nameSuffix, summarizeServers } from "./suggest.js";
-import { NameMasks, suggestNames } from "./suggest-names.js";
-import { TermEncoder } from "./term-encoder.js";
+import { summarizeServers } from "./suggest.js";
+import { suggestNames } from "./suggest-names.js";
 import { TopK } from "./top-k.js";
-import type { SearchHit, SearchOptions, SearchResult, ServerSummary } from "./types.js";
+import type { SearchHit, SearchOptions, SearchResult } from "./types.js";
 
-/** Options of a search index. */
-export interface SearchIndexOptions {
-  /** Overrides of the ranking constants (for tuning; the defaults are measured). */
-  ranking?: Partial<RankingConfig>;
-}
+export type { SearchIndexOptions } from "./indexed-tools.js";
 
 /** Default number of hits. */
 export const DEFAULT_LIMIT = 5;
@@ -45,14 +36,6 @@ function byScoreThenName(a: Candidate, b: Candidate): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
-/** The words of a name's last segment, stemmed, as one key (`create_issue` → `creat issu`). */
-function phraseKey(words: readonly string[]): string {
-  return words
-    .filter((word) => !STOP_WORDS.has(word))
-    .map((word) => stem(word))
-    .join(" ");
-}
-
 function checkLimit(
   value: number | undefined,
   fallback: number,
@@ -70,121 +53,8 @@ function checkLimit(
 }
 
 /** An incremental BM25F index over tools; add, remove and replace never rebuild the whole index. */
-export class ToolSearchIndex {
-  private readonly config: RankingConfig;
-  private readonly store: PostingStore;
+export class ToolSearchIndex extends IndexedTools {
   private readonly scratch = new ScoreScratch();
-  private readonly tools: (ToolDefinition | undefined)[] = [];
-  private readonly idByName = new Map<string, number>();
-  private readonly idsByLowerName = new IdsByKey();
-  private readonly idsBySuffix = new PooledIds();
-  private readonly idsByPhrase = new PooledIds();
-  private readonly encoder: TermEncoder;
-  private sortedNames: string[] | undefined;
-  /** Tools per server, kept up to date on add and remove (the no-match summary reads it). */
-  private readonly serverCounts = new Map<string, number>();
-  private readonly nameMasks = new NameMasks();
-  private serverSummary: ServerSummary[] | undefined;
-
-  constructor(options?: SearchIndexOptions) {
-    this.config = resolveRanking(options?.ranking);
-    this.store = new PostingStore({
-      weights: this.config.fieldWeights,
-      b: this.config.fieldB,
-      k1: this.config.k1,
-    });
-    this.encoder = new TermEncoder(this.store);
-  }
-
-  /** Number of tools in the index. */
-  get size(): number {
-    return this.idByName.size;
-  }
-
-  /** Tests whether a tool with this exact name is indexed. */
-  has(name: string): boolean {
-    return this.idByName.has(name);
-  }
-
-  /** The indexed tool with this exact name. */
-  get(name: string): ToolDefinition | undefined {
-    const id = this.idByName.get(name);
-    return id === undefined ? undefined : this.tools[id];
-  }
-
-  /** Adds a tool; a tool with the same name is replaced. */
-  add(tool: ToolDefinition): void {
-    checkTool(tool, "add");
-    if (this.idByName.has(tool.name)) this.remove(tool.name);
-    this.register(tool, this.store.addEncoded(this.encoder.encode(tool, this.config.compounds)));
-  }
-
-  /**
-   * Adds many tools with the same result as `add` on each in turn, faster (postings are written in
-   * bulk); a malformed tool throws `invalid_tool` before any tool is added.
-   * @example index.addAll(catalog.list())
-   */
-  addAll(tools: readonly ToolDefinition[]): void {
-    checkTools(tools);
-    const pending = new PendingPostings();
-    try {
-      for (const tool of tools) {
-        const known = this.idByName.has(tool.name);
-        if (known || pending.full) this.store.writePending(pending);
-        if (known) this.add(tool);
-        else {
-          const encoded = this.encoder.encode(tool, this.config.compounds);
-          this.register(tool, this.store.addEncoded(encoded, pending));
-        }
-      }
-    } finally {
-      this.store.writePending(pending);
-    }
-  }
-
-  private register(tool: ToolDefinition, id: number): void {
-    this.tools[id] = tool;
-    this.nameMasks.set(id, tool.name);
-    this.idByName.set(tool.name, id);
-    const lower = tool.name.toLowerCase();
-    this.idsByLowerName.add(lower, id);
-    this.idsBySuffix.add(nameSuffix(lower), id);
-    const phrase = this.encoder.namePhrase() ?? phraseKey(splitIdentifier(nameSuffix(tool.name)));
-    this.idsByPhrase.add(phrase, id);
-    this.sortedNames = undefined;
-    this.countServer(tool.server, 1);
-  }
-
-  /** Removes a tool by name; returns false when it was not indexed. */
-  remove(name: string): boolean {
-    const id = this.idByName.get(name);
-    if (id === undefined) return false;
-    const tool = this.tools[id] as ToolDefinition;
-    this.store.remove(id, this.encoder.encode(tool, this.config.compounds));
-    this.nameMasks.clear(id);
-    this.countServer(tool.server, -1);
-    this.tools[id] = undefined;
-    this.idByName.delete(name);
-    const lower = name.toLowerCase();
-    this.idsByLowerName.delete(lower, id);
-    this.idsBySuffix.delete(nameSuffix(lower), id);
-    this.idsByPhrase.delete(phraseKey(splitIdentifier(nameSuffix(name))), id);
-    this.sortedNames = undefined;
-    return true;
-  }
-
-  private countServer(server: string | undefined, change: number): void {
-    if (server === undefined || server === "") return;
-    const count = (this.serverCounts.get(server) ?? 0) + change;
-    if (count > 0) this.serverCounts.set(server, count);
-    else this.serverCounts.delete(server);
-    this.serverSummary = undefined;
-  }
-
-  /** Replaces (or adds) the tool with the same name. */
-  replace(tool: ToolDefinition): void {
-    this.add(tool);
-  }
 
   /** Every indexed tool, in name order. */
   list(): ToolDefinition[] {
