@@ -1,15 +1,18 @@
 /**
- * Postings held back during a bulk add and written in one pass: each touched list grows once, to
- * exactly the size it needs, instead of reallocating again and again as documents arrive.
+ * Postings held back during a bulk add and written in one pass: each touched list grows at most
+ * once per pass (by the same 1.5× steps as single adds, so a big build does not churn through
+ * array buffers, which would cost extra full collections), instead of once per few documents.
  */
 
-/** Held postings past which a bulk add should write them out (12 bytes each: about 12 MB). */
-const FULL_AT = 1 << 20;
+/** Held postings past which a bulk add should write them out (12 bytes each: 3 MB). */
+const FULL_AT = 1 << 18;
 
 /** `[term, doc, packedTf]` triples in arrival order, to be appended to the posting lists. */
 export class PendingPostings {
   private entries = new Uint32Array(3 * 4096);
   private count = 0;
+  /** Per term: postings held for it, times two (all zero between drains). */
+  private added = new Int32Array(0);
 
   /** True when enough postings are held that they should be written out. */
   get full(): boolean {
@@ -38,7 +41,10 @@ export class PendingPostings {
     if (this.count === 0) return;
     const entries = this.entries;
     const end = this.count * 3;
-    const added = new Int32Array(postings.length);
+    if (this.added.length < postings.length) {
+      this.added = new Int32Array(Math.ceil(postings.length * 1.5));
+    }
+    const added = this.added;
     const touched: number[] = [];
     for (let at = 0; at < end; at += 3) {
       const term = entries[at] as number;
@@ -49,8 +55,11 @@ export class PendingPostings {
       const list = postings[term] as Uint32Array;
       const used = postingLength[term] as number;
       const needed = used + (added[term] as number);
+      added[term] = 0;
       if (list.length < needed) {
-        const grown = new Uint32Array(needed);
+        let capacity = Math.max(4, list.length);
+        while (capacity < needed) capacity = Math.ceil((capacity * 3) / 2);
+        const grown = new Uint32Array(capacity);
         grown.set(list.subarray(0, used));
         postings[term] = grown;
       }
