@@ -8,7 +8,9 @@ import { extractFieldTexts } from "./fields.js";
 import { IdsByKey } from "./ids-by-key.js";
 import { type ParsedQuery, parseQuery } from "./parse-query.js";
 import { PostingStore } from "./posting-store.js";
+import { addPrerequisites, PrerequisiteIndex } from "./prerequisites.js";
 import { planQuery, type QueryPlan } from "./query-terms.js";
+import { rewriteValues } from "./query-values.js";
 import { type RankingConfig, resolveRanking } from "./ranking-config.js";
 import { compileRegex, regexScore } from "./regex-search.js";
 import { accumulate, coverageTable, explainDocument, ScoreScratch } from "./score-query.js";
@@ -30,6 +32,8 @@ export const DEFAULT_LIMIT = 5;
 export const MAX_LIMIT = 25;
 /** Largest `k` accepted by `rank`. */
 export const MAX_RANK = 1000;
+/** Hits read when pulling up prerequisite tools (and so the least the top-k step keeps). */
+const PREREQUISITE_POOL = 10;
 
 interface Candidate {
   doc: number;
@@ -82,6 +86,7 @@ export class ToolSearchIndex {
   private readonly serverCounts = new Map<string, number>();
   private readonly nameMasks = new NameMasks();
   private serverSummary: ServerSummary[] | undefined;
+  private readonly prerequisites = new PrerequisiteIndex(this.tools);
 
   constructor(options?: SearchIndexOptions) {
     this.config = resolveRanking(options?.ranking);
@@ -114,6 +119,7 @@ export class ToolSearchIndex {
     if (this.idByName.has(tool.name)) this.remove(tool.name);
     const id = this.store.addEncoded(this.encoder.encode(tool, this.config.compounds));
     this.tools[id] = tool;
+    this.prerequisites.added(id, tool);
     this.nameMasks.set(id, tool.name);
     this.idByName.set(tool.name, id);
     const lower = tool.name.toLowerCase();
@@ -132,6 +138,7 @@ export class ToolSearchIndex {
     const tool = this.tools[id] as ToolDefinition;
     this.store.remove(id, this.encoder.encode(tool, this.config.compounds));
     this.nameMasks.clear(id);
+    this.prerequisites.removed(id, tool);
     this.countServer(tool.server, -1);
     this.tools[id] = undefined;
     this.idByName.delete(name);
@@ -256,7 +263,7 @@ export class ToolSearchIndex {
     cut: boolean,
     options: SearchOptions | undefined,
   ): SearchHit[] {
-    const plan = planQuery(parsed.words, parsed.required, this.store, this.config);
+    const plan = planQuery(rewriteValues(parsed.words), parsed.required, this.store, this.config);
     const scratch = this.scratch;
     scratch.begin(this.store.nextId + 1);
     const touched = accumulate(this.store, plan, scratch, this.config.nameBonus);
@@ -269,7 +276,9 @@ export class ToolSearchIndex {
     const checkTool = parsed.servers.length > 0 || options?.filter !== undefined;
     const diversify =
       this.config.diversity > 0 && plan.groups.length >= this.config.diversityMinWords;
-    const top = new TopK(diversify ? Math.max(limit * 4, 40) : limit, score, this.tools);
+    // the prerequisite step reads the same pool whatever the limit, so `rank` and `search` agree
+    const pool = diversify ? Math.max(limit * 4, 40) : Math.max(limit, PREREQUISITE_POOL);
+    const top = new TopK(pool, score, this.tools);
     let best = 0;
     const filtered = requiredMask !== 0 || parsed.excluded.length > 0;
     // the tool check (server, caller's filter) costs a call per document, so it runs only for
@@ -319,6 +328,19 @@ export class ToolSearchIndex {
       raised.add(doc);
     }
     let selected = top.finish(raised);
+    if (this.config.prerequisiteWeight > 0) {
+      selected = addPrerequisites(selected, this.config.prerequisiteWeight, this.prerequisites, {
+        score,
+        stamp,
+        mask,
+        epoch,
+        requiredMask,
+        allowed: (doc) =>
+          excluded[doc] !== epoch &&
+          this.passes(this.tools[doc] as ToolDefinition, parsed, options),
+        before: (a, b) => top.before(a, b),
+      });
+    }
     if (diversify) {
       const weights = plan.groups.map((group) => group.weight);
       selected = diversifyByAspect(
@@ -331,6 +353,7 @@ export class ToolSearchIndex {
         (a, b) => top.before(a, b),
       );
     }
+    if (selected.length > limit) selected = selected.slice(0, limit);
     const first = selected.length > 0 ? (score[selected[0] as number] as number) : 0;
     const hits: SearchHit[] = [];
     for (const doc of selected) {
