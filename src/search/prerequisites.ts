@@ -43,7 +43,11 @@ export function requiredEntities(tool: ToolDefinition): readonly string[] {
 }
 
 /** The entity stems a finder tool's name offers (its name words other than the verb), or none. */
+const FINDER_HINT = /search|find|list|lookup|quer/i;
+
 function finderEntities(tool: ToolDefinition): { entities: string[]; rank: number } | undefined {
+  // most names hold no finder verb at all: skip them before splitting and stemming
+  if (!FINDER_HINT.test(tool.name)) return undefined;
   const stems = splitIdentifier(tool.name).map((word) => stem(word));
   let verb = Number.POSITIVE_INFINITY;
   for (const word of stems) verb = Math.min(verb, FINDER_VERBS.get(word) ?? verb);
@@ -157,12 +161,13 @@ export interface PrerequisiteContext {
 }
 
 /**
- * Pulls up the finders of the selected documents: each finder scores `weight` × the summed
- * scores of the documents needing it (or its own score when higher). Returns the union in rank
- * order.
+ * Pulls up the finders of the first `dependants` selected documents: each finder scores
+ * `weight` × the summed scores of the documents needing it (or its own score when higher).
+ * Returns the union in rank order.
  */
 export function addPrerequisites(
   selected: readonly number[],
+  dependants: number,
   weight: number,
   index: PrerequisiteIndex,
   context: PrerequisiteContext,
@@ -171,7 +176,8 @@ export function addPrerequisites(
   const pool = [...selected];
   // a finder many selected tools depend on is pulled by all of them (summed)
   const pulled = new Map<number, number>();
-  for (const doc of selected) {
+  for (let at = 0; at < Math.min(dependants, selected.length); at += 1) {
+    const doc = selected[at] as number;
     const finder = index.finderOf(doc);
     if (finder < 0) continue;
     pulled.set(finder, (pulled.get(finder) ?? 0) + weight * (score[doc] as number));

@@ -329,7 +329,8 @@ export class ToolSearchIndex {
     }
     let selected = top.finish(raised);
     if (this.config.prerequisiteWeight > 0) {
-      selected = addPrerequisites(selected, this.config.prerequisiteWeight, this.prerequisites, {
+      const weight = this.config.prerequisiteWeight;
+      selected = addPrerequisites(selected, PREREQUISITE_POOL, weight, this.prerequisites, {
         score,
         stamp,
         mask,
