@@ -8,6 +8,7 @@ import { PendingPostings } from "./pending-postings.js";
 import { phraseKey } from "./phrase-key.js";
 import { PooledIds } from "./pooled-ids.js";
 import { PostingStore } from "./posting-store.js";
+import { PrerequisiteIndex } from "./prerequisites.js";
 import { type RankingConfig, resolveRanking } from "./ranking-config.js";
 import { nameSuffix } from "./suggest.js";
 import { NameMasks } from "./suggest-names.js";
@@ -35,6 +36,7 @@ export class IndexedTools {
   protected readonly serverCounts = new Map<string, number>();
   protected readonly nameMasks = new NameMasks();
   protected serverSummary: ServerSummary[] | undefined;
+  protected readonly prerequisites = new PrerequisiteIndex(this.tools);
 
   constructor(options?: SearchIndexOptions) {
     this.config = resolveRanking(options?.ranking);
@@ -91,6 +93,7 @@ export class IndexedTools {
 
   private register(tool: ToolDefinition, id: number): void {
     this.tools[id] = tool;
+    this.prerequisites.added(id, tool);
     this.nameMasks.set(id, tool.name);
     this.idByName.set(tool.name, id);
     const lower = tool.name.toLowerCase();
@@ -109,6 +112,7 @@ export class IndexedTools {
     const tool = this.tools[id] as ToolDefinition;
     this.store.remove(id, this.encode(tool));
     this.nameMasks.clear(id);
+    this.prerequisites.removed(id, tool);
     this.countServer(tool.server, -1);
     this.tools[id] = undefined;
     this.idByName.delete(name);

@@ -39,6 +39,8 @@ export interface RankingConfig {
   phraseWeight: number;
   /** Hits scoring below this fraction of the best are cut (search only, not rank). */
   tailCut: number;
+  /** A hit's finder (the tool that looks up the id it requires) scores this × the hit (0 = off). */
+  prerequisiteWeight: number;
 }
 
 /** The defaults. */
@@ -62,6 +64,7 @@ export const DEFAULT_RANKING: RankingConfig = {
   compounds: true,
   phraseWeight: 0.5,
   tailCut: 0.4,
+  prerequisiteWeight: 0.3,
 };
 
 /** Merges a partial override onto the defaults. */

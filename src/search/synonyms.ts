@@ -14,6 +14,7 @@ const GROUPS = [
   "run execute invoke start launch trigger",
   "stop cancel terminate halt abort kill",
   "download save export",
+  "write save store",
   "upload import",
   "picture image photo",
   "message msg chat",

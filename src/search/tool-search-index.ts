@@ -8,7 +8,9 @@ import { extractFieldTexts } from "./fields.js";
 import { IndexedTools } from "./indexed-tools.js";
 import { type ParsedQuery, parseQuery } from "./parse-query.js";
 import { phraseKey } from "./phrase-key.js";
+import { addPrerequisites } from "./prerequisites.js";
 import { planQuery, type QueryPlan } from "./query-terms.js";
+import { rewriteValues } from "./query-values.js";
 import { compileRegex, regexScore } from "./regex-search.js";
 import { accumulate, coverageTable, explainDocument, ScoreScratch } from "./score-query.js";
 import { summarizeServers } from "./suggest.js";
@@ -24,6 +26,8 @@ export const DEFAULT_LIMIT = 5;
 export const MAX_LIMIT = 25;
 /** Largest `k` accepted by `rank`. */
 export const MAX_RANK = 1000;
+/** Hits read when pulling up prerequisite tools (and so the least the top-k step keeps). */
+const PREREQUISITE_POOL = 10;
 
 interface Candidate {
   doc: number;
@@ -156,7 +160,7 @@ export class ToolSearchIndex extends IndexedTools {
     cut: boolean,
     options: SearchOptions | undefined,
   ): SearchHit[] {
-    const plan = planQuery(parsed.words, parsed.required, this.store, this.config);
+    const plan = planQuery(rewriteValues(parsed.words), parsed.required, this.store, this.config);
     const scratch = this.scratch;
     scratch.begin(this.store.nextId + 1);
     const touched = accumulate(this.store, plan, scratch, this.config.nameBonus);
@@ -169,7 +173,9 @@ export class ToolSearchIndex extends IndexedTools {
     const checkTool = parsed.servers.length > 0 || options?.filter !== undefined;
     const diversify =
       this.config.diversity > 0 && plan.groups.length >= this.config.diversityMinWords;
-    const top = new TopK(diversify ? Math.max(limit * 4, 40) : limit, score, this.tools);
+    // the prerequisite step reads the same pool whatever the limit, so `rank` and `search` agree
+    const pool = diversify ? Math.max(limit * 4, 40) : Math.max(limit, PREREQUISITE_POOL);
+    const top = new TopK(pool, score, this.tools);
     let best = 0;
     const filtered = requiredMask !== 0 || parsed.excluded.length > 0;
     // the tool check (server, caller's filter) costs a call per document, so it runs only for
@@ -219,6 +225,20 @@ export class ToolSearchIndex extends IndexedTools {
       raised.add(doc);
     }
     let selected = top.finish(raised);
+    if (this.config.prerequisiteWeight > 0) {
+      const weight = this.config.prerequisiteWeight;
+      selected = addPrerequisites(selected, PREREQUISITE_POOL, weight, this.prerequisites, {
+        score,
+        stamp,
+        mask,
+        epoch,
+        requiredMask,
+        allowed: (doc) =>
+          excluded[doc] !== epoch &&
+          this.passes(this.tools[doc] as ToolDefinition, parsed, options),
+        before: (a, b) => top.before(a, b),
+      });
+    }
     if (diversify) {
       const weights = plan.groups.map((group) => group.weight);
       selected = diversifyByAspect(
@@ -231,6 +251,7 @@ export class ToolSearchIndex extends IndexedTools {
         (a, b) => top.before(a, b),
       );
     }
+    if (selected.length > limit) selected = selected.slice(0, limit);
     const first = selected.length > 0 ? (score[selected[0] as number] as number) : 0;
     const hits: SearchHit[] = [];
     for (const doc of selected) {

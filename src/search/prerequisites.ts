@@ -1,0 +1,203 @@
+/**
+ * Prerequisite tools. A tool that requires an entity's id (`movie_id`, `playlistId`) is rarely
+ * usable alone: the id comes from a tool of the same server that searches or lists that entity
+ * (`search_movie`, `list_playlists`). When the dependent tool ranks high, its finder is pulled up
+ * beside it, so a multi-step request gets both steps.
+ */
+
+import type { ToolDefinition } from "../catalog/index.js";
+import { splitIdentifier, stem } from "../text/index.js";
+import { IdsByKey } from "./ids-by-key.js";
+
+/** Verbs that mark a tool as one that finds entities (by stem), by preference: 0 is best. */
+const FINDER_VERBS = new Map([
+  ["search", 0],
+  ["find", 0],
+  ["lookup", 0],
+  ["queri", 0],
+  ["list", 1],
+]);
+/** Parameter-name endings that hold an entity's identifier. */
+const ID_WORDS = new Set(["id", "ids"]);
+const NONE: readonly string[] = [];
+/** The entity of a bare `id` parameter, and of a finder whose name names nothing but its server. */
+const ANY = "";
+
+/** The stems of the entities a tool's required parameters identify (`person_id` → `person`). */
+export function requiredEntities(tool: ToolDefinition): readonly string[] {
+  const required = tool.inputSchema.required;
+  if (!Array.isArray(required) || required.length === 0) return NONE;
+  const out: string[] = [];
+  for (const name of required) {
+    if (typeof name !== "string") continue;
+    const words = splitIdentifier(name);
+    const last = words[words.length - 1];
+    if (last === undefined || !ID_WORDS.has(last)) continue;
+    const entity = words[words.length - 2];
+    // a bare `id` names no entity: any finder of the server may supply it
+    const stemmed = entity === undefined ? ANY : stem(entity);
+    if (entity !== undefined && (entity.length < 2 || /^\d+$/.test(entity))) continue;
+    if (!out.includes(stemmed)) out.push(stemmed);
+  }
+  return out;
+}
+
+/** The entity stems a finder tool's name offers (its name words other than the verb), or none. */
+const FINDER_HINT = /search|find|list|lookup|quer/i;
+
+function finderEntities(tool: ToolDefinition): { entities: string[]; rank: number } | undefined {
+  // most names hold no finder verb at all: skip them before splitting and stemming
+  if (!FINDER_HINT.test(tool.name)) return undefined;
+  const stems = splitIdentifier(tool.name).map((word) => stem(word));
+  let verb = Number.POSITIVE_INFINITY;
+  for (const word of stems) verb = Math.min(verb, FINDER_VERBS.get(word) ?? verb);
+  if (verb === Number.POSITIVE_INFINITY) return undefined;
+  const entities = [...new Set(stems.filter((word) => !FINDER_VERBS.has(word)))];
+  // `search` or `spotify_search` on server `spotify`: a general finder of that server
+  const serverWords = new Set(splitIdentifier(tool.server ?? "").map((word) => stem(word)));
+  if (entities.every((word) => serverWords.has(word))) entities.push(ANY);
+  // the better verb first, then the shorter name (the more direct tool)
+  return { entities, rank: verb * 100 + stems.length };
+}
+
+function key(server: string | undefined, entity: string): string {
+  return `${server ?? ""}\u0000${entity}`;
+}
+
+/**
+ * Finder tools by (server, entity), built on first use and then kept up to date; for a document,
+ * the best finder of the first entity it needs: the finder with the shortest name (the most
+ * direct one: `search_movie` over `list_movie_genres`), ties by name.
+ */
+export class PrerequisiteIndex {
+  private built = false;
+  private readonly finders = new IdsByKey();
+  private readonly finderRank: number[] = [];
+  private readonly needs: (readonly string[] | undefined)[] = [];
+
+  constructor(private readonly tools: readonly (ToolDefinition | undefined)[]) {}
+
+  /** Records a tool just added under `id` (a no-op until the index is first used). */
+  added(id: number, tool: ToolDefinition): void {
+    if (this.built) this.register(id, tool, true);
+  }
+
+  /** Forgets a tool about to be removed from `id`. */
+  removed(id: number, tool: ToolDefinition): void {
+    this.needs[id] = undefined;
+    if (this.built) this.register(id, tool, false);
+  }
+
+  /** The finder to place beside `doc`, or -1 when it needs none or none exists. */
+  finderOf(doc: number): number {
+    const tool = this.tools[doc];
+    if (tool === undefined) return -1;
+    let needs = this.needs[doc];
+    if (needs === undefined) {
+      needs = requiredEntities(tool);
+      this.needs[doc] = needs;
+    }
+    if (needs.length === 0) return -1;
+    if (!this.built) this.build();
+    for (const entity of needs.includes(ANY) ? needs : [...needs, ANY]) {
+      let best = -1;
+      for (const candidate of this.finders.get(key(tool.server, entity))) {
+        if (candidate === doc || this.requires(candidate, entity)) continue;
+        if (best < 0 || this.better(candidate, best)) best = candidate;
+      }
+      if (best >= 0) return best;
+    }
+    return -1;
+  }
+
+  private requires(doc: number, entity: string): boolean {
+    const tool = this.tools[doc];
+    if (tool === undefined) return false;
+    let needs = this.needs[doc];
+    if (needs === undefined) {
+      needs = requiredEntities(tool);
+      this.needs[doc] = needs;
+    }
+    return needs.includes(entity);
+  }
+
+  private better(a: number, b: number): boolean {
+    const wordsA = this.finderRank[a] ?? 0;
+    const wordsB = this.finderRank[b] ?? 0;
+    if (wordsA !== wordsB) return wordsA < wordsB;
+    return (this.tools[a]?.name ?? "") < (this.tools[b]?.name ?? "");
+  }
+
+  private build(): void {
+    this.built = true;
+    this.tools.forEach((tool, id) => {
+      if (tool !== undefined) this.register(id, tool, true);
+    });
+  }
+
+  private register(id: number, tool: ToolDefinition, add: boolean): void {
+    const finder = finderEntities(tool);
+    if (finder === undefined) return;
+    this.finderRank[id] = finder.rank;
+    for (const entity of finder.entities) {
+      if (add) this.finders.add(key(tool.server, entity), id);
+      else this.finders.delete(key(tool.server, entity), id);
+    }
+  }
+}
+
+/** What `addPrerequisites` needs to know about the scored query. */
+export interface PrerequisiteContext {
+  score: Float32Array;
+  stamp: Uint32Array;
+  mask: Uint32Array;
+  epoch: number;
+  /** Query groups every hit must match (`+word`); a finder not matching them stays out. */
+  requiredMask: number;
+  /** False for a document the query or the caller's filter rules out. */
+  allowed(doc: number): boolean;
+  /** True when document `a` ranks before `b` (score desc, then name). */
+  before(a: number, b: number): boolean;
+}
+
+/**
+ * Pulls up the finders of the first `dependants` selected documents: each finder scores
+ * `weight` × the summed scores of the documents needing it (or its own score when higher).
+ * Returns the union in rank order.
+ */
+export function addPrerequisites(
+  selected: readonly number[],
+  dependants: number,
+  weight: number,
+  index: PrerequisiteIndex,
+  context: PrerequisiteContext,
+): number[] {
+  const { score, stamp, mask, epoch, requiredMask } = context;
+  const pool = [...selected];
+  // a finder many selected tools depend on is pulled by all of them (summed)
+  const pulled = new Map<number, number>();
+  for (let at = 0; at < Math.min(dependants, selected.length); at += 1) {
+    const doc = selected[at] as number;
+    const finder = index.finderOf(doc);
+    if (finder < 0) continue;
+    pulled.set(finder, (pulled.get(finder) ?? 0) + weight * (score[doc] as number));
+  }
+  for (const [finder, value] of pulled) {
+    if (!context.allowed(finder)) continue;
+    const scored = stamp[finder] === epoch;
+    if (scored && (score[finder] as number) < 0) continue;
+    if (
+      requiredMask !== 0 &&
+      (!scored || ((mask[finder] as number) & requiredMask) >>> 0 !== requiredMask)
+    )
+      continue;
+    if (!scored) {
+      stamp[finder] = epoch;
+      mask[finder] = 0;
+      score[finder] = value;
+    } else if (value > (score[finder] as number)) score[finder] = value;
+    if (!pool.includes(finder)) pool.push(finder);
+  }
+  if (pulled.size === 0) return pool;
+  return pool.sort((a, b) => (context.before(a, b) ? -1 : context.before(b, a) ? 1 : 0));
+}

@@ -1,0 +1,32 @@
+/**
+ * Values inside a request. Raw requests carry the arguments they want passed (a file path, a web
+ * address). Their words may tell which tool (`youtube.com`, `/root/excel/`), and their kind
+ * tells more: a path goes to a tool with a path parameter, an address to one that takes a URL.
+ * Such a value keeps its words and gains the word for its kind.
+ */
+
+const URL_START = /^(?:[a-z][a-z0-9+.-]*:\/\/|www\.)/i;
+const TRAILING = /[.,;:!?)\]}>'"]+$/;
+const LEADING = /^[(<[{'"]+/;
+
+/** The words a value stands for, or undefined when `word` is an ordinary word. */
+export function valueWords(word: string): string[] | undefined {
+  const core = word.replace(LEADING, "").replace(TRAILING, "");
+  if (URL_START.test(core)) return [core, "url"];
+  const slashes = core.split(/[/\\]/).filter((part) => part.length > 0);
+  const pathLike =
+    /^(?:~|\.{1,2})?[/\\]/.test(core) || /^[a-z]:\\/i.test(core) || slashes.length >= 3;
+  if (!pathLike) return undefined;
+  return [core, "path"];
+}
+
+/** The query words, each value followed by the word for its kind. */
+export function rewriteValues(words: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const word of words) {
+    const replaced = valueWords(word);
+    if (replaced) out.push(...replaced);
+    else out.push(word);
+  }
+  return out;
+}
