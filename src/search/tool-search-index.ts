@@ -8,7 +8,7 @@ import { extractFieldTexts } from "./fields.js";
 import { IdsByKey } from "./ids-by-key.js";
 import { type ParsedQuery, parseQuery } from "./parse-query.js";
 import { PostingStore } from "./posting-store.js";
-import { planQuery, type QueryPlan } from "./query-terms.js";
+import { NeighborCache, planQuery, type QueryPlan } from "./query-terms.js";
 import { type RankingConfig, resolveRanking } from "./ranking-config.js";
 import { compileRegex, regexScore } from "./regex-search.js";
 import { accumulate, coverageTable, explainDocument, ScoreScratch } from "./score-query.js";
@@ -71,6 +71,7 @@ export class ToolSearchIndex {
   private readonly config: RankingConfig;
   private readonly store: PostingStore;
   private readonly scratch = new ScoreScratch();
+  private readonly neighbors = new NeighborCache();
   private readonly tools: (ToolDefinition | undefined)[] = [];
   private readonly idByName = new Map<string, number>();
   private readonly idsByLowerName = new IdsByKey();
@@ -256,7 +257,7 @@ export class ToolSearchIndex {
     cut: boolean,
     options: SearchOptions | undefined,
   ): SearchHit[] {
-    const plan = planQuery(parsed.words, parsed.required, this.store, this.config);
+    const plan = planQuery(parsed.words, parsed.required, this.store, this.config, this.neighbors);
     const scratch = this.scratch;
     scratch.begin(this.store.nextId + 1);
     const touched = accumulate(this.store, plan, scratch, this.config.nameBonus);
