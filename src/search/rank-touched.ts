@@ -36,7 +36,7 @@ export function rankTouched(
       (table !== undefined ? (table[bits] as number) : coverage.multiplier(bits));
     score[doc] = value;
     if (value <= best && value < top.floor) continue;
-    if (rejects !== undefined && rejects(doc)) continue;
+    if (rejects?.(doc)) continue;
     if (value > best) best = value;
     if (value >= top.floor) top.offer(doc);
   }
