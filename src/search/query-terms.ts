@@ -41,12 +41,48 @@ export function wordWeight(word: string, config: RankingConfig): number {
   return config.bandWeights[commonWordBand(word)] ?? 1;
 }
 
-/** Builds the query plan over the store's vocabulary. */
+/** A vocabulary neighbour of a query word: its term id and its stem. */
+interface Neighbor {
+  id: number;
+  stemmed: string;
+}
+
+/** Most words whose neighbours are kept before the cache starts over. */
+const CACHE_LIMIT = 4096;
+
+/**
+ * The prefix neighbours of query words, looked up once per word while the vocabulary stays the
+ * same size (terms are only ever appended to it, so its size is its version).
+ */
+export class NeighborCache {
+  private vocabulary = -1;
+  private readonly byWord = new Map<string, readonly Neighbor[]>();
+
+  /** The neighbours of `token` in the store's vocabulary, as `prefixNeighbors` finds them. */
+  get(token: string, store: PostingStore, config: RankingConfig): readonly Neighbor[] {
+    if (store.terms.length !== this.vocabulary || this.byWord.size >= CACHE_LIMIT) {
+      this.byWord.clear();
+      this.vocabulary = store.terms.length;
+    }
+    let known = this.byWord.get(token);
+    if (known === undefined) {
+      known = prefixNeighbors(token, store, config).map((text) => ({
+        id: store.termId(text),
+        stemmed: stem(text),
+      }));
+      this.byWord.set(token, known);
+    }
+    return known;
+  }
+}
+
+/** Builds the query plan over the store's vocabulary (`cache` saves repeated neighbour lookups). */
 export function planQuery(
   words: readonly string[],
   required: readonly string[],
   store: PostingStore,
   config: RankingConfig,
+  cache: NeighborCache = new NeighborCache(),
 ): QueryPlan {
   const groups: QueryGroup[] = [];
   const surfaces: string[][] = [];
@@ -105,9 +141,9 @@ export function planQuery(
     }
     if (config.neighborWeight > 0) {
       for (const surface of surfaces[index] ?? []) {
-        for (const neighbor of prefixNeighbors(surface, store, config)) {
-          if (groupOfStem.has(stem(neighbor))) continue;
-          pushId(store.termId(neighbor), group.weight * config.neighborWeight, index, true);
+        for (const neighbor of cache.get(surface, store, config)) {
+          if (groupOfStem.has(neighbor.stemmed)) continue;
+          pushId(neighbor.id, group.weight * config.neighborWeight, index, true);
         }
       }
     }

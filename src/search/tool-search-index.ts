@@ -9,8 +9,9 @@ import { IndexedTools } from "./indexed-tools.js";
 import { type ParsedQuery, parseQuery } from "./parse-query.js";
 import { phraseKey } from "./phrase-key.js";
 import { addPrerequisites } from "./prerequisites.js";
-import { planQuery, type QueryPlan } from "./query-terms.js";
+import { NeighborCache, planQuery, type QueryPlan } from "./query-terms.js";
 import { rewriteValues } from "./query-values.js";
+import { rankTouched } from "./rank-touched.js";
 import { compileRegex, regexScore } from "./regex-search.js";
 import { accumulate, coverageTable, explainDocument, ScoreScratch } from "./score-query.js";
 import { summarizeServers } from "./suggest.js";
@@ -59,6 +60,7 @@ function checkLimit(
 /** An incremental BM25F index over tools; add, remove and replace never rebuild the whole index. */
 export class ToolSearchIndex extends IndexedTools {
   private readonly scratch = new ScoreScratch();
+  private readonly neighbors = new NeighborCache();
 
   /** Every indexed tool, in name order. */
   list(): ToolDefinition[] {
@@ -160,54 +162,34 @@ export class ToolSearchIndex extends IndexedTools {
     cut: boolean,
     options: SearchOptions | undefined,
   ): SearchHit[] {
-    const plan = planQuery(rewriteValues(parsed.words), parsed.required, this.store, this.config);
+    const words = rewriteValues(parsed.words);
+    const plan = planQuery(words, parsed.required, this.store, this.config, this.neighbors);
     const scratch = this.scratch;
     scratch.begin(this.store.nextId + 1);
     const touched = accumulate(this.store, plan, scratch, this.config.nameBonus);
     const { score, mask, stamp, excluded } = scratch;
     const epoch = scratch.epoch;
     for (const word of parsed.excluded) this.markExcluded(word, epoch);
-    const coverage = coverageTable(plan, this.config.coverage, this.config.longQuery);
-    const requiredMask = coverage.requiredMask;
-    const table = coverage.table;
     const checkTool = parsed.servers.length > 0 || options?.filter !== undefined;
     const diversify =
       this.config.diversity > 0 && plan.groups.length >= this.config.diversityMinWords;
     // the prerequisite step reads the same pool whatever the limit, so `rank` and `search` agree
     const pool = diversify ? Math.max(limit * 4, 40) : Math.max(limit, PREREQUISITE_POOL);
     const top = new TopK(pool, score, this.tools);
-    let best = 0;
-    const filtered = requiredMask !== 0 || parsed.excluded.length > 0;
-    // the tool check (server, caller's filter) costs a call per document, so it runs only for
-    // documents that could still matter: a new best or a place in the top k; the rest keep a
-    // score no later step reads without checking them (the phrase bonus below checks too)
-    const fails = (doc: number) => {
-      if (!this.passes(this.tools[doc] as ToolDefinition, parsed, options)) score[doc] = -1;
-      return (score[doc] as number) < 0;
-    };
-    const docs = scratch.touched;
-    for (let index = 0; index < touched; index += 1) {
-      const doc = docs[index] as number;
-      const bits = mask[doc] as number;
-      if (filtered && ((bits & requiredMask) >>> 0 !== requiredMask || excluded[doc] === epoch)) {
-        score[doc] = -1;
-        continue;
-      }
-      const value =
-        (score[doc] as number) *
-        (table !== undefined ? (table[bits] as number) : coverage.multiplier(bits));
-      score[doc] = value;
-      if (value <= best && value < top.floor) continue;
-      if (checkTool && fails(doc)) continue;
-      if (value > best) best = value;
-      if (value >= top.floor) top.offer(doc);
-    }
+    const fails = checkTool
+      ? (doc: number) => {
+          if (!this.passes(this.tools[doc] as ToolDefinition, parsed, options)) score[doc] = -1;
+          return (score[doc] as number) < 0;
+        }
+      : undefined;
+    const coverage = coverageTable(plan, this.config.coverage, this.config.longQuery);
+    const best = rankTouched(scratch, touched, coverage, parsed.excluded.length > 0, top, fails);
     // few documents get a name bonus; re-offer them with their raised scores
     const raised = new Set<number>();
     let head = best;
     for (const doc of this.idsByPhrase.get(phraseKey(splitIdentifier(parsed.text)))) {
       if (stamp[doc] !== epoch || (score[doc] as number) < 0) continue;
-      if (checkTool && fails(doc)) continue;
+      if (fails?.(doc)) continue;
       score[doc] = (score[doc] as number) + best * this.config.namePhraseBonus;
       head = Math.max(head, score[doc] as number);
       raised.add(doc);
@@ -232,7 +214,7 @@ export class ToolSearchIndex extends IndexedTools {
         stamp,
         mask,
         epoch,
-        requiredMask,
+        requiredMask: coverage.requiredMask,
         allowed: (doc) =>
           excluded[doc] !== epoch &&
           this.passes(this.tools[doc] as ToolDefinition, parsed, options),
@@ -278,8 +260,15 @@ export class ToolSearchIndex extends IndexedTools {
     limit: number,
     options: SearchOptions | undefined,
   ): SearchHit[] {
-    const words = new Set(parsed.words.flatMap((word) => splitIdentifier(word)));
-    if (words.size === 0 || [...words].some((word) => !STOP_WORDS.has(word))) return [];
+    // nearly every query has a word that is not a stop word: answer that without building a set
+    const words = new Set<string>();
+    for (const word of parsed.words) {
+      for (const token of splitIdentifier(word)) {
+        if (!STOP_WORDS.has(token)) return [];
+        words.add(token);
+      }
+    }
+    if (words.size === 0) return [];
     const scored: { tool: ToolDefinition; score: number }[] = [];
     for (const tool of this.list()) {
       if (!this.passes(tool, parsed, options)) continue;
