@@ -82,16 +82,19 @@ const tools = size === "real" ? await loadRealCatalogs() : syntheticTools(Number
 // flatten generator strings so neither engine pays for rope strings during its build
 const docs = JSON.parse(JSON.stringify(tools)) as ToolDefinition[];
 const queries = syntheticQueries(1000);
-gc();
-const before = process.memoryUsage();
+// settle the heap the same way before and after the build, so the difference is the index's
+async function settledMemory(): Promise<NodeJS.MemoryUsage> {
+  gc();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  gc();
+  return process.memoryUsage();
+}
+const before = await settledMemory();
 const started = performance.now();
 const search = engine === "minisearch" ? buildMiniSearch(docs) : buildToolsift(docs);
 const buildMs = performance.now() - started;
-// array buffers freed by the collection are released a little later: let the sweeper finish
-gc();
-await new Promise((resolve) => setTimeout(resolve, 50));
-gc();
-const after = process.memoryUsage();
+// array buffers freed by a collection are released a little later: the wait lets the sweeper finish
+const after = await settledMemory();
 // warm both engines up (JIT, lazy structures) on a different query set of the same shape, so
 // the timed passes measure a long-running process, not first-use compilation
 for (const query of syntheticQueries(1000, 99)) search(query);
