@@ -66,8 +66,8 @@ function key(server: string | undefined, entity: string): string {
 
 /**
  * Finder tools by (server, entity), built on first use and then kept up to date; for a document,
- * the best finder of the first entity it needs: the finder with the shortest name (the most
- * direct one: `search_movie` over `list_movie_genres`), ties by name.
+ * the best finder of the first entity it needs: a `search`-type verb over `list`, then the
+ * shortest name (the most direct tool: `search_movie` over `list_movie_genres`), then by name.
  */
 export class PrerequisiteIndex {
   private built = false;
@@ -92,39 +92,42 @@ export class PrerequisiteIndex {
   finderOf(doc: number): number {
     const tool = this.tools[doc];
     if (tool === undefined) return -1;
-    let needs = this.needs[doc];
-    if (needs === undefined) {
-      needs = requiredEntities(tool);
-      this.needs[doc] = needs;
-    }
+    const needs = this.needsOf(doc, tool);
     if (needs.length === 0) return -1;
     if (!this.built) this.build();
-    for (const entity of needs.includes(ANY) ? needs : [...needs, ANY]) {
-      let best = -1;
-      for (const candidate of this.finders.get(key(tool.server, entity))) {
-        if (candidate === doc || this.requires(candidate, entity)) continue;
-        if (best < 0 || this.better(candidate, best)) best = candidate;
-      }
-      if (best >= 0) return best;
+    for (const entity of needs) {
+      const finder = this.bestFinder(doc, tool.server, entity);
+      if (finder >= 0) return finder;
     }
-    return -1;
+    // no finder names the entity: a server-wide finder (`search`) may still supply the id
+    return needs.includes(ANY) ? -1 : this.bestFinder(doc, tool.server, ANY);
   }
 
-  private requires(doc: number, entity: string): boolean {
-    const tool = this.tools[doc];
-    if (tool === undefined) return false;
+  private needsOf(doc: number, tool: ToolDefinition): readonly string[] {
     let needs = this.needs[doc];
     if (needs === undefined) {
       needs = requiredEntities(tool);
       this.needs[doc] = needs;
     }
-    return needs.includes(entity);
+    return needs;
+  }
+
+  private bestFinder(doc: number, server: string | undefined, entity: string): number {
+    let best = -1;
+    for (const candidate of this.finders.get(key(server, entity))) {
+      const tool = this.tools[candidate];
+      if (candidate === doc || tool === undefined) continue;
+      // a finder that itself needs the entity's id cannot supply it
+      if (this.needsOf(candidate, tool).includes(entity)) continue;
+      if (best < 0 || this.better(candidate, best)) best = candidate;
+    }
+    return best;
   }
 
   private better(a: number, b: number): boolean {
-    const wordsA = this.finderRank[a] ?? 0;
-    const wordsB = this.finderRank[b] ?? 0;
-    if (wordsA !== wordsB) return wordsA < wordsB;
+    const rankA = this.finderRank[a] ?? 0;
+    const rankB = this.finderRank[b] ?? 0;
+    if (rankA !== rankB) return rankA < rankB;
     return (this.tools[a]?.name ?? "") < (this.tools[b]?.name ?? "");
   }
 

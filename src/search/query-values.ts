@@ -20,13 +20,17 @@ export function valueWords(word: string): string[] | undefined {
   return [core, "path"];
 }
 
-/** The query words, each value followed by the word for its kind. */
-export function rewriteValues(words: readonly string[]): string[] {
-  const out: string[] = [];
-  for (const word of words) {
+/** The query words, each value followed by the word for its kind (the same array when none is). */
+export function rewriteValues(words: readonly string[]): readonly string[] {
+  let out: string[] | undefined;
+  words.forEach((word, index) => {
     const replaced = valueWords(word);
-    if (replaced) out.push(...replaced);
-    else out.push(word);
-  }
-  return out;
+    if (replaced === undefined) {
+      out?.push(word);
+      return;
+    }
+    out ??= words.slice(0, index);
+    out.push(...replaced);
+  });
+  return out ?? words;
 }
