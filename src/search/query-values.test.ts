@@ -11,11 +11,20 @@ describe("valueWords", () => {
   });
 
   it("marks file paths in Unix, home, relative and Windows forms", () => {
-    expect(valueWords("/root/markdown/report.md.")).toEqual(["/root/markdown/report.md", "path"]);
-    expect(valueWords("~/notes.txt")).toEqual(["~/notes.txt", "path"]);
-    expect(valueWords("./src/index.ts")).toEqual(["./src/index.ts", "path"]);
-    expect(valueWords("C:\\Users\\me\\a.docx")).toEqual(["C:\\Users\\me\\a.docx", "path"]);
-    expect(valueWords("src/search/fields.ts")).toEqual(["src/search/fields.ts", "path"]);
+    const file = (path: string) => [path, "path", "file"];
+    expect(valueWords("/root/markdown/report.md.")).toEqual(file("/root/markdown/report.md"));
+    expect(valueWords("~/notes.txt")).toEqual(file("~/notes.txt"));
+    expect(valueWords("./src/index.ts")).toEqual(file("./src/index.ts"));
+    expect(valueWords("C:\\Users\\me\\a.docx")).toEqual(file("C:\\Users\\me\\a.docx"));
+    expect(valueWords("src/search/fields.ts")).toEqual(file("src/search/fields.ts"));
+  });
+
+  it("marks a path without an extension as a path only (a folder, not a file)", () => {
+    expect(valueWords("/root/pdf/embodied_ai_papers")).toEqual([
+      "/root/pdf/embodied_ai_papers",
+      "path",
+    ]);
+    expect(valueWords("~/projects/site/")).toEqual(["~/projects/site/", "path"]);
   });
 
   it("leaves ordinary words and short slash pairs alone", () => {
@@ -33,6 +42,7 @@ describe("rewriteValues", () => {
       "to",
       "/tmp/a/b.md",
       "path",
+      "file",
     ]);
   });
 });
