@@ -323,6 +323,29 @@ describe("handlers", () => {
     expect(ok.content).toEqual([{ type: "text", text: 'created {"owner":"rewritten"}' }]);
   });
 
+  it("validates arguments a before-hook puts in place, and refuses invalid ones without running", async () => {
+    const handler = vi.fn(() => ({ content: [{ type: "text" as const, text: "ran" }] }));
+    const strict = { ...issue, handler };
+    const replaceWith = (value: unknown) =>
+      setup([strict], { hooks: { before: [() => ({ arguments: value as never })] } });
+    const call = { session: "s", name: "create_issue", arguments: { owner: "me" } };
+
+    const missing = await replaceWith({ state: "open" }).execute(call);
+    expect(missing).toMatchObject({ isError: true, ran: false, errorCode: "hook_failed" });
+    expect(textOf(missing)).toMatch(/before-call hook replaced its arguments with invalid ones/);
+    expect(textOf(missing)).toMatch(/owner/);
+    const notObject = await replaceWith(["owner"]).execute(call);
+    expect(textOf(notObject)).toMatch(/expected an object, got an array/);
+    const extra = await replaceWith({ owner: "me", sneaky: true }).execute(call);
+    expect(extra).toMatchObject({ ran: false, errorCode: "hook_failed" });
+    expect(handler).not.toHaveBeenCalled();
+
+    // valid replacements run, with the same scalar repairs a model's arguments get
+    const fixed = await replaceWith({ owner: "me", count: "3" }).execute(call);
+    expect(fixed).toMatchObject({ ran: true });
+    expect(handler).toHaveBeenCalledWith({ owner: "me", count: 3 }, expect.anything());
+  });
+
   it("an after-hook that returns a plain value has it wrapped as a result, not spread", async () => {
     const disclosure = setup(tools, {
       // plain JavaScript callers can return anything; the types forbid it, so cast

@@ -56,13 +56,34 @@ function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+type Replaced =
+  | { ok: true; arguments: { [key: string]: unknown } }
+  | { ok: false; message: string };
+
+/**
+ * Checks arguments a before-hook put in place of the validated ones: they must be an object and,
+ * for a catalog tool, pass its schema again (a hook cannot smuggle in what validation refused).
+ */
+function checkReplacedArguments(tool: ToolDefinition, value: unknown, isMeta: boolean): Replaced {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    const got = value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
+    return { ok: false, message: `expected an object, got ${got}` };
+  }
+  const args = value as { [key: string]: unknown };
+  if (isMeta) return { ok: true, arguments: args };
+  const check = checkArguments(tool, args);
+  return check.ok
+    ? { ok: true, arguments: check.arguments }
+    : { ok: false, message: check.message };
+}
+
 /**
  * Executes one model tool call; never throws for anything the model sent.
  *
  * Order: unwrap the bridge (so every later step sees the real name), refuse meta targets and
  * core tools through the bridge, look the tool up among visible tools (hidden and unknown give
  * the same answer), reveal a deferred tool called directly, repair and validate arguments, run
- * before-hooks, the handler (time limit, abort), after-hooks, then the budget layer.
+ * before-hooks (arguments they replace are validated again), the handler (time limit, abort), after-hooks, then the budget layer.
  */
 export async function executeCall(
   input: ExecuteInput,
@@ -183,7 +204,14 @@ export async function executeCall(
           "denied",
         );
       }
-      if (decision?.arguments) event.arguments = decision.arguments;
+      if (decision?.arguments !== undefined) {
+        const replaced = checkReplacedArguments(tool, decision.arguments, isMeta);
+        if (!replaced.ok) {
+          const text = `Tool "${tool.name}" was not run: a before-call hook replaced its arguments with invalid ones (${replaced.message}). Fix the hook so it returns arguments that match the tool's input schema.`;
+          return done(errorResult(text), false, "hook_failed");
+        }
+        event.arguments = replaced.arguments;
+      }
     } catch (error) {
       return done(
         errorResult(
