@@ -82,11 +82,6 @@ export class PostingStore {
 
   constructor(private readonly params: FieldParameters) {}
 
-  /** A number that changes whenever postings or norms may have (for caches kept outside the store). */
-  get revision(): number {
-    return this.version;
-  }
-
   /** True while removed documents still have postings (scoring must skip them). */
   get hasDead(): boolean {
     return this.deadPostings > 0;

@@ -9,7 +9,6 @@ import { IndexedTools } from "./indexed-tools.js";
 import { type ParsedQuery, parseQuery } from "./parse-query.js";
 import { phraseKey } from "./phrase-key.js";
 import { addPrerequisites } from "./prerequisites.js";
-import { accumulatePruned, completeDocuments, PruneScratch } from "./pruned-score.js";
 import { NeighborCache, planQuery, type QueryPlan } from "./query-terms.js";
 import { rewriteValues } from "./query-values.js";
 import { rankTouched } from "./rank-touched.js";
@@ -62,7 +61,6 @@ function checkLimit(
 export class ToolSearchIndex extends IndexedTools {
   private readonly scratch = new ScoreScratch();
   private readonly neighbors = new NeighborCache();
-  private readonly prune = new PruneScratch();
 
   /** Every indexed tool, in name order. */
   list(): ToolDefinition[] {
@@ -168,6 +166,7 @@ export class ToolSearchIndex extends IndexedTools {
     const plan = planQuery(words, parsed.required, this.store, this.config, this.neighbors);
     const scratch = this.scratch;
     scratch.begin(this.store.nextId + 1);
+    const touched = accumulate(this.store, plan, scratch, this.config.nameBonus);
     const { score, mask, stamp, excluded } = scratch;
     const epoch = scratch.epoch;
     for (const word of parsed.excluded) this.markExcluded(word, epoch);
@@ -184,26 +183,18 @@ export class ToolSearchIndex extends IndexedTools {
         }
       : undefined;
     const coverage = coverageTable(plan, this.config.coverage, this.config.longQuery);
-    const anyExcluded = parsed.excluded.length > 0;
-    const phrased = this.idsByPhrase.get(phraseKey(splitIdentifier(parsed.text)));
-    const pinned = this.pinnedIds(parsed.text);
-    const { nameBonus } = this.config;
-    const args = [coverage, pool, anyExcluded, fails, [...phrased, ...pinned]] as const;
-    let touched = accumulatePruned(this.store, plan, scratch, this.prune, nameBonus, ...args);
-    const pruned = touched >= 0;
-    if (!pruned) touched = accumulate(this.store, plan, scratch, nameBonus);
-    const best = rankTouched(scratch, touched, coverage, anyExcluded, top, fails);
+    const best = rankTouched(scratch, touched, coverage, parsed.excluded.length > 0, top, fails);
     // few documents get a name bonus; re-offer them with their raised scores
     const raised = new Set<number>();
     let head = best;
-    for (const doc of phrased) {
+    for (const doc of this.idsByPhrase.get(phraseKey(splitIdentifier(parsed.text)))) {
       if (stamp[doc] !== epoch || (score[doc] as number) < 0) continue;
       if (fails?.(doc)) continue;
       score[doc] = (score[doc] as number) + best * this.config.namePhraseBonus;
       head = Math.max(head, score[doc] as number);
       raised.add(doc);
     }
-    for (const doc of pinned) {
+    for (const doc of this.pinnedIds(parsed.text)) {
       const tool = this.tools[doc];
       if (tool === undefined || excluded[doc] === epoch || !this.passes(tool, parsed, options))
         continue;
@@ -218,14 +209,6 @@ export class ToolSearchIndex extends IndexedTools {
     let selected = top.finish(raised);
     if (this.config.prerequisiteWeight > 0) {
       const weight = this.config.prerequisiteWeight;
-      if (pruned) {
-        // the finders read below may have been left out of the pruned scoring: score them now
-        const finders = selected
-          .slice(0, PREREQUISITE_POOL)
-          .map((doc) => this.prerequisites.finderOf(doc))
-          .filter((doc) => doc >= 0);
-        completeDocuments(this.store, plan, scratch, this.prune, nameBonus, coverage, finders);
-      }
       selected = addPrerequisites(selected, PREREQUISITE_POOL, weight, this.prerequisites, {
         score,
         stamp,
