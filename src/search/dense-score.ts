@@ -76,7 +76,8 @@ export function accumulateDense(
  * does. Both compare a document's unrounded score with the float32 score of the current k-th, so
  * a document whose score rounds up (its float32 score above the unrounded one) may tie the final
  * k-th and get in or not by the order of visits: such documents that were offered or reached the
- * floor only by rounding are pushed to `fragile` (see `scoreAndRank`). Returns the best score.
+ * floor only by rounding are pushed to `fragile`, the other offered ones to `offered` (every
+ * document that may tie the final k-th is in one of them; see `settleTies`). Returns the best.
  */
 export function rankDense(
   scratch: ScoreScratch,
@@ -86,6 +87,7 @@ export function rankDense(
   top: TopK,
   rejects: ((doc: number) => boolean) | undefined,
   fragile: number[],
+  offered: number[],
 ): number {
   const { score, mask, excluded, stamp } = scratch;
   const epoch = scratch.epoch;
@@ -118,6 +120,7 @@ export function rankDense(
     if (rejects?.(doc)) continue;
     if (value > best) best = value;
     if (value < (score[doc] as number)) fragile.push(doc);
+    else offered.push(doc);
     top.offer(doc);
   }
   return best;
@@ -159,29 +162,25 @@ function settleTies(
   scratch: ScoreScratch,
   top: TopK,
   fragile: readonly number[],
+  offered: readonly number[],
   rejects: ((doc: number) => boolean) | undefined,
 ): void {
   if (!top.full) return;
-  const { score, stamp } = scratch;
+  const score = scratch.score;
   const floor = top.floor;
   const risky = new Set(fragile.filter((doc) => score[doc] === floor));
   if (risky.size === 0) return;
-  const epoch = scratch.epoch;
-  const tied: number[] = [];
-  for (let doc = 0; doc < store.nextId; doc += 1) {
-    if (score[doc] === floor && stamp[doc] === epoch) tied.push(doc);
-  }
+  const tied = [...risky, ...offered.filter((doc) => score[doc] === floor)];
   if (tied.length < 2) return;
   // `rankTouched` checks a fragile document when it lets it in
   for (const doc of risky) if (rejects?.(doc)) risky.delete(doc);
   const k = top.size;
   const above = top.finish([]).filter((doc) => (score[doc] as number) > floor);
   const members = [...above, ...tied.filter((doc) => score[doc] === floor)];
-  let offered = 0;
   const kept: number[] = [];
   for (const doc of firstTouchOrder(store, plan, members)) {
-    if (risky.has(doc) && offered >= k) continue;
-    offered += 1;
+    // `kept` holds the documents scoring at least the k-th offered before this one
+    if (risky.has(doc) && kept.length >= k) continue;
     kept.push(doc);
   }
   top.clear();
@@ -204,8 +203,10 @@ export function scoreDense(
 ): number {
   accumulateDense(store, plan, scratch, nameBonus);
   const fragile: number[] = [];
-  const best = rankDense(scratch, store.nextId, coverage, anyExcluded, top, rejects, fragile);
-  settleTies(store, plan, scratch, top, fragile, rejects);
+  const offered: number[] = [];
+  const size = store.nextId;
+  const best = rankDense(scratch, size, coverage, anyExcluded, top, rejects, fragile, offered);
+  settleTies(store, plan, scratch, top, fragile, offered, rejects);
   return best;
 }
 
