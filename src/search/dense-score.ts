@@ -1,8 +1,9 @@
 /**
  * The dense variant of a keyword query's scoring, for queries whose posting lists cover a good
- * share of the catalog: zeroed per-document arrays instead of the per-posting stamp check and
- * touched list of `accumulate`, then one pass in id order instead of `rankTouched`'s. It yields
- * the same scores bit for bit and the same top k (see `denseApplies`).
+ * share of a catalog of up to ~32k ids: zeroed per-document arrays instead of the per-posting
+ * stamp check and touched list of `accumulate`, then one pass in id order instead of
+ * `rankTouched`'s. It yields the same scores bit for bit and, after `settleTies` replays the
+ * sparse visiting order for the rare ties at the k-th place, the same top k and best score.
  */
 
 import type { PostingStore } from "./posting-store.js";
