@@ -3,6 +3,7 @@
 import type { ToolDefinition } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
 import { STOP_WORDS, splitIdentifier, tokenize } from "../text/index.js";
+import { scoreAndRank } from "./dense-score.js";
 import { diversifyByAspect } from "./diversify.js";
 import { extractFieldTexts } from "./fields.js";
 import { IndexedTools } from "./indexed-tools.js";
@@ -11,9 +12,8 @@ import { phraseKey } from "./phrase-key.js";
 import { addPrerequisites } from "./prerequisites.js";
 import { NeighborCache, planQuery, type QueryPlan } from "./query-terms.js";
 import { rewriteValues } from "./query-values.js";
-import { rankTouched } from "./rank-touched.js";
 import { compileRegex, regexScore } from "./regex-search.js";
-import { accumulate, coverageTable, explainDocument, ScoreScratch } from "./score-query.js";
+import { coverageTable, explainDocument, ScoreScratch } from "./score-query.js";
 import { summarizeServers } from "./suggest.js";
 import { suggestNames } from "./suggest-names.js";
 import { TopK } from "./top-k.js";
@@ -166,7 +166,6 @@ export class ToolSearchIndex extends IndexedTools {
     const plan = planQuery(words, parsed.required, this.store, this.config, this.neighbors);
     const scratch = this.scratch;
     scratch.begin(this.store.nextId + 1);
-    const touched = accumulate(this.store, plan, scratch, this.config.nameBonus);
     const { score, mask, stamp, excluded } = scratch;
     const epoch = scratch.epoch;
     for (const word of parsed.excluded) this.markExcluded(word, epoch);
@@ -183,7 +182,17 @@ export class ToolSearchIndex extends IndexedTools {
         }
       : undefined;
     const coverage = coverageTable(plan, this.config.coverage, this.config.longQuery);
-    const best = rankTouched(scratch, touched, coverage, parsed.excluded.length > 0, top, fails);
+    const excludes = parsed.excluded.length > 0;
+    const best = scoreAndRank(
+      this.store,
+      plan,
+      scratch,
+      this.config,
+      coverage,
+      excludes,
+      top,
+      fails,
+    );
     // few documents get a name bonus; re-offer them with their raised scores
     const raised = new Set<number>();
     let head = best;

@@ -14,6 +14,22 @@ export class TopK {
     private readonly tools: readonly (ToolDefinition | undefined)[],
   ) {}
 
+  /** How many documents are kept (at most `k`). */
+  get size(): number {
+    return this.top.length;
+  }
+
+  /** True once `k` documents are kept. */
+  get full(): boolean {
+    return this.top.length === this.k;
+  }
+
+  /** Forgets every document offered so far. */
+  clear(): void {
+    this.top.length = 0;
+    this.floor = Number.NEGATIVE_INFINITY;
+  }
+
   /** True when document `a` ranks before `b`. */
   before(a: number, b: number): boolean {
     const sa = this.score[a] as number;
