@@ -2,7 +2,6 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ToolDefinition } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
-import { PooledIds } from "./pooled-ids.js";
 import { ToolSearchIndex } from "./tool-search-index.js";
 
 const WORDS = ["create", "issue", "list", "user", "send", "message", "file", "dns", "42", "the"];
@@ -73,26 +72,5 @@ describe("ToolSearchIndex.addAll", () => {
     expect(() => index.add(bad)).toThrow(/add: tool .*string `name`/);
     const tagged = { ...good, name: "tagged", tags: "x" } as unknown as ToolDefinition;
     expect(() => index.addAll([tagged])).toThrow(/"tagged" has a `tags`/);
-  });
-});
-
-describe("PooledIds", () => {
-  it("keeps ids per key in insertion order across deletes", () => {
-    const ids = new PooledIds();
-    ids.add("creat issu", 3);
-    ids.add("creat issu", 1);
-    ids.add("creat issu", 7);
-    ids.add("list", 2);
-    expect(ids.get("creat issu")).toEqual([3, 1, 7]);
-    ids.delete("creat issu", 3);
-    expect(ids.get("creat issu")).toEqual([1, 7]);
-    ids.delete("creat issu", 7);
-    ids.delete("creat issu", 1);
-    expect(ids.get("creat issu")).toEqual([]);
-    ids.add("creat issu", 9);
-    expect(ids.get("creat issu")).toEqual([9]);
-    expect(ids.get("list")).toEqual([2]);
-    expect(ids.get("lis")).toEqual([]);
-    expect(ids.get("crème")).toEqual([]);
   });
 });

@@ -3,20 +3,10 @@
 import type { ToolDefinition } from "../catalog/index.js";
 import { forEachPiece, STOP_WORDS, splitIdentifier, stem, tokenize } from "../text/index.js";
 import { CLIPPED_FROM, FIELD_COUNT, FieldItems, MAX_FIELD_CHARS } from "./fields.js";
+import { nameSuffixStart } from "./name-lookup.js";
 import { HASH_SEED, hashStep, NO_TERM, PieceTable } from "./piece-table.js";
 import type { PostingStore } from "./posting-store.js";
 import { nameSuffix } from "./suggest.js";
-
-/** Offset where `nameSuffix(name)` begins within `name` (the same cut, without slicing). */
-function nameSuffixStart(name: string): number {
-  const cut = Math.max(
-    name.lastIndexOf("__") + 1,
-    name.lastIndexOf("."),
-    name.lastIndexOf("/"),
-    name.lastIndexOf(":"),
-  );
-  return cut > 0 ? cut + 1 : 0;
-}
 
 const NON_ASCII = /[^ -~\t\n\r]/;
 const NO_IDS: readonly number[] = [];
@@ -109,15 +99,16 @@ export class TermEncoder {
   }
 
   /**
-   * The stemmed words of the name's part after its namespace joined by spaces (stop words left
-   * out), from the last `encode`'s term ids; undefined when they were not tracked (non-ASCII name
-   * or compounds off). Equals `splitIdentifier(nameSuffix(name))` filtered, stemmed and joined.
+   * The hash (`hashFrom`) of the stemmed words of the name's part after its namespace joined by
+   * spaces (stop words left out), from the last `encode`'s term ids, without building the string;
+   * undefined when they were not tracked (non-ASCII name or compounds off). The phrase equals
+   * `phraseKey(splitIdentifier(nameSuffix(name)))`.
    */
-  namePhrase(): string | undefined {
+  namePhraseHash(): number | undefined {
     if (!this.suffixKnown) return undefined;
     const end = this.bounds[1] as number;
     const start = this.suffixIndex < 0 ? end : this.suffixIndex;
-    let phrase = "";
+    let hash = HASH_SEED;
     for (let index = start; index < end; index += 1) {
       const term = this.ids[index] as number;
       let stemmed = this.stems[term];
@@ -125,9 +116,10 @@ export class TermEncoder {
         stemmed = stem(this.store.terms[term] as string);
         this.stems[term] = stemmed;
       }
-      phrase = index === start ? stemmed : `${phrase} ${stemmed}`;
+      if (index > start) hash = hashStep(hash, 32);
+      for (let at = 0; at < stemmed.length; at += 1) hash = hashStep(hash, stemmed.charCodeAt(at));
     }
-    return phrase;
+    return hash;
   }
 
   private push(id: number): void {
