@@ -96,6 +96,8 @@ export class IndexedTools {
       }
     } finally {
       this.store.writePending(pending);
+      // a batch as big as the rest of the index left spare room in most lists: trim it once
+      if (tools.length * 2 >= this.store.liveCount) this.store.pack();
     }
   }
 

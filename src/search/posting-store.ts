@@ -34,6 +34,9 @@ function grow<T extends Uint32Array | Float32Array | Uint8Array | Float64Array>(
   return next;
 }
 
+/** The list of a term with no postings yet (shared: a list is replaced, never written, when it grows from empty). */
+const NO_POSTINGS = new Uint32Array(0);
+
 /** The first two UTF-16 code units of a text (at least two long) as one number. */
 function prefixKey(text: string): number {
   return text.charCodeAt(0) * 65536 + text.charCodeAt(1);
@@ -195,6 +198,32 @@ export class PostingStore {
     if (this.deadPostings > 4096 && this.deadPostings > this.livePostings / 4) this.compact();
   }
 
+  /**
+   * Copies every posting list into one shared buffer, each exactly as long as it is used (after a
+   * bulk add the lists hold up to half their size in spare room, and each small list is a separate
+   * typed array costing about 200 bytes of heap). A list that grows later moves out on its own.
+   */
+  pack(): void {
+    const postings = this.postings;
+    const lengths = this.postingLength;
+    let total = 0;
+    for (let term = 0; term < postings.length; term += 1) total += lengths[term] as number;
+    const slab = new Uint32Array(total);
+    let offset = 0;
+    for (let term = 0; term < postings.length; term += 1) {
+      const length = lengths[term] as number;
+      if (length === 0) {
+        postings[term] = NO_POSTINGS;
+        continue;
+      }
+      const list = postings[term] as Uint32Array;
+      slab.set(length === list.length ? list : list.subarray(0, length), offset);
+      postings[term] = slab.subarray(offset, offset + length);
+      offset += length;
+    }
+    this.version += 1;
+  }
+
   /** Drops the postings of removed documents and frees their ids for reuse. */
   compact(): void {
     const alive = this.alive;
@@ -330,7 +359,7 @@ export class PostingStore {
         if (bucket) bucket.push(term);
         else this.prefixBuckets.set(key, [term]);
       }
-      this.postings.push(new Uint32Array(2));
+      this.postings.push(NO_POSTINGS);
       this.postingLength.push(0);
       this.docFrequency.push(0);
       this.nameFrequency.push(0);
