@@ -90,14 +90,13 @@ export class IndexedTools {
     try {
       for (const tool of tools) {
         const known = this.has(tool.name);
-        if (known || pending.full) this.store.writePending(pending);
+        if (known) this.store.writePending(pending);
         if (known) this.add(tool);
         else this.register(tool, this.store.addEncoded(this.encode(tool), pending));
       }
     } finally {
-      this.store.writePending(pending);
-      // a batch as big as the rest of the index left spare room in most lists: trim it once
-      if (tools.length * 2 >= this.store.liveCount) this.store.pack();
+      // a batch as big as the rest of the index: all lists are rewritten at their exact sizes
+      this.store.writePending(pending, tools.length * 2 >= this.store.liveCount);
     }
   }
 

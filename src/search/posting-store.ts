@@ -7,7 +7,7 @@
 import { stem } from "../text/index.js";
 import { FIELD_COUNT } from "./fields.js";
 import { letterMask } from "./nearest-names.js";
-import type { PendingPostings } from "./pending-postings.js";
+import { NO_POSTINGS, type PendingPostings } from "./pending-postings.js";
 import { COMPOUND_SEGMENT, type EncodedTool } from "./term-encoder.js";
 
 /** Name segments first (so the name terms lead), then the other fields. */
@@ -33,9 +33,6 @@ function grow<T extends Uint32Array | Float32Array | Uint8Array | Float64Array>(
   next.set(array);
   return next;
 }
-
-/** The list of a term with no postings yet (shared: a list is replaced, never written, when it grows from empty). */
-const NO_POSTINGS = new Uint32Array(0);
 
 /** The first two UTF-16 code units of a text (at least two long) as one number. */
 function prefixKey(text: string): number {
@@ -155,9 +152,12 @@ export class PostingStore {
     return id;
   }
 
-  /** Writes the postings a bulk add held in `pending` into the posting lists. */
-  writePending(pending: PendingPostings): void {
-    pending.drain(this.postings, this.postingLength);
+  /**
+   * Writes the postings a bulk add held in `pending` into the posting lists; with `pack`, all
+   * lists move into one buffer at their exact sizes (for a batch as big as the rest of the index).
+   */
+  writePending(pending: PendingPostings, pack = false): void {
+    pending.drain(this.postings, this.postingLength, pack);
     this.version += 1;
   }
 
@@ -196,32 +196,6 @@ export class PostingStore {
     this.pendingFree.push(id);
     this.version += 1;
     if (this.deadPostings > 4096 && this.deadPostings > this.livePostings / 4) this.compact();
-  }
-
-  /**
-   * Copies every posting list into one shared buffer, each exactly as long as it is used (after a
-   * bulk add the lists hold up to half their size in spare room, and each small list is a separate
-   * typed array costing about 200 bytes of heap). A list that grows later moves out on its own.
-   */
-  pack(): void {
-    const postings = this.postings;
-    const lengths = this.postingLength;
-    let total = 0;
-    for (let term = 0; term < postings.length; term += 1) total += lengths[term] as number;
-    const slab = new Uint32Array(total);
-    let offset = 0;
-    for (let term = 0; term < postings.length; term += 1) {
-      const length = lengths[term] as number;
-      if (length === 0) {
-        postings[term] = NO_POSTINGS;
-        continue;
-      }
-      const list = postings[term] as Uint32Array;
-      slab.set(length === list.length ? list : list.subarray(0, length), offset);
-      postings[term] = slab.subarray(offset, offset + length);
-      offset += length;
-    }
-    this.version += 1;
   }
 
   /** Drops the postings of removed documents and frees their ids for reuse. */
