@@ -51,7 +51,7 @@ export class PendingPostings {
    * `postingLength`), in arrival order, then forgets them. With `pack`, every list (held postings
    * or not) is moved into one buffer, each exactly as long as it is used.
    */
-  drain(postings: Uint32Array[], postingLength: number[], pack: boolean): void {
+  drain(postings: Uint32Array[], postingLength: Int32Array, pack: boolean): void {
     if (this.count === 0 && !pack) return;
     if (this.added.length < postings.length) {
       this.added = new Int32Array(Math.ceil(postings.length * 1.5));
@@ -77,7 +77,7 @@ export class PendingPostings {
   }
 
   /** Gives every list room for its held postings, growing by 1.5× steps. */
-  private growLists(postings: Uint32Array[], postingLength: number[], touched: number[]): void {
+  private growLists(postings: Uint32Array[], postingLength: Int32Array, touched: number[]): void {
     const added = this.added;
     for (const term of touched) {
       const extra = added[term] as number;
@@ -95,7 +95,7 @@ export class PendingPostings {
   }
 
   /** Moves every list into one buffer with exactly the room its held postings need. */
-  private packLists(postings: Uint32Array[], postingLength: number[]): void {
+  private packLists(postings: Uint32Array[], postingLength: Int32Array): void {
     const added = this.added;
     let total = 0;
     for (let term = 0; term < postings.length; term += 1) {

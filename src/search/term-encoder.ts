@@ -43,8 +43,6 @@ export class TermEncoder {
   private readonly compoundOf = new Map<number, number>();
   /** True after encoding an ASCII name with compounds: the name's suffix ids are known. */
   private suffixKnown = false;
-  /** Porter stem by term id, filled as name words are met. */
-  private readonly stems: string[] = [];
   private readonly bounds = new Int32Array(COMPOUND_SEGMENT + 2);
   private readonly encoded: { ids: Int32Array; bounds: Int32Array } = {
     ids: this.ids,
@@ -110,12 +108,7 @@ export class TermEncoder {
     const start = this.suffixIndex < 0 ? end : this.suffixIndex;
     let hash = HASH_SEED;
     for (let index = start; index < end; index += 1) {
-      const term = this.ids[index] as number;
-      let stemmed = this.stems[term];
-      if (stemmed === undefined) {
-        stemmed = stem(this.store.terms[term] as string);
-        this.stems[term] = stemmed;
-      }
+      const stemmed = this.store.stemOf(this.ids[index] as number);
       if (index > start) hash = hashStep(hash, 32);
       for (let at = 0; at < stemmed.length; at += 1) hash = hashStep(hash, stemmed.charCodeAt(at));
     }
