@@ -89,6 +89,13 @@ export class HashedIds {
     return out;
   }
 
+  /** Makes room for `count` more ids at once, so the table grows at most once for them. */
+  reserve(count: number): void {
+    let size = this.ids.length;
+    while ((this.count + count) * 4 > size * 3) size *= 2;
+    if (size > this.ids.length) this.resize(size);
+  }
+
   private place(hash: number, id: number): void {
     const mask = this.ids.length - 1;
     let slot = hash & mask;
@@ -117,11 +124,11 @@ export class HashedIds {
     ids[free] = EMPTY;
   }
 
-  private resize(): void {
+  private resize(size = this.ids.length * 2): void {
     const oldIds = this.ids;
     const oldHashes = this.hashes;
-    this.ids = new Int32Array(oldIds.length * 2).fill(EMPTY);
-    this.hashes = new Int32Array(oldIds.length * 2);
+    this.ids = new Int32Array(size).fill(EMPTY);
+    this.hashes = new Int32Array(size);
     // start after an empty slot, so a run that wraps round the end is re-filed in probe order
     const mask = oldIds.length - 1;
     const start = oldIds.indexOf(EMPTY);

@@ -87,6 +87,9 @@ export class IndexedTools {
   addAll(tools: readonly ToolDefinition[]): void {
     checkTools(tools);
     const pending = new PendingPostings();
+    this.store.reserveDocs(tools.length);
+    this.nameMasks.reserve(this.store.nextId + tools.length);
+    this.lookup.reserve(tools.length);
     try {
       for (const tool of tools) {
         const known = this.has(tool.name);

@@ -47,6 +47,13 @@ export class NameLookup {
     return this.byName.size;
   }
 
+  /** Makes room for `count` more tools at once (a bulk add). */
+  reserve(count: number): void {
+    this.byName.reserve(count);
+    this.bySuffix.reserve(count);
+    this.byPhrase.reserve(count);
+  }
+
   /**
    * Files tool `id` (already in `tools`) under its name; `phraseHash` is `hashFrom` of its phrase
    * key when the caller has it at hand.

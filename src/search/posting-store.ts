@@ -34,7 +34,10 @@ function grow<T extends Uint32Array | Float32Array | Uint8Array | Float64Array>(
 }
 
 /** A copy of `array` with room for `capacity` items. */
-function resized<T extends Uint32Array | Int32Array>(array: T, capacity: number): T {
+function resized<T extends Uint32Array | Int32Array | Uint8Array | Float32Array>(
+  array: T,
+  capacity: number,
+): T {
   const next = new (array.constructor as new (length: number) => T)(capacity);
   next.set(array);
   return next;
@@ -286,6 +289,15 @@ export class PostingStore extends Vocabulary {
     list[length + 1] = tf;
     this.postingLength[term] = length + 2;
     this.docFrequency[term] = (this.docFrequency[term] ?? 0) + 1;
+  }
+
+  /** Makes room for `count` more documents at once (a bulk add), so the arrays grow exactly once. */
+  reserveDocs(count: number): void {
+    const size = this.nextId + count;
+    if (this.alive.length >= size) return;
+    this.alive = resized(this.alive, size);
+    this.fieldLength = resized(this.fieldLength, size * FIELD_COUNT);
+    this.fieldNorm = resized(this.fieldNorm, size * FIELD_COUNT);
   }
 
   private ensureDocCapacity(size: number): void {
