@@ -74,3 +74,22 @@ describe("ToolSearchIndex.addAll", () => {
     expect(() => index.addAll([tagged])).toThrow(/"tagged" has a `tags`/);
   });
 });
+
+describe("ToolSearchIndex.addAll postings", () => {
+  it("sizes each posting list exactly after a big batch", () => {
+    const tools: ToolDefinition[] = Array.from({ length: 3000 }, (_, n) => ({
+      name: `srv__tool_${n}`,
+      description: `alpha beta gamma item${n % 7} ${"filler ".repeat(n % 5)}`,
+      inputSchema: { type: "object" },
+    }));
+    const index = new ToolSearchIndex();
+    index.addAll(tools);
+    const store = (
+      index as unknown as { store: { postings: Uint32Array[]; postingLength: Int32Array } }
+    ).store;
+    for (let term = 0; term < store.postings.length; term += 1) {
+      expect(store.postings[term]?.length, `term ${term}`).toBe(store.postingLength[term]);
+    }
+    expect(index.search("alpha item3", { limit: 3 }).hits.length).toBe(3);
+  });
+});

@@ -13,7 +13,7 @@ export const NO_POSTINGS = new Uint32Array(0);
 
 /** `[term, doc, packedTf]` postings in arrival order, to be appended to the posting lists. */
 export class PendingPostings {
-  /** Held `[term, packedTf]` pairs, `CHUNK` per chunk. */
+  /** Held `[term, packedTf]` pairs, `chunk` per chunk. */
   private readonly chunks: Uint32Array[] = [];
   private count = 0;
   /** Documents in arrival order and, for each, the number of postings held up to its last one. */
@@ -23,12 +23,15 @@ export class PendingPostings {
   /** Per term: postings held for it, times two (all zero between drains). */
   private added = new Int32Array(0);
 
+  /** `chunk`: postings held per chunk (small values are for tests). */
+  constructor(private readonly chunk = CHUNK) {}
+
   /** Holds one posting of `doc` (postings of one document must arrive together). */
   push(term: number, doc: number, packed: number): void {
-    const chunkIndex = Math.floor(this.count / CHUNK);
-    if (chunkIndex === this.chunks.length) this.chunks.push(new Uint32Array(2 * CHUNK));
+    const chunkIndex = Math.floor(this.count / this.chunk);
+    if (chunkIndex === this.chunks.length) this.chunks.push(new Uint32Array(2 * this.chunk));
     const chunk = this.chunks[chunkIndex] as Uint32Array;
-    const at = 2 * (this.count - chunkIndex * CHUNK);
+    const at = 2 * (this.count - chunkIndex * this.chunk);
     chunk[at] = term;
     chunk[at + 1] = packed;
     this.count += 1;
@@ -58,19 +61,18 @@ export class PendingPostings {
     }
     const added = this.added;
     const touched: number[] = [];
-    this.forEach((term) => {
-      if (added[term] === 0) touched.push(term);
-      added[term] = (added[term] as number) + 2;
-    });
+    for (let chunkIndex = 0; chunkIndex < this.chunks.length; chunkIndex += 1) {
+      const chunk = this.chunks[chunkIndex] as Uint32Array;
+      const end = 2 * Math.min(this.chunk, this.count - chunkIndex * this.chunk);
+      for (let at = 0; at < end; at += 2) {
+        const term = chunk[at] as number;
+        if (added[term] === 0) touched.push(term);
+        added[term] = (added[term] as number) + 2;
+      }
+    }
     if (pack) this.packLists(postings, postingLength);
     else this.growLists(postings, postingLength, touched);
-    this.forEach((term, doc, packed) => {
-      const list = postings[term] as Uint32Array;
-      const used = postingLength[term] as number;
-      list[used] = doc;
-      list[used + 1] = packed;
-      postingLength[term] = used + 2;
-    });
+    this.scatter(postings, postingLength);
     this.chunks.length = 0;
     this.count = 0;
     this.docCount = 0;
@@ -118,16 +120,24 @@ export class PendingPostings {
     }
   }
 
-  /** Calls `visit` with each held posting, in arrival order. */
-  private forEach(visit: (term: number, doc: number, packed: number) => void): void {
+  /** Appends each held posting to its list, in arrival order. */
+  private scatter(postings: Uint32Array[], postingLength: Int32Array): void {
     let index = 0;
     for (let docIndex = 0; docIndex < this.docCount; docIndex += 1) {
       const doc = this.docs[docIndex] as number;
       const end = this.docEnds[docIndex] as number;
-      for (; index < end; index += 1) {
-        const chunk = this.chunks[Math.floor(index / CHUNK)] as Uint32Array;
-        const at = 2 * (index % CHUNK);
-        visit(chunk[at] as number, doc, chunk[at + 1] as number);
+      while (index < end) {
+        const chunkIndex = Math.floor(index / this.chunk);
+        const chunk = this.chunks[chunkIndex] as Uint32Array;
+        const stop = Math.min(end, (chunkIndex + 1) * this.chunk);
+        for (let at = 2 * (index - chunkIndex * this.chunk); index < stop; index += 1, at += 2) {
+          const term = chunk[at] as number;
+          const list = postings[term] as Uint32Array;
+          const used = postingLength[term] as number;
+          list[used] = doc;
+          list[used + 1] = chunk[at + 1] as number;
+          postingLength[term] = used + 2;
+        }
       }
     }
   }
