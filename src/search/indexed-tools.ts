@@ -110,8 +110,10 @@ export class IndexedTools {
   private register(tool: ToolDefinition, id: number): void {
     this.tools[id] = tool;
     this.prerequisites.added(id, tool);
-    this.nameMasks.set(id, tool.name);
-    this.lookup.add(id, tool.name, this.encoder.namePhraseHash());
+    const cut = this.encoder.nameCut;
+    if (cut >= 0) this.nameMasks.set(id, tool.name, cut);
+    else this.nameMasks.set(id, tool.name);
+    this.lookup.add(id, tool.name, this.encoder.namePhraseHash(), cut);
     this.sortedNames = undefined;
     this.countServer(tool.server, 1);
   }

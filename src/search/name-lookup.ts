@@ -22,8 +22,9 @@ export function nameSuffixStart(name: string): number {
   return cut > 0 ? cut + 1 : 0;
 }
 
-/** Hash of `nameSuffix(name.toLowerCase())`. */
-function suffixHash(name: string): number {
+/** Hash of `nameSuffix(name.toLowerCase())`; `cut`, when known, is `nameSuffixStart` of an ASCII name. */
+function suffixHash(name: string, cut = -1): number {
+  if (cut >= 0) return lowerHashFrom(name, cut);
   if (NON_ASCII.test(name)) return hashFrom(nameSuffix(name.toLowerCase()));
   return lowerHashFrom(name, nameSuffixStart(name));
 }
@@ -56,11 +57,11 @@ export class NameLookup {
 
   /**
    * Files tool `id` (already in `tools`) under its name; `phraseHash` is `hashFrom` of its phrase
-   * key when the caller has it at hand.
+   * key and `cut` the `nameSuffixStart` of an all-ASCII name, when the caller has them at hand.
    */
-  add(id: number, name: string, phraseHash?: number): void {
+  add(id: number, name: string, phraseHash?: number, cut = -1): void {
     this.byName.add(lowerHashFrom(name), id);
-    this.bySuffix.add(suffixHash(name), id);
+    this.bySuffix.add(suffixHash(name, cut), id);
     this.byPhrase.add(phraseHash ?? hashFrom(namePhraseOf(name)), id);
   }
 

@@ -42,10 +42,9 @@ export class NameMasks {
     this.data = next;
   }
 
-  /** Records the name of tool `id`. */
-  set(id: number, name: string): void {
+  /** Records the name of tool `id`; `cut`, when known, is where its part after the namespace starts. */
+  set(id: number, name: string, cut = suffixStart(name)): void {
     if (this.data.length < (id + 1) * 4) this.reserve(Math.max(16, Math.ceil((id + 1) * 1.5)));
-    const cut = suffixStart(name);
     this.data[id * 4] = cut;
     this.data[id * 4 + 1] = letterMask(name);
     this.data[id * 4 + 2] = letterMask(name, cut);

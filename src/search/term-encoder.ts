@@ -37,6 +37,8 @@ export class TermEncoder {
   private count = 0;
   /** While encoding an ASCII name: where its part after the namespace starts (else -1). */
   private suffixAt = -1;
+  /** After encoding an ASCII name with compounds: `nameSuffixStart(name)`; else -1. */
+  nameCut = -1;
   /** The first id of the name's part after the namespace, once reached. */
   private suffixIndex = -1;
   /** Compound term id (or -1 for none) by the term ids of the two joined words. */
@@ -59,6 +61,7 @@ export class TermEncoder {
     const name = tool.name;
     const ascii = !NON_ASCII.test(name);
     this.suffixAt = compounds && ascii ? nameSuffixStart(name) : -1;
+    this.nameCut = this.suffixAt;
     this.suffixIndex = -1;
     this.suffixKnown = compounds && ascii;
     for (let field = 0; field < FIELD_COUNT; field += 1) {
