@@ -33,10 +33,14 @@ export function lowerHashFrom(text: string, start = 0): number {
   return hash;
 }
 
-/** A multimap from hash to ids (open addressing, linear probing); ids of one hash keep their order. */
+/**
+ * A multimap from hash to ids (open addressing, linear probing); ids of one hash keep their order.
+ * Each id is filed at most once at a time; its hash is kept per id, not per slot.
+ */
 export class HashedIds {
   private ids = new Int32Array(256).fill(EMPTY);
-  private hashes = new Int32Array(256);
+  /** The hash each filed id is filed under, by id. */
+  private hashOf = new Int32Array(256);
   private count = 0;
 
   /** Number of ids filed. */
@@ -44,9 +48,15 @@ export class HashedIds {
     return this.count;
   }
 
-  /** Files `id` under `hash` (after any ids already under it). */
+  /** Files `id` (not filed yet) under `hash`, after any ids already under it. */
   add(hash: number, id: number): void {
     if ((this.count + 1) * 4 > this.ids.length * 3) this.resize();
+    if (id >= this.hashOf.length) {
+      const grown = new Int32Array(Math.max(id + 1, Math.ceil(this.hashOf.length * 1.5)));
+      grown.set(this.hashOf);
+      this.hashOf = grown;
+    }
+    this.hashOf[id] = hash;
     this.place(hash, id);
     this.count += 1;
   }
@@ -57,7 +67,7 @@ export class HashedIds {
     const mask = ids.length - 1;
     let slot = hash & mask;
     while (ids[slot] !== EMPTY) {
-      if (ids[slot] === id && this.hashes[slot] === hash) {
+      if (ids[slot] === id && this.hashOf[id] === hash) {
         this.shiftBack(slot);
         this.count -= 1;
         return true;
@@ -73,7 +83,7 @@ export class HashedIds {
     const mask = ids.length - 1;
     for (let slot = hash & mask; ids[slot] !== EMPTY; slot = (slot + 1) & mask) {
       const id = ids[slot] as number;
-      if (this.hashes[slot] === hash && accept(id)) return id;
+      if (this.hashOf[id] === hash && accept(id)) return id;
     }
     return -1;
   }
@@ -84,7 +94,7 @@ export class HashedIds {
     const mask = ids.length - 1;
     for (let slot = hash & mask; ids[slot] !== EMPTY; slot = (slot + 1) & mask) {
       const id = ids[slot] as number;
-      if (this.hashes[slot] === hash && accept(id)) out.push(id);
+      if (this.hashOf[id] === hash && accept(id)) out.push(id);
     }
     return out;
   }
@@ -101,7 +111,6 @@ export class HashedIds {
     let slot = hash & mask;
     while (this.ids[slot] !== EMPTY) slot = (slot + 1) & mask;
     this.ids[slot] = id;
-    this.hashes[slot] = hash;
   }
 
   /**
@@ -113,12 +122,11 @@ export class HashedIds {
     const mask = ids.length - 1;
     let free = hole;
     for (let slot = (hole + 1) & mask; ids[slot] !== EMPTY; slot = (slot + 1) & mask) {
-      const home = (this.hashes[slot] as number) & mask;
+      const home = (this.hashOf[ids[slot] as number] as number) & mask;
       // the entry may move to `free` unless its home lies cyclically in (free, slot]
       const stays = free <= slot ? free < home && home <= slot : free < home || home <= slot;
       if (stays) continue;
       ids[free] = ids[slot] as number;
-      this.hashes[free] = this.hashes[slot] as number;
       free = slot;
     }
     ids[free] = EMPTY;
@@ -126,16 +134,14 @@ export class HashedIds {
 
   private resize(size = this.ids.length * 2): void {
     const oldIds = this.ids;
-    const oldHashes = this.hashes;
     this.ids = new Int32Array(size).fill(EMPTY);
-    this.hashes = new Int32Array(size);
     // start after an empty slot, so a run that wraps round the end is re-filed in probe order
     const mask = oldIds.length - 1;
     const start = oldIds.indexOf(EMPTY);
     for (let step = 1; step <= oldIds.length; step += 1) {
       const slot = (start + step) & mask;
       const id = oldIds[slot] as number;
-      if (id !== EMPTY) this.place(oldHashes[slot] as number, id);
+      if (id !== EMPTY) this.place(this.hashOf[id] as number, id);
     }
   }
 }
