@@ -2,7 +2,6 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ToolDefinition } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
-import { PooledIds } from "./pooled-ids.js";
 import { ToolSearchIndex } from "./tool-search-index.js";
 
 const WORDS = ["create", "issue", "list", "user", "send", "message", "file", "dns", "42", "the"];
@@ -76,23 +75,21 @@ describe("ToolSearchIndex.addAll", () => {
   });
 });
 
-describe("PooledIds", () => {
-  it("keeps ids per key in insertion order across deletes", () => {
-    const ids = new PooledIds();
-    ids.add("creat issu", 3);
-    ids.add("creat issu", 1);
-    ids.add("creat issu", 7);
-    ids.add("list", 2);
-    expect(ids.get("creat issu")).toEqual([3, 1, 7]);
-    ids.delete("creat issu", 3);
-    expect(ids.get("creat issu")).toEqual([1, 7]);
-    ids.delete("creat issu", 7);
-    ids.delete("creat issu", 1);
-    expect(ids.get("creat issu")).toEqual([]);
-    ids.add("creat issu", 9);
-    expect(ids.get("creat issu")).toEqual([9]);
-    expect(ids.get("list")).toEqual([2]);
-    expect(ids.get("lis")).toEqual([]);
-    expect(ids.get("crème")).toEqual([]);
+describe("ToolSearchIndex.addAll postings", () => {
+  it("sizes each posting list exactly after a big batch", () => {
+    const tools: ToolDefinition[] = Array.from({ length: 3000 }, (_, n) => ({
+      name: `srv__tool_${n}`,
+      description: `alpha beta gamma item${n % 7} ${"filler ".repeat(n % 5)}`,
+      inputSchema: { type: "object" },
+    }));
+    const index = new ToolSearchIndex();
+    index.addAll(tools);
+    const store = (
+      index as unknown as { store: { postings: Uint32Array[]; postingLength: Int32Array } }
+    ).store;
+    for (let term = 0; term < store.postings.length; term += 1) {
+      expect(store.postings[term]?.length, `term ${term}`).toBe(store.postingLength[term]);
+    }
+    expect(index.search("alpha item3", { limit: 3 }).hits.length).toBe(3);
   });
 });

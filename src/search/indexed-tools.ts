@@ -1,16 +1,12 @@
 /** The data of a search index and its upkeep: add, bulk add, remove, replace (queries: ToolSearchIndex). */
 
 import type { ToolDefinition } from "../catalog/index.js";
-import { splitIdentifier } from "../text/index.js";
 import { checkTool, checkTools } from "./check-tools.js";
-import { IdsByKey } from "./ids-by-key.js";
+import { NameLookup } from "./name-lookup.js";
 import { PendingPostings } from "./pending-postings.js";
-import { phraseKey } from "./phrase-key.js";
-import { PooledIds } from "./pooled-ids.js";
 import { PostingStore } from "./posting-store.js";
 import { PrerequisiteIndex } from "./prerequisites.js";
 import { type RankingConfig, resolveRanking } from "./ranking-config.js";
-import { nameSuffix } from "./suggest.js";
 import { NameMasks } from "./suggest-names.js";
 import { type EncodedTool, TermEncoder } from "./term-encoder.js";
 import type { ServerSummary } from "./types.js";
@@ -26,10 +22,14 @@ export class IndexedTools {
   protected readonly config: RankingConfig;
   protected readonly store: PostingStore;
   protected readonly tools: (ToolDefinition | undefined)[] = [];
-  protected readonly idByName = new Map<string, number>();
-  protected readonly idsByLowerName = new IdsByKey();
-  protected readonly idsBySuffix = new PooledIds();
-  protected readonly idsByPhrase = new PooledIds();
+  /** Name lookups by id; keys are rebuilt from `tools` to confirm hits. */
+  protected readonly lookup = new NameLookup(this.tools);
+  /** Ids of the tools whose lowercased name is the key. */
+  protected readonly idsByLowerName = { get: (lower: string) => this.lookup.idsByLowerName(lower) };
+  /** Ids of the tools whose lowercased name suffix is the key. */
+  protected readonly idsBySuffix = { get: (lower: string) => this.lookup.idsBySuffix(lower) };
+  /** Ids of the tools whose name phrase key is the key. */
+  protected readonly idsByPhrase = { get: (phrase: string) => this.lookup.idsByPhrase(phrase) };
   protected readonly encoder: TermEncoder;
   protected sortedNames: string[] | undefined;
   /** Tools per server, kept up to date on add and remove (the no-match summary reads it). */
@@ -50,24 +50,36 @@ export class IndexedTools {
 
   /** Number of tools in the index. */
   get size(): number {
-    return this.idByName.size;
+    return this.lookup.size;
   }
 
   /** Tests whether a tool with this exact name is indexed. */
   has(name: string): boolean {
-    return this.idByName.has(name);
+    return this.lookup.idOf(name) >= 0;
   }
 
   /** The indexed tool with this exact name. */
   get(name: string): ToolDefinition | undefined {
-    const id = this.idByName.get(name);
-    return id === undefined ? undefined : this.tools[id];
+    const id = this.lookup.idOf(name);
+    return id < 0 ? undefined : this.tools[id];
+  }
+
+  /** The id of the tool with this exact name, or -1. */
+  protected idOf(name: string): number {
+    return this.lookup.idOf(name);
+  }
+
+  /** The names of the indexed tools, in no particular order. */
+  protected liveNames(): string[] {
+    const names: string[] = [];
+    for (const tool of this.tools) if (tool !== undefined) names.push(tool.name);
+    return names;
   }
 
   /** Adds a tool; a tool with the same name is replaced. */
   add(tool: ToolDefinition): void {
     checkTool(tool, "add");
-    if (this.idByName.has(tool.name)) this.remove(tool.name);
+    if (this.has(tool.name)) this.remove(tool.name);
     this.register(tool, this.store.addEncoded(this.encode(tool)));
   }
 
@@ -75,15 +87,19 @@ export class IndexedTools {
   addAll(tools: readonly ToolDefinition[]): void {
     checkTools(tools);
     const pending = new PendingPostings();
+    this.store.reserveDocs(tools.length);
+    this.nameMasks.reserve(this.store.nextId + tools.length);
+    this.lookup.reserve(tools.length);
     try {
       for (const tool of tools) {
-        const known = this.idByName.has(tool.name);
-        if (known || pending.full) this.store.writePending(pending);
+        const known = this.has(tool.name);
+        if (known) this.store.writePending(pending);
         if (known) this.add(tool);
         else this.register(tool, this.store.addEncoded(this.encode(tool), pending));
       }
     } finally {
-      this.store.writePending(pending);
+      // a batch as big as the rest of the index: all lists are rewritten at their exact sizes
+      this.store.writePending(pending, tools.length * 2 >= this.store.liveCount);
     }
   }
 
@@ -94,32 +110,25 @@ export class IndexedTools {
   private register(tool: ToolDefinition, id: number): void {
     this.tools[id] = tool;
     this.prerequisites.added(id, tool);
-    this.nameMasks.set(id, tool.name);
-    this.idByName.set(tool.name, id);
-    const lower = tool.name.toLowerCase();
-    this.idsByLowerName.add(lower, id);
-    this.idsBySuffix.add(nameSuffix(lower), id);
-    const phrase = this.encoder.namePhrase() ?? phraseKey(splitIdentifier(nameSuffix(tool.name)));
-    this.idsByPhrase.add(phrase, id);
+    const cut = this.encoder.nameCut;
+    if (cut >= 0) this.nameMasks.set(id, tool.name, cut);
+    else this.nameMasks.set(id, tool.name);
+    this.lookup.add(id, tool.name, this.encoder.namePhraseHash(), cut);
     this.sortedNames = undefined;
     this.countServer(tool.server, 1);
   }
 
   /** Removes a tool by name; returns false when it was not indexed. */
   remove(name: string): boolean {
-    const id = this.idByName.get(name);
-    if (id === undefined) return false;
+    const id = this.lookup.idOf(name);
+    if (id < 0) return false;
     const tool = this.tools[id] as ToolDefinition;
     this.store.remove(id, this.encode(tool));
     this.nameMasks.clear(id);
     this.prerequisites.removed(id, tool);
     this.countServer(tool.server, -1);
     this.tools[id] = undefined;
-    this.idByName.delete(name);
-    const lower = name.toLowerCase();
-    this.idsByLowerName.delete(lower, id);
-    this.idsBySuffix.delete(nameSuffix(lower), id);
-    this.idsByPhrase.delete(phraseKey(splitIdentifier(nameSuffix(name))), id);
+    this.lookup.delete(id, name);
     this.sortedNames = undefined;
     return true;
   }

@@ -4,11 +4,10 @@
  * Removal tombstones a document; postings are compacted lazily and only then is its id reused.
  */
 
-import { stem } from "../text/index.js";
 import { FIELD_COUNT } from "./fields.js";
-import { letterMask } from "./nearest-names.js";
-import type { PendingPostings } from "./pending-postings.js";
+import { NO_POSTINGS, type PendingPostings } from "./pending-postings.js";
 import { COMPOUND_SEGMENT, type EncodedTool } from "./term-encoder.js";
+import { Vocabulary } from "./vocabulary.js";
 
 /** Name segments first (so the name terms lead), then the other fields. */
 const SEGMENT_ORDER = [0, COMPOUND_SEGMENT, 1, 2, 3, 4, 5, 6, 7] as const;
@@ -34,31 +33,24 @@ function grow<T extends Uint32Array | Float32Array | Uint8Array | Float64Array>(
   return next;
 }
 
-/** The first two UTF-16 code units of a text (at least two long) as one number. */
-function prefixKey(text: string): number {
-  return text.charCodeAt(0) * 65536 + text.charCodeAt(1);
+/** A copy of `array` with room for `capacity` items. */
+function resized<T extends Uint32Array | Int32Array | Uint8Array | Float32Array>(
+  array: T,
+  capacity: number,
+): T {
+  const next = new (array.constructor as new (length: number) => T)(capacity);
+  next.set(array);
+  return next;
 }
 
 /** The inverted index: vocabulary, postings, per-document field lengths and tombstones. */
-export class PostingStore {
-  readonly termIds = new Map<string, number>();
-  readonly terms: string[] = [];
-  /** Term ids by Porter stem; a lone id is kept bare (most groups, e.g. every number, have one). */
-  private readonly stemGroups = new Map<string, number | number[]>();
+export class PostingStore extends Vocabulary {
   postings: Uint32Array[] = [];
-  postingLength: number[] = [];
-  docFrequency: number[] = [];
+  /** Used length of each term's list (two per posting). */
+  postingLength = new Int32Array(0);
+  docFrequency = new Int32Array(0);
   /** Number of live documents whose name field holds the term. */
-  nameFrequency: number[] = [];
-  /** Vocabulary terms by their first two characters (`~` compounds left out), for prefix lookups. */
-  private readonly prefixBuckets = new Map<number, number[]>();
-  /** Terms that have occurred in a name, by length (for suggestions); check `nameFrequency`. */
-  private readonly namedByLength: number[][] = [];
-  /** The same for all-digit terms (ids numbered per tool are common), kept apart. */
-  private readonly namedNumbersByLength: number[][] = [];
-  private everNamed = new Uint8Array(0);
-  /** `letterMask` of each term that has occurred in a name (a cheap edit-distance bound). */
-  namedMask = new Int32Array(0);
+  nameFrequency = new Int32Array(0);
   alive = new Uint8Array(0);
   fieldLength = new Float32Array(0);
   /** `weight / (1 - b + b * length / average)` per doc and field; refreshed when averages drift. */
@@ -80,16 +72,13 @@ export class PostingStore {
   liveCount = 0;
   nextId = 0;
 
-  constructor(private readonly params: FieldParameters) {}
+  constructor(private readonly params: FieldParameters) {
+    super();
+  }
 
   /** True while removed documents still have postings (scoring must skip them). */
   get hasDead(): boolean {
     return this.deadPostings > 0;
-  }
-
-  /** The id of a term, or -1 when it is not in the vocabulary. */
-  termId(term: string): number {
-    return this.termIds.get(term) ?? -1;
   }
 
   /**
@@ -152,9 +141,12 @@ export class PostingStore {
     return id;
   }
 
-  /** Writes the postings a bulk add held in `pending` into the posting lists. */
-  writePending(pending: PendingPostings): void {
-    pending.drain(this.postings, this.postingLength);
+  /**
+   * Writes the postings a bulk add held in `pending` into the posting lists; with `pack`, all
+   * lists move into one buffer at their exact sizes (for a batch as big as the rest of the index).
+   */
+  writePending(pending: PendingPostings, pack = false): void {
+    pending.drain(this.postings, this.postingLength, pack);
     this.version += 1;
   }
 
@@ -275,79 +267,15 @@ export class PostingStore {
     }
   }
 
-  /** Vocabulary terms starting with `prefix` (at least two characters), in no particular order. */
-  termsWithPrefix(prefix: string, visit: (term: number, text: string) => void): void {
-    if (prefix.length < 2) return;
-    for (const term of this.prefixBuckets.get(prefixKey(prefix)) ?? []) {
-      const text = this.terms[term] as string;
-      if (text.startsWith(prefix)) visit(term, text);
-    }
-  }
-
-  /**
-   * Terms of this length that have occurred in a name (some may no longer: check `nameFrequency`),
-   * all-digit ones or the others.
-   */
-  namedTermsOfLength(length: number, digits: boolean): readonly number[] {
-    return (digits ? this.namedNumbersByLength : this.namedByLength)[length] ?? [];
-  }
-
-  private noteNamed(term: number): void {
-    this.everNamed[term] = 1;
-    const text = this.terms[term] as string;
-    this.namedMask[term] = letterMask(text);
-    if (text.startsWith("~")) return;
-    const buckets = /^[0-9]+$/.test(text) ? this.namedNumbersByLength : this.namedByLength;
-    while (buckets.length <= text.length) buckets.push([]);
-    buckets[text.length]?.push(term);
-  }
-
-  /** Ids of the vocabulary terms whose Porter stem is `stemmed`. */
-  stemGroup(stemmed: string): readonly number[] {
-    const group = this.stemGroups.get(stemmed);
-    if (group === undefined) return [];
-    if (typeof group !== "number") return group;
-    const list = [group];
-    this.stemGroups.set(stemmed, list);
-    return list;
-  }
-
-  /** The id of a term, added to the vocabulary when new. */
-  intern(token: string): number {
-    let term = this.termIds.get(token);
-    if (term === undefined) {
-      term = this.terms.length;
-      const stemmed = stem(token);
-      const group = this.stemGroups.get(stemmed);
-      if (group === undefined) this.stemGroups.set(stemmed, term);
-      else if (typeof group === "number") this.stemGroups.set(stemmed, [group, term]);
-      else group.push(term);
-      this.termIds.set(token, term);
-      this.terms.push(token);
-      if (token.length >= 2 && !token.startsWith("~")) {
-        const key = prefixKey(token);
-        const bucket = this.prefixBuckets.get(key);
-        if (bucket) bucket.push(term);
-        else this.prefixBuckets.set(key, [term]);
-      }
-      this.postings.push(new Uint32Array(2));
-      this.postingLength.push(0);
-      this.docFrequency.push(0);
-      this.nameFrequency.push(0);
-      if (term >= this.termMark.length) {
-        this.termMark = grow(this.termMark, term + 1);
-        const packed = new Uint32Array(this.termMark.length);
-        packed.set(this.termPacked);
-        this.termPacked = packed;
-        const named = new Uint8Array(this.termMark.length);
-        named.set(this.everNamed);
-        this.everNamed = named;
-        const masks = new Int32Array(this.termMark.length);
-        masks.set(this.namedMask);
-        this.namedMask = masks;
-      }
-    }
-    return term;
+  protected override termAdded(term: number): void {
+    this.postings.push(NO_POSTINGS);
+    if (term < this.termMark.length) return;
+    const capacity = Math.max(1024, Math.ceil(this.termMark.length * 1.5));
+    this.termMark = resized(this.termMark, capacity);
+    this.termPacked = resized(this.termPacked, capacity);
+    this.postingLength = resized(this.postingLength, capacity);
+    this.docFrequency = resized(this.docFrequency, capacity);
+    this.nameFrequency = resized(this.nameFrequency, capacity);
   }
 
   private appendPosting(term: number, doc: number, tf: number): void {
@@ -361,6 +289,15 @@ export class PostingStore {
     list[length + 1] = tf;
     this.postingLength[term] = length + 2;
     this.docFrequency[term] = (this.docFrequency[term] ?? 0) + 1;
+  }
+
+  /** Makes room for `count` more documents at once (a bulk add), so the arrays grow exactly once. */
+  reserveDocs(count: number): void {
+    const size = this.nextId + count;
+    if (this.alive.length >= size) return;
+    this.alive = resized(this.alive, size);
+    this.fieldLength = resized(this.fieldLength, size * FIELD_COUNT);
+    this.fieldNorm = resized(this.fieldNorm, size * FIELD_COUNT);
   }
 
   private ensureDocCapacity(size: number): void {

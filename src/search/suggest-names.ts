@@ -34,14 +34,17 @@ function suffixStart(name: string): number {
 export class NameMasks {
   private data = new Int32Array(0);
 
-  /** Records the name of tool `id`. */
-  set(id: number, name: string): void {
-    if (this.data.length < (id + 1) * 4) {
-      const next = new Int32Array(Math.max(64, (id + 1) * 6));
-      next.set(this.data);
-      this.data = next;
-    }
-    const cut = suffixStart(name);
+  /** Makes room for tool ids below `size` at once (a bulk add). */
+  reserve(size: number): void {
+    if (this.data.length >= size * 4) return;
+    const next = new Int32Array(size * 4);
+    next.set(this.data);
+    this.data = next;
+  }
+
+  /** Records the name of tool `id`; `cut`, when known, is where its part after the namespace starts. */
+  set(id: number, name: string, cut = suffixStart(name)): void {
+    if (this.data.length < (id + 1) * 4) this.reserve(Math.max(16, Math.ceil((id + 1) * 1.5)));
     this.data[id * 4] = cut;
     this.data[id * 4 + 1] = letterMask(name);
     this.data[id * 4 + 2] = letterMask(name, cut);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { STOP_WORDS, splitIdentifier, stem } from "../text/index.js";
+import { hashFrom } from "./hashed-ids.js";
 import { PostingStore } from "./posting-store.js";
 import { nameSuffix } from "./suggest.js";
 import { TermEncoder } from "./term-encoder.js";
@@ -11,7 +12,7 @@ function expectedPhrase(name: string): string {
     .join(" ");
 }
 
-describe("TermEncoder.namePhrase", () => {
+describe("TermEncoder.namePhraseHash", () => {
   const store = new PostingStore({ weights: [1, 1, 1, 1, 1, 1, 1, 1], b: [], k1: 1.2 });
   const encoder = new TermEncoder(store);
   const tool = (name: string) => ({ name, description: "", inputSchema: { type: "object" } });
@@ -31,14 +32,14 @@ describe("TermEncoder.namePhrase", () => {
     ];
     for (const name of names) {
       encoder.encode(tool(name), true);
-      expect(encoder.namePhrase(), name).toBe(expectedPhrase(name));
+      expect(encoder.namePhraseHash(), name).toBe(hashFrom(expectedPhrase(name)));
     }
   });
 
   it("is left to the caller for non-ASCII names and when compounds are off", () => {
     encoder.encode(tool("mcp__café__créer_issue"), true);
-    expect(encoder.namePhrase()).toBeUndefined();
+    expect(encoder.namePhraseHash()).toBeUndefined();
     encoder.encode(tool("mcp__github__create_issue"), false);
-    expect(encoder.namePhrase()).toBeUndefined();
+    expect(encoder.namePhraseHash()).toBeUndefined();
   });
 });

@@ -3,20 +3,10 @@
 import type { ToolDefinition } from "../catalog/index.js";
 import { forEachPiece, STOP_WORDS, splitIdentifier, stem, tokenize } from "../text/index.js";
 import { CLIPPED_FROM, FIELD_COUNT, FieldItems, MAX_FIELD_CHARS } from "./fields.js";
+import { nameSuffixStart } from "./name-lookup.js";
 import { HASH_SEED, hashStep, NO_TERM, PieceTable } from "./piece-table.js";
 import type { PostingStore } from "./posting-store.js";
 import { nameSuffix } from "./suggest.js";
-
-/** Offset where `nameSuffix(name)` begins within `name` (the same cut, without slicing). */
-function nameSuffixStart(name: string): number {
-  const cut = Math.max(
-    name.lastIndexOf("__") + 1,
-    name.lastIndexOf("."),
-    name.lastIndexOf("/"),
-    name.lastIndexOf(":"),
-  );
-  return cut > 0 ? cut + 1 : 0;
-}
 
 const NON_ASCII = /[^ -~\t\n\r]/;
 const NO_IDS: readonly number[] = [];
@@ -47,14 +37,14 @@ export class TermEncoder {
   private count = 0;
   /** While encoding an ASCII name: where its part after the namespace starts (else -1). */
   private suffixAt = -1;
+  /** After encoding an ASCII name with compounds: `nameSuffixStart(name)`; else -1. */
+  nameCut = -1;
   /** The first id of the name's part after the namespace, once reached. */
   private suffixIndex = -1;
   /** Compound term id (or -1 for none) by the term ids of the two joined words. */
   private readonly compoundOf = new Map<number, number>();
   /** True after encoding an ASCII name with compounds: the name's suffix ids are known. */
   private suffixKnown = false;
-  /** Porter stem by term id, filled as name words are met. */
-  private readonly stems: string[] = [];
   private readonly bounds = new Int32Array(COMPOUND_SEGMENT + 2);
   private readonly encoded: { ids: Int32Array; bounds: Int32Array } = {
     ids: this.ids,
@@ -71,6 +61,7 @@ export class TermEncoder {
     const name = tool.name;
     const ascii = !NON_ASCII.test(name);
     this.suffixAt = compounds && ascii ? nameSuffixStart(name) : -1;
+    this.nameCut = this.suffixAt;
     this.suffixIndex = -1;
     this.suffixKnown = compounds && ascii;
     for (let field = 0; field < FIELD_COUNT; field += 1) {
@@ -109,25 +100,22 @@ export class TermEncoder {
   }
 
   /**
-   * The stemmed words of the name's part after its namespace joined by spaces (stop words left
-   * out), from the last `encode`'s term ids; undefined when they were not tracked (non-ASCII name
-   * or compounds off). Equals `splitIdentifier(nameSuffix(name))` filtered, stemmed and joined.
+   * The hash (`hashFrom`) of the stemmed words of the name's part after its namespace joined by
+   * spaces (stop words left out), from the last `encode`'s term ids, without building the string;
+   * undefined when they were not tracked (non-ASCII name or compounds off). The phrase equals
+   * `phraseKey(splitIdentifier(nameSuffix(name)))`.
    */
-  namePhrase(): string | undefined {
+  namePhraseHash(): number | undefined {
     if (!this.suffixKnown) return undefined;
     const end = this.bounds[1] as number;
     const start = this.suffixIndex < 0 ? end : this.suffixIndex;
-    let phrase = "";
+    let hash = HASH_SEED;
     for (let index = start; index < end; index += 1) {
-      const term = this.ids[index] as number;
-      let stemmed = this.stems[term];
-      if (stemmed === undefined) {
-        stemmed = stem(this.store.terms[term] as string);
-        this.stems[term] = stemmed;
-      }
-      phrase = index === start ? stemmed : `${phrase} ${stemmed}`;
+      const stemmed = this.store.stemOf(this.ids[index] as number);
+      if (index > start) hash = hashStep(hash, 32);
+      for (let at = 0; at < stemmed.length; at += 1) hash = hashStep(hash, stemmed.charCodeAt(at));
     }
-    return phrase;
+    return hash;
   }
 
   private push(id: number): void {

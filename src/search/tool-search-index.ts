@@ -326,7 +326,7 @@ export class ToolSearchIndex extends IndexedTools {
     const regex = compileRegex(pattern);
     const candidates: Candidate[] = [];
     for (const name of this.names()) {
-      const id = this.idByName.get(name) as number;
+      const id = this.idOf(name);
       const tool = this.tools[id] as ToolDefinition;
       if (filter && !filter(tool)) continue;
       const score = regexScore(regex, tool);
@@ -362,7 +362,7 @@ export class ToolSearchIndex extends IndexedTools {
   }
 
   private names(): string[] {
-    this.sortedNames ??= [...this.idByName.keys()].sort();
+    this.sortedNames ??= this.liveNames().sort();
     return this.sortedNames;
   }
 }
