@@ -116,7 +116,7 @@ describe("dense scoring", () => {
     expect(tied).toBeGreaterThan(20);
   });
 
-  it("settles ties at the k-th place as the sparse path's visiting order does", () => {
+  it("settles ties at the k-th place by name on both paths, whatever order documents are met in", () => {
     // every tool has a twin with `alpha` and `beta` swapped: twins score the same, the `beta` twin
     // has the lower id, but `accumulate` meets the `alpha` one first (the query says alpha first)
     const mirrorWords = ["alpha", "gamma", "delta", "read", "file"];
@@ -142,6 +142,15 @@ describe("dense scoring", () => {
         const dense = run(index, query, k, 0, 0, true);
         expect(dense.top).toEqual(sparse.top);
         expect(dense.docs).toEqual(sparse.docs);
+        // the top k is the first k of every scored document sorted by score, then name
+        const { tools } = index as unknown as Internals;
+        const nameOf = (doc: number) => tools[doc]?.name ?? "";
+        const expected = sparse.docs
+          .filter(([, value]) => value >= 0)
+          .sort((a, b) => b[1] - a[1] || (nameOf(a[0]) < nameOf(b[0]) ? -1 : 1))
+          .slice(0, k)
+          .map(([doc]) => doc);
+        expect(sparse.top).toEqual(expected);
       }),
       { numRuns: 300 },
     );

@@ -2,8 +2,8 @@
  * The dense variant of a keyword query's scoring, for queries whose posting lists cover a good
  * share of a catalog of up to ~32k ids: zeroed per-document arrays instead of the per-posting
  * stamp check and touched list of `accumulate`, then one pass in id order instead of
- * `rankTouched`'s. It yields the same scores bit for bit and, after `settleTies` replays the
- * sparse visiting order for the rare ties at the k-th place, the same top k and best score.
+ * `rankTouched`'s. It yields the same scores bit for bit and, since both compare the float32
+ * scores they store (ties then go by name), the same top k and best score in any visiting order.
  */
 
 import type { PostingStore } from "./posting-store.js";
@@ -74,11 +74,7 @@ export function accumulateDense(
 /**
  * `rankTouched` after `accumulateDense`: visits the ids below `size` in order, and for each touched
  * one clears the `TOUCHED` bit, stamps it with the query's epoch and ranks it as `rankTouched`
- * does. Both compare a document's unrounded score with the float32 score of the current k-th, so
- * a document whose score rounds up (its float32 score above the unrounded one) may tie the final
- * k-th and get in or not by the order of visits: such documents that were offered or reached the
- * floor only by rounding are pushed to `fragile`, the other offered ones to `offered` (every
- * document that may tie the final k-th is in one of them; see `settleTies`). Returns the best.
+ * does. Returns the best score.
  */
 export function rankDense(
   scratch: ScoreScratch,
@@ -87,8 +83,6 @@ export function rankDense(
   anyExcluded: boolean,
   top: TopK,
   rejects: ((doc: number) => boolean) | undefined,
-  fragile: number[],
-  offered: number[],
 ): number {
   const { score, mask, excluded, stamp } = scratch;
   const epoch = scratch.epoch;
@@ -106,92 +100,19 @@ export function rankDense(
       score[doc] = -1;
       continue;
     }
-    const value =
+    score[doc] =
       (score[doc] as number) *
       (table !== undefined ? (table[bits] as number) : coverage.multiplier(bits));
-    score[doc] = value;
-    const floor = top.floor;
-    if (value < floor) {
-      // rounded to float32 it reaches the floor: offered or not depending on the visiting order
-      if ((score[doc] as number) >= floor) fragile.push(doc);
-      if (value <= best || rejects?.(doc)) continue;
-      best = value;
-      continue;
-    }
+    const value = score[doc] as number;
+    if (value <= best && value < top.floor) continue;
     if (rejects?.(doc)) continue;
     if (value > best) best = value;
-    if (value < (score[doc] as number)) fragile.push(doc);
-    else offered.push(doc);
-    top.offer(doc);
+    if (value >= top.floor) top.offer(doc);
   }
   return best;
 }
 
-/** Per-document marks for `firstTouchOrder`; all zero between calls. */
-let marks = new Uint8Array(0);
-
-/** `docs` in the order `accumulate` first touches them (plan order, then posting order). */
-function firstTouchOrder(store: PostingStore, plan: QueryPlan, docs: readonly number[]): number[] {
-  if (marks.length < store.nextId) marks = new Uint8Array(store.nextId * 2);
-  for (const doc of docs) marks[doc] = 1;
-  const alive = store.alive;
-  const out: number[] = [];
-  for (const term of plan.terms) {
-    const list = store.postings[term.id];
-    const length = store.postingLength[term.id] ?? 0;
-    if (list === undefined) continue;
-    for (let index = 0; index < length && out.length < docs.length; index += 2) {
-      const doc = list[index] as number;
-      if (marks[doc] !== 1 || alive[doc] !== 1) continue;
-      marks[doc] = 0;
-      out.push(doc);
-    }
-  }
-  for (const doc of docs) marks[doc] = 0;
-  return out;
-}
-
-/**
- * Makes the dense pass's top k the one `rankTouched` finds in its own order. They can differ only
- * when a fragile document (see `rankDense`) ties the final k-th score F with another document: it
- * is let in only while fewer than k documents scoring at least F have been offered before it, in
- * `accumulate`'s order. Replays that order over the documents scoring at least F.
- */
-function settleTies(
-  store: PostingStore,
-  plan: QueryPlan,
-  scratch: ScoreScratch,
-  top: TopK,
-  fragile: readonly number[],
-  offered: readonly number[],
-  rejects: ((doc: number) => boolean) | undefined,
-): void {
-  if (!top.full) return;
-  const score = scratch.score;
-  const floor = top.floor;
-  const risky = new Set(fragile.filter((doc) => score[doc] === floor));
-  if (risky.size === 0) return;
-  const tied = [...risky, ...offered.filter((doc) => score[doc] === floor)];
-  if (tied.length < 2) return;
-  // `rankTouched` checks a fragile document when it lets it in
-  for (const doc of risky) if (rejects?.(doc)) risky.delete(doc);
-  const k = top.size;
-  const above = top.finish([]).filter((doc) => (score[doc] as number) > floor);
-  const members = [...above, ...tied.filter((doc) => score[doc] === floor)];
-  const kept: number[] = [];
-  for (const doc of firstTouchOrder(store, plan, members)) {
-    // `kept` holds the documents scoring at least the k-th offered before this one
-    if (risky.has(doc) && kept.length >= k) continue;
-    kept.push(doc);
-  }
-  top.clear();
-  for (const doc of kept) top.offer(doc);
-}
-
-/**
- * The dense path of `scoreAndRank` (whatever `denseApplies` says): `accumulateDense`, `rankDense`
- * and the tie settling that makes its top k `rankTouched`'s. Returns the best score.
- */
+/** The dense path of `scoreAndRank` (whatever `denseApplies` says). Returns the best score. */
 export function scoreDense(
   store: PostingStore,
   plan: QueryPlan,
@@ -203,12 +124,7 @@ export function scoreDense(
   rejects: ((doc: number) => boolean) | undefined,
 ): number {
   accumulateDense(store, plan, scratch, nameBonus);
-  const fragile: number[] = [];
-  const offered: number[] = [];
-  const size = store.nextId;
-  const best = rankDense(scratch, size, coverage, anyExcluded, top, rejects, fragile, offered);
-  settleTies(store, plan, scratch, top, fragile, offered, rejects);
-  return best;
+  return rankDense(scratch, store.nextId, coverage, anyExcluded, top, rejects);
 }
 
 /**

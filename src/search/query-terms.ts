@@ -131,8 +131,11 @@ export function planQuery(
       pushId(id, group.weight * config.stemWeight, index, false);
     }
   });
+  // a word already found in a good share of the catalog does not lack matches: expanding it adds
+  // noise, and the postings of common expansions are most of a common query's cost
+  const common = commonGroups(terms, groups.length, store, config.expansionMaxShare);
   groups.forEach((group, index) => {
-    if (group.required) return;
+    if (group.required || common[index] === 1) return;
     for (const synonym of synonymsOf(group.token)) {
       if (groupOfStem.has(synonym)) continue;
       for (const id of store.stemGroup(synonym)) {
@@ -169,6 +172,21 @@ export function planQuery(
     }
   }
   return { groups, terms, stems };
+}
+
+/** Marks (1) the groups whose own terms occur in at least `share` of the live tools. */
+function commonGroups(
+  terms: readonly QueryTerm[],
+  groupCount: number,
+  store: PostingStore,
+  share: number,
+): Uint8Array {
+  const marks = new Uint8Array(groupCount);
+  const limit = share * store.liveCount;
+  for (const term of terms) {
+    if ((store.docFrequency[term.id] ?? 0) >= limit) marks[term.group] = 1;
+  }
+  return marks;
 }
 
 /** Vocabulary terms that extend the stem or that the stem extends (at least 4 shared letters). */

@@ -31,10 +31,11 @@ export function rankTouched(
       score[doc] = -1;
       continue;
     }
-    const value =
+    score[doc] =
       (score[doc] as number) *
       (table !== undefined ? (table[bits] as number) : coverage.multiplier(bits));
-    score[doc] = value;
+    // compare the stored float32 score, as the top k does: ties then go by name in any order
+    const value = score[doc] as number;
     if (value <= best && value < top.floor) continue;
     if (rejects?.(doc)) continue;
     if (value > best) best = value;

@@ -19,6 +19,8 @@ export interface RankingConfig {
   synonymWeight: number;
   /** Weight of a vocabulary neighbour (shared prefix) relative to the word it expands. */
   neighborWeight: number;
+  /** A query word whose own terms occur in at least this share of the tools is not expanded. */
+  expansionMaxShare: number;
   /** Also expand to vocabulary words that are prefixes of a query word (not only extensions). */
   shorterNeighbors: boolean;
   /** Multiplier `1 + coverage * (matched query weight / total)`; rewards hits matching more words. */
@@ -54,6 +56,7 @@ export const DEFAULT_RANKING: RankingConfig = {
   letterWeight: 1,
   synonymWeight: 0.3,
   neighborWeight: 0.3,
+  expansionMaxShare: 0.1,
   shorterNeighbors: false,
   coverage: 0.5,
   longQuery: 1000,
