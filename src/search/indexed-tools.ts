@@ -2,6 +2,7 @@
 
 import type { ToolDefinition } from "../catalog/index.js";
 import { checkTool, checkTools } from "./check-tools.js";
+import { MentionIndex } from "./mentions.js";
 import { NameLookup } from "./name-lookup.js";
 import { PendingPostings } from "./pending-postings.js";
 import { PostingStore } from "./posting-store.js";
@@ -37,6 +38,7 @@ export class IndexedTools {
   protected readonly nameMasks = new NameMasks();
   protected serverSummary: ServerSummary[] | undefined;
   protected readonly prerequisites = new PrerequisiteIndex(this.tools);
+  protected readonly mentions = new MentionIndex(this.tools, (name) => this.lookup.idOf(name));
 
   constructor(options?: SearchIndexOptions) {
     this.config = resolveRanking(options?.ranking);
@@ -126,6 +128,7 @@ export class IndexedTools {
     this.store.remove(id, this.encode(tool));
     this.nameMasks.clear(id);
     this.prerequisites.removed(id, tool);
+    this.mentions.removed(id);
     this.countServer(tool.server, -1);
     this.tools[id] = undefined;
     this.lookup.delete(id, name);

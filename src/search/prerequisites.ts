@@ -8,6 +8,7 @@
 import type { ToolDefinition } from "../catalog/index.js";
 import { splitIdentifier, stem } from "../text/index.js";
 import { IdsByKey } from "./ids-by-key.js";
+import type { MentionIndex } from "./mentions.js";
 
 /** Verbs that mark a tool as one that finds entities (by stem), by preference: 0 is best. */
 const FINDER_VERBS = new Map([
@@ -163,28 +164,48 @@ export interface PrerequisiteContext {
   before(a: number, b: number): boolean;
 }
 
+/** How strongly the two kinds of next step are pulled (see `RankingConfig`). */
+export interface StepWeights {
+  prerequisiteWeight: number;
+  mentionWeight: number;
+}
+
+/** Share of the best naming tool's score a named tool may reach: it comes right after it at most. */
+const MENTION_CAP = 0.99;
+
 /**
- * Pulls up the finders of the first `dependants` selected documents: each finder scores
- * `weight` × the summed scores of the documents needing it (or its own score when higher).
- * Returns the union in rank order.
+ * Pulls up the next steps of the first `dependants` selected documents. A finder scores
+ * `prerequisiteWeight` × the summed scores of the documents needing it; a tool named in their
+ * descriptions scores `mentionWeight` × the summed scores of the documents naming it, but stays
+ * below the best of them. Either keeps its own score when higher. Returns the union in rank order.
  */
 export function addPrerequisites(
   selected: readonly number[],
   dependants: number,
-  weight: number,
-  index: PrerequisiteIndex,
+  weights: StepWeights,
+  finders: PrerequisiteIndex,
+  mentions: MentionIndex,
   context: PrerequisiteContext,
 ): number[] {
   const { score, stamp, mask, epoch, requiredMask } = context;
   const pool = [...selected];
-  // a finder many selected tools depend on is pulled by all of them (summed)
+  // a step many selected tools need is pulled by all of them (summed)
   const pulled = new Map<number, number>();
+  const caps = new Map<number, number>();
   for (let at = 0; at < Math.min(dependants, selected.length); at += 1) {
     const doc = selected[at] as number;
-    const finder = index.finderOf(doc);
-    if (finder < 0) continue;
-    pulled.set(finder, (pulled.get(finder) ?? 0) + weight * (score[doc] as number));
+    const value = score[doc] as number;
+    const finder = weights.prerequisiteWeight > 0 ? finders.finderOf(doc) : -1;
+    if (finder >= 0)
+      pulled.set(finder, (pulled.get(finder) ?? 0) + weights.prerequisiteWeight * value);
+    if (weights.mentionWeight <= 0) continue;
+    for (const named of mentions.mentionedBy(doc)) {
+      if (named === finder) continue;
+      pulled.set(named, (pulled.get(named) ?? 0) + weights.mentionWeight * value);
+      caps.set(named, Math.max(caps.get(named) ?? 0, MENTION_CAP * value));
+    }
   }
+  for (const [named, cap] of caps) pulled.set(named, Math.min(pulled.get(named) ?? 0, cap));
   for (const [finder, value] of pulled) {
     if (!context.allowed(finder)) continue;
     const scored = stamp[finder] === epoch;

@@ -43,6 +43,8 @@ export interface RankingConfig {
   tailCut: number;
   /** A hit's finder (the tool that looks up the id it requires) scores this × the hit (0 = off). */
   prerequisiteWeight: number;
+  /** A tool named in a hit's description scores this × the hit, staying below it (0 = off). */
+  mentionWeight: number;
 }
 
 /** The defaults. */
@@ -68,6 +70,7 @@ export const DEFAULT_RANKING: RankingConfig = {
   phraseWeight: 0.5,
   tailCut: 0.4,
   prerequisiteWeight: 0.3,
+  mentionWeight: 0.5,
 };
 
 /** Merges a partial override onto the defaults. */

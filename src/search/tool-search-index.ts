@@ -216,19 +216,26 @@ export class ToolSearchIndex extends IndexedTools {
       raised.add(doc);
     }
     let selected = top.finish(raised);
-    if (this.config.prerequisiteWeight > 0) {
-      const weight = this.config.prerequisiteWeight;
-      selected = addPrerequisites(selected, PREREQUISITE_POOL, weight, this.prerequisites, {
-        score,
-        stamp,
-        mask,
-        epoch,
-        requiredMask: coverage.requiredMask,
-        allowed: (doc) =>
-          excluded[doc] !== epoch &&
-          this.passes(this.tools[doc] as ToolDefinition, parsed, options),
-        before: (a, b) => top.before(a, b),
-      });
+    if (this.config.prerequisiteWeight > 0 || this.config.mentionWeight > 0) {
+      const { prerequisites, mentions } = this;
+      selected = addPrerequisites(
+        selected,
+        PREREQUISITE_POOL,
+        this.config,
+        prerequisites,
+        mentions,
+        {
+          score,
+          stamp,
+          mask,
+          epoch,
+          requiredMask: coverage.requiredMask,
+          allowed: (doc) =>
+            excluded[doc] !== epoch &&
+            this.passes(this.tools[doc] as ToolDefinition, parsed, options),
+          before: (a, b) => top.before(a, b),
+        },
+      );
     }
     if (diversify) {
       const weights = plan.groups.map((group) => group.weight);

@@ -1,0 +1,70 @@
+/**
+ * Tools named by other tools. A description often names the step that must come first ("the
+ * `station_code` must come from `get-station-code-of-citys`", "call git_set_working_dir
+ * first"). When such a tool ranks high, the tool it names is the next thing its caller needs.
+ */
+
+import type { ToolDefinition } from "../catalog/index.js";
+
+/** Words of a text shaped like tool names: parts joined by `_`, `-` or `.`, or camelCase. */
+const NAME_LIKE = /[A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+/g;
+const NONE: readonly string[] = [];
+
+/** The distinct name-shaped words of a tool's description and its parameters' descriptions. */
+export function nameShapedWords(tool: ToolDefinition): readonly string[] {
+  let out: string[] | undefined;
+  const collect = (text: unknown) => {
+    if (typeof text !== "string") return;
+    for (const match of text.matchAll(NAME_LIKE)) {
+      out ??= [];
+      if (!out.includes(match[0])) out.push(match[0]);
+    }
+  };
+  collect(tool.description);
+  const properties = tool.inputSchema.properties;
+  if (properties !== null && typeof properties === "object") {
+    for (const property of Object.values(properties as Record<string, unknown>)) {
+      if (property !== null && typeof property === "object")
+        collect((property as { description?: unknown }).description);
+    }
+  }
+  return out ?? NONE;
+}
+
+/**
+ * For each tool, the other tools of its server that its text names. The words are read on first
+ * use per tool and cached; names resolve to ids at each lookup, so tools added or removed later
+ * are seen.
+ */
+export class MentionIndex {
+  private readonly words: (readonly string[] | undefined)[] = [];
+
+  constructor(
+    private readonly tools: readonly (ToolDefinition | undefined)[],
+    private readonly idOf: (name: string) => number,
+  ) {}
+
+  /** Forgets what the tool at `id` names (its id may be reused). */
+  removed(id: number): void {
+    this.words[id] = undefined;
+  }
+
+  /** Ids of the tools on `doc`'s server that its description or parameters name, in text order. */
+  mentionedBy(doc: number): readonly number[] {
+    const tool = this.tools[doc];
+    if (tool === undefined) return [];
+    let words = this.words[doc];
+    if (words === undefined) {
+      words = nameShapedWords(tool);
+      this.words[doc] = words;
+    }
+    if (words.length === 0) return [];
+    const out: number[] = [];
+    for (const word of words) {
+      const id = this.idOf(word);
+      if (id < 0 || id === doc || this.tools[id]?.server !== tool.server) continue;
+      if (!out.includes(id)) out.push(id);
+    }
+    return out;
+  }
+}
