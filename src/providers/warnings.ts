@@ -57,3 +57,14 @@ export class WarningSink {
     this.warnings.push(warning);
   }
 }
+
+/** The warnings without repeats (same code, path, keyword and message), first occurrence kept. */
+export function dedupeWarnings(warnings: ConversionWarning[]): ConversionWarning[] {
+  const seen = new Set<string>();
+  return warnings.filter((warning) => {
+    const key = JSON.stringify([warning.code, warning.path, warning.keyword, warning.message]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

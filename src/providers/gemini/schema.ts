@@ -1,5 +1,5 @@
 /** Gemini function-declaration schemas: the OpenAPI-3.0 subset of `parameters`, or `parametersJsonSchema`. */
-import type { JsonSchema, JsonValue } from "../../catalog/index.js";
+import type { JsonSchema } from "../../catalog/index.js";
 import type { ConversionOptions } from "../anthropic/schema.js";
 import {
   childPointer,
@@ -8,9 +8,12 @@ import {
   resolveLocalRef,
   typeList,
 } from "../json-schema.js";
-import { type ConversionWarning, WarningSink } from "../warnings.js";
-import { enumText, type GeminiArgumentMapping, geminiPropertyNames } from "./arguments.js";
+import { type ConversionWarning, dedupeWarnings, WarningSink } from "../warnings.js";
+import type { GeminiArgumentMapping } from "./arguments.js";
+import { convertPlain } from "./convert-plain.js";
 import { mergeSchemas, splitByType } from "./merge.js";
+import { stripVendorKeys } from "./strip-vendor-keys.js";
+import type { GeminiWalkState } from "./walk-state.js";
 
 /** Options for the Gemini conversion. */
 export interface GeminiSchemaOptions extends ConversionOptions {
@@ -29,45 +32,6 @@ export interface GeminiConversion {
   schema: JsonSchema | undefined;
   warnings: ConversionWarning[];
   mapping: GeminiArgumentMapping;
-}
-
-// every field of the Schema proto (`@google/genai` Schema); anything else is a 400
-const KEEP_ANY = ["title", "description", "default", "example"];
-const KEEP_BY_TYPE: Record<string, string[]> = {
-  string: ["format", "pattern", "minLength", "maxLength"],
-  number: ["format", "minimum", "maximum"],
-  integer: ["format", "minimum", "maximum"],
-  array: ["minItems", "maxItems"],
-  object: ["minProperties", "maxProperties"],
-};
-const HANDLED = new Set([
-  "type",
-  "nullable",
-  "enum",
-  "const",
-  "properties",
-  "required",
-  "items",
-  "anyOf",
-  "oneOf",
-  "allOf",
-  "$ref",
-  "examples",
-  "propertyOrdering",
-  "additionalProperties",
-  "exclusiveMinimum",
-  "exclusiveMaximum",
-]);
-const SILENT = new Set(["$schema", "$id", "$comment", "$anchor", "$defs", "definitions"]);
-
-interface State {
-  root: JsonSchema;
-  sink: WarningSink;
-  mapping: GeminiArgumentMapping;
-  refs: string[];
-  nodes: number;
-  maxRefDepth: number;
-  maxNodes: number;
 }
 
 /**
@@ -89,11 +53,11 @@ export function toGeminiSchema(
     return {
       field,
       schema: stripVendorKeys(root, "", sink) as JsonSchema,
-      warnings: dedupe(sink.warnings),
+      warnings: dedupeWarnings(sink.warnings),
       mapping,
     };
   }
-  const state: State = {
+  const state: GeminiWalkState = {
     root,
     sink,
     mapping,
@@ -101,49 +65,25 @@ export function toGeminiSchema(
     nodes: 0,
     maxRefDepth: options.maxRefDepth ?? 1,
     maxNodes: options.maxNodes ?? 3000,
+    convert: (node, pointer, argPath) => convert(node, pointer, argPath, state),
   };
   const converted = convert(root, "", "", state);
   const empty =
     !isSchemaObject(converted.properties) || Object.keys(converted.properties).length === 0;
-  return { field, schema: empty ? undefined : converted, warnings: dedupe(sink.warnings), mapping };
+  return {
+    field,
+    schema: empty ? undefined : converted,
+    warnings: dedupeWarnings(sink.warnings),
+    mapping,
+  };
 }
 
-function dedupe(warnings: ConversionWarning[]): ConversionWarning[] {
-  const seen = new Set<string>();
-  return warnings.filter((warning) => {
-    const key = JSON.stringify([warning.code, warning.path, warning.keyword, warning.message]);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
-
-function stripVendorKeys(node: unknown, pointer: string, sink: WarningSink): unknown {
-  if (Array.isArray(node))
-    return node.map((item, index) => stripVendorKeys(item, childPointer(pointer, index), sink));
-  if (!isSchemaObject(node)) return node;
-  const out: JsonSchema = {};
-  for (const [key, value] of Object.entries(node)) {
-    if (key === "$schema") continue;
-    if (key.startsWith("x-")) {
-      sink.add(
-        "keyword_dropped",
-        childPointer(pointer, key),
-        `vendor extension "${key}" removed`,
-        key,
-      );
-      continue;
-    }
-    // property maps and enum values are data, not keywords
-    out[key] =
-      key === "enum" || key === "const" || key === "default"
-        ? value
-        : stripVendorKeys(value, childPointer(pointer, key), sink);
-  }
-  return out;
-}
-
-function convert(node: unknown, pointer: string, argPath: string, state: State): JsonSchema {
+function convert(
+  node: unknown,
+  pointer: string,
+  argPath: string,
+  state: GeminiWalkState,
+): JsonSchema {
   state.nodes++;
   if (!isSchemaObject(node)) return {};
   if (typeof node.$ref === "string") return convertRef(node, pointer, argPath, state);
@@ -174,7 +114,7 @@ function convert(node: unknown, pointer: string, argPath: string, state: State):
   return convertPlain(node, types, nullable, pointer, argPath, state);
 }
 
-function resolveShallow(branch: unknown, state: State): JsonSchema {
+function resolveShallow(branch: unknown, state: GeminiWalkState): JsonSchema {
   if (!isSchemaObject(branch) || typeof branch.$ref !== "string")
     return isSchemaObject(branch) ? branch : {};
   const target = resolveLocalRef(state.root, branch.$ref);
@@ -182,7 +122,12 @@ function resolveShallow(branch: unknown, state: State): JsonSchema {
   return isSchemaObject(target) ? { ...target, ...siblings } : siblings;
 }
 
-function convertRef(node: JsonSchema, pointer: string, argPath: string, state: State): JsonSchema {
+function convertRef(
+  node: JsonSchema,
+  pointer: string,
+  argPath: string,
+  state: GeminiWalkState,
+): JsonSchema {
   const ref = node.$ref as string;
   const { $ref, ...siblings } = node;
   const target = resolveLocalRef(state.root, ref);
@@ -224,7 +169,7 @@ function convertUnion(
   node: JsonSchema,
   pointer: string,
   argPath: string,
-  state: State,
+  state: GeminiWalkState,
 ): JsonSchema {
   const { anyOf, oneOf, ...siblings } = node;
   if (Array.isArray(oneOf))
@@ -255,213 +200,4 @@ function convertUnion(
     return { ...convert(siblings, pointer, argPath, state), nullable: true };
   // Gemini rejects keywords beside anyOf, so the siblings were copied into every branch
   return { anyOf: converted };
-}
-
-function convertPlain(
-  node: JsonSchema,
-  types: string[],
-  nullable: boolean,
-  pointer: string,
-  argPath: string,
-  state: State,
-): JsonSchema {
-  const out: JsonSchema = {};
-  let type = types[0];
-  if (!type && isSchemaObject(node.properties)) type = "object";
-  else if (!type && node.items !== undefined) type = "array";
-  const values = Array.isArray(node.enum) ? node.enum : "const" in node ? [node.const] : undefined;
-  let isNullable = nullable;
-  if (values) {
-    if (values.includes(null)) isNullable = true;
-    type = convertEnum(
-      values.filter((value) => value !== null) as JsonValue[],
-      type,
-      out,
-      pointer,
-      argPath,
-      state,
-    );
-  }
-  if (type) out.type = type;
-  for (const [key, value] of Object.entries(node)) {
-    if (HANDLED.has(key) || SILENT.has(key)) continue;
-    const ownKeyword = type !== undefined && (KEEP_BY_TYPE[type] ?? []).includes(key);
-    if (KEEP_ANY.includes(key) || (ownKeyword && !(key in out))) out[key] = value;
-    else
-      state.sink.add(
-        "keyword_dropped",
-        childPointer(pointer, key),
-        `"${key}" is not accepted by Gemini here`,
-        key,
-      );
-  }
-  if (Array.isArray(node.examples) && node.examples.length > 0 && !("example" in out))
-    out.example = node.examples[0];
-  for (const key of ["exclusiveMinimum", "exclusiveMaximum"] as const) {
-    const bound = node[key];
-    const target = key === "exclusiveMinimum" ? "minimum" : "maximum";
-    if (
-      typeof bound === "number" &&
-      (type === "number" || type === "integer") &&
-      !(target in out)
-    ) {
-      out[target] = bound;
-      state.sink.add(
-        "keyword_weakened",
-        childPointer(pointer, key),
-        `${key} ${bound} sent as inclusive ${target}`,
-        key,
-      );
-    } else if (key in node) {
-      state.sink.add(
-        "keyword_dropped",
-        childPointer(pointer, key),
-        `"${key}" is not accepted by Gemini here`,
-        key,
-      );
-    }
-  }
-  if (isNullable) out.nullable = true;
-  if (type === "object") convertObject(node, out, pointer, argPath, state);
-  else if ("properties" in node || "required" in node) {
-    state.sink.add(
-      "keyword_dropped",
-      childPointer(pointer, "properties"),
-      `object keywords on type "${type}" removed`,
-      "properties",
-    );
-  }
-  if (type === "array") convertItems(node, out, pointer, argPath, state);
-  else if ("items" in node)
-    state.sink.add(
-      "keyword_dropped",
-      childPointer(pointer, "items"),
-      `"items" on type "${type}" removed`,
-      "items",
-    );
-  return out;
-}
-
-function convertEnum(
-  values: JsonValue[],
-  type: string | undefined,
-  out: JsonSchema,
-  pointer: string,
-  argPath: string,
-  state: State,
-): string | undefined {
-  if (values.every((value) => typeof value === "string")) {
-    out.enum = values;
-    out.format = "enum";
-    return type ?? "string";
-  }
-  const numeric = values.every((value) => typeof value === "number");
-  const integral = numeric && values.every((value) => Number.isInteger(value));
-  const newType =
-    numeric && (type === "number" || type === "integer")
-      ? type
-      : integral
-        ? "integer"
-        : numeric
-          ? "number"
-          : "string";
-  out.enum = values.map(enumText);
-  out.format = "enum";
-  const existing = state.mapping.values[argPath] ?? [];
-  state.mapping.values[argPath] = [
-    ...existing,
-    ...values.filter((value) => !existing.some((old) => enumText(old) === enumText(value))),
-  ];
-  state.sink.add(
-    "enum_stringified",
-    childPointer(pointer, "enum"),
-    `enum values ${JSON.stringify(values).slice(0, 80)} sent as strings`,
-    "enum",
-  );
-  return newType;
-}
-
-function convertObject(
-  node: JsonSchema,
-  out: JsonSchema,
-  pointer: string,
-  argPath: string,
-  state: State,
-): void {
-  const props = isSchemaObject(node.properties) ? node.properties : {};
-  const names = geminiPropertyNames(Object.keys(props));
-  const extra = node.additionalProperties;
-  if (isSchemaObject(extra) || (Object.keys(props).length === 0 && extra !== false)) {
-    state.sink.add(
-      "keyword_dropped",
-      childPointer(pointer, "additionalProperties"),
-      "free-form object keys cannot be declared for Gemini; it sees an object without properties",
-      "additionalProperties",
-    );
-  }
-  if (Object.keys(props).length === 0) return;
-  const properties: JsonSchema = {};
-  for (const [name, schema] of Object.entries(props)) {
-    const newName = names.get(name) ?? name;
-    const childPath = childPointer(argPath, newName);
-    if (newName !== name) {
-      state.mapping.renamed[childPath] = name;
-      state.sink.add(
-        "property_renamed",
-        childPointer(pointer, "properties", name),
-        `property "${name}" renamed to "${newName}" (arguments are mapped back)`,
-        name,
-      );
-    }
-    properties[newName] = convert(
-      schema,
-      childPointer(pointer, "properties", name),
-      childPath,
-      state,
-    );
-  }
-  out.properties = properties;
-  const required = Array.isArray(node.required)
-    ? node.required.filter((name): name is string => typeof name === "string")
-    : [];
-  const kept = required.filter((name) => name in props).map((name) => names.get(name) ?? name);
-  if (kept.length < required.length) {
-    state.sink.add(
-      "keyword_dropped",
-      childPointer(pointer, "required"),
-      "required names without a property schema removed",
-      "required",
-    );
-  }
-  if (kept.length > 0) out.required = [...new Set(kept)];
-  if (Array.isArray(node.propertyOrdering)) {
-    out.propertyOrdering = node.propertyOrdering
-      .filter((name) => typeof name === "string" && name in props)
-      .map((name) => names.get(name as string) ?? name);
-  }
-}
-
-function convertItems(
-  node: JsonSchema,
-  out: JsonSchema,
-  pointer: string,
-  argPath: string,
-  state: State,
-): void {
-  const itemsPath = childPointer(argPath, "*");
-  if (Array.isArray(node.items)) {
-    state.sink.add(
-      "type_narrowed",
-      childPointer(pointer, "items"),
-      "tuple items sent as anyOf of the item schemas (positions are not enforced)",
-      "items",
-    );
-    out.items = {
-      anyOf: node.items.map((item, index) =>
-        convert(item, childPointer(pointer, "items", index), itemsPath, state),
-      ),
-    };
-  } else if (node.items !== undefined) {
-    out.items = convert(node.items, childPointer(pointer, "items"), itemsPath, state);
-  }
 }
