@@ -4,34 +4,18 @@
  * a rewrite would change which arguments are valid in a way the model would notice.
  */
 import type { JsonSchema } from "../catalog/index.js";
+import { copyValueKeywords, inferType } from "./copy-value-keywords.js";
 import { childPointer, isSchemaObject, resolveLocalRef, typeList } from "./json-schema.js";
-import type { ConversionWarning, WarningSink } from "./warnings.js";
+import { strictArrayKeywords, strictObjectKeywords } from "./strict-object-keywords.js";
+import {
+  NotStrict,
+  type StrictConversion,
+  type StrictRules,
+  type StrictWalk,
+} from "./strict-rules.js";
+import type { WarningSink } from "./warnings.js";
 
-/** The outcome of a strict conversion: a strict schema, or the reason to send the tool non-strict. */
-export type StrictConversion =
-  | { strict: true; schema: JsonSchema; warnings: ConversionWarning[] }
-  | { strict: false; reason: string; warnings: ConversionWarning[] };
-
-/** What a provider's strict mode accepts. */
-export interface StrictRules {
-  /** Keywords kept unchanged (besides the structural ones the walk handles itself). */
-  keep: ReadonlySet<string>;
-  formats: ReadonlySet<string>;
-  /** OpenAI: every property required, optional ones made nullable. */
-  allRequired: boolean;
-  allowRecursion: boolean;
-  /** Anthropic keeps allOf (without `$ref` inside); OpenAI has none. */
-  allowAllOf: boolean;
-  /** Anthropic accepts `const`; OpenAI gets a one-value enum instead. */
-  allowConst: boolean;
-  /** Largest accepted `minItems` (Anthropic: 1). */
-  maxMinItems?: number;
-  /** Reject patterns with backreferences, lookaround, `\b` or large repetition counts. */
-  simplePatternsOnly: boolean;
-}
-
-/** Thrown inside the walk when the schema cannot be strict; caught by `convertStrict`. */
-class NotStrict extends Error {}
+export type { StrictConversion, StrictRules } from "./strict-rules.js";
 
 // keywords that change which values are valid in ways a strict grammar cannot express
 const STRUCTURAL = [
@@ -81,12 +65,6 @@ export function hasRecursiveRef(root: JsonSchema): boolean {
     return Object.entries(node).some(([key, value]) => key !== "$defs" && visit(value, stack));
   };
   return visit(root, []);
-}
-
-function isSimplePattern(pattern: string): boolean {
-  if (/\\[1-9]|\(\?[=!<]|\\b|\\B/.test(pattern)) return false;
-  const counts = pattern.match(/\{(\d+)(?:,(\d*))?\}/g) ?? [];
-  return counts.every((count) => (count.match(/\d+/g) ?? []).every((n) => Number(n) <= 100));
 }
 
 /** Runs the strict walk over a normalised root; never throws. */
@@ -172,10 +150,11 @@ function walk(
     throw new NotStrict(`${where} has no type (any value), which strict mode cannot express`);
   }
   const finalTypes = typeList(out);
+  const walkChild: StrictWalk = (child, at) => walk(child, at, rules, sink, root);
   if (finalTypes.includes("object") || (types.length === 0 && isSchemaObject(node.properties))) {
-    objectKeywords(node, out, pointer, rules, sink, root);
+    strictObjectKeywords(node, out, pointer, rules, sink, walkChild);
   }
-  if (finalTypes.includes("array")) arrayKeywords(node, out, pointer, rules, sink, root);
+  if (finalTypes.includes("array")) strictArrayKeywords(node, out, pointer, rules, sink, walkChild);
   for (const key of ["items", "minItems", "properties", "required", "additionalProperties"]) {
     if (key in node && !(key in out)) {
       sink.add(
@@ -187,54 +166,6 @@ function walk(
     }
   }
   return out;
-}
-
-function inferType(values: unknown[]): string | undefined {
-  const kinds = new Set(values.map((value) => (value === null ? "null" : typeof value)));
-  if (kinds.size !== 1) return undefined;
-  const kind = [...kinds][0];
-  return kind === "string" || kind === "boolean" || kind === "number" ? kind : undefined;
-}
-
-function copyValueKeywords(
-  node: JsonSchema,
-  out: JsonSchema,
-  pointer: string,
-  rules: StrictRules,
-  sink: WarningSink,
-): void {
-  const primitive = (value: unknown) => value === null || typeof value !== "object";
-  if (Array.isArray(node.enum)) {
-    if (!node.enum.every(primitive))
-      throw new NotStrict(`${pointer || "the root"} has an enum of objects or arrays`);
-    out.enum = node.enum;
-  }
-  if ("const" in node) {
-    if (!primitive(node.const))
-      throw new NotStrict(`${pointer || "the root"} has a const object or array`);
-    if (rules.allowConst) out.const = node.const;
-    else out.enum = [node.const];
-  }
-  if (typeof node.format === "string") {
-    if (rules.formats.has(node.format)) out.format = node.format;
-    else
-      sink.add(
-        "keyword_dropped",
-        childPointer(pointer, "format"),
-        `format "${node.format}" is not supported in strict mode`,
-        "format",
-      );
-  }
-  if (typeof node.pattern === "string") {
-    if (!rules.simplePatternsOnly || isSimplePattern(node.pattern)) out.pattern = node.pattern;
-    else
-      sink.add(
-        "keyword_dropped",
-        childPointer(pointer, "pattern"),
-        "pattern uses backreferences, lookaround, \\b or large counts",
-        "pattern",
-      );
-  }
 }
 
 function copyCombinators(
@@ -271,108 +202,5 @@ function copyCombinators(
     else if (JSON.stringify(branches).includes('"$ref"'))
       throw new NotStrict(`${pointer || "the root"} combines allOf with $ref`);
     else out.allOf = branches;
-  }
-}
-
-function objectKeywords(
-  node: JsonSchema,
-  out: JsonSchema,
-  pointer: string,
-  rules: StrictRules,
-  sink: WarningSink,
-  root: JsonSchema,
-): void {
-  const where = pointer || "the root";
-  const props = isSchemaObject(node.properties) ? node.properties : undefined;
-  const extra = node.additionalProperties;
-  if (isSchemaObject(extra)) throw new NotStrict(`${where} is a map (additionalProperties schema)`);
-  if (!props || Object.keys(props).length === 0) {
-    // a root without declared properties is a tool without arguments, unless it says it is open
-    const argumentless = pointer === "" && extra === undefined;
-    if (extra !== false && !argumentless) {
-      throw new NotStrict(`${where} is a free-form object without properties`);
-    }
-    out.properties = {};
-    out.required = [];
-    out.additionalProperties = false;
-    return;
-  }
-  if (extra === true) {
-    sink.add(
-      "additional_properties_closed",
-      childPointer(pointer, "additionalProperties"),
-      "open object closed: extra keys cannot be sent in strict mode",
-      "additionalProperties",
-    );
-  }
-  const declared = Array.isArray(node.required)
-    ? node.required.filter((n): n is string => typeof n === "string")
-    : [];
-  const required = declared.filter((name) => name in props);
-  for (const name of declared) {
-    if (!(name in props))
-      sink.add(
-        "keyword_dropped",
-        childPointer(pointer, "required"),
-        `required "${name}" has no property schema`,
-        "required",
-      );
-  }
-  const properties: JsonSchema = {};
-  for (const [name, schema] of Object.entries(props)) {
-    const converted = walk(schema, childPointer(pointer, "properties", name), rules, sink, root);
-    properties[name] =
-      rules.allRequired && !required.includes(name) ? makeNullable(converted) : converted;
-  }
-  out.properties = properties;
-  out.required = rules.allRequired ? Object.keys(props) : required;
-  out.additionalProperties = false;
-}
-
-/** Lets a property also be null, which is how strict mode expresses "optional". */
-export function makeNullable(schema: JsonSchema): JsonSchema {
-  const types = typeList(schema);
-  if (types.includes("null")) return schema;
-  if (typeof schema.type === "string" && !("$ref" in schema) && !("anyOf" in schema)) {
-    const result: JsonSchema = { ...schema, type: [schema.type, "null"] };
-    if (Array.isArray(schema.enum) && !schema.enum.includes(null))
-      result.enum = [...schema.enum, null];
-    return result;
-  }
-  if (
-    Array.isArray(schema.anyOf) &&
-    !schema.anyOf.some((b) => isSchemaObject(b) && typeList(b).includes("null"))
-  ) {
-    return { ...schema, anyOf: [...schema.anyOf, { type: "null" }] };
-  }
-  if (Array.isArray(schema.anyOf)) return schema;
-  const { description, ...rest } = schema;
-  const wrapped: JsonSchema = { anyOf: [rest, { type: "null" }] };
-  if (description !== undefined) wrapped.description = description;
-  return wrapped;
-}
-
-function arrayKeywords(
-  node: JsonSchema,
-  out: JsonSchema,
-  pointer: string,
-  rules: StrictRules,
-  sink: WarningSink,
-  root: JsonSchema,
-): void {
-  const where = pointer || "the root";
-  if (node.items === undefined) throw new NotStrict(`${where} is an array without "items"`);
-  if (Array.isArray(node.items)) throw new NotStrict(`${where} uses tuple "items"`);
-  out.items = walk(node.items, childPointer(pointer, "items"), rules, sink, root);
-  if (typeof node.minItems === "number") {
-    if (rules.maxMinItems === undefined || node.minItems <= rules.maxMinItems)
-      out.minItems = node.minItems;
-    else
-      sink.add(
-        "keyword_dropped",
-        childPointer(pointer, "minItems"),
-        `minItems ${node.minItems} is above the strict limit ${rules.maxMinItems}`,
-        "minItems",
-      );
   }
 }
