@@ -17,6 +17,13 @@ describe("nameShapedWords", () => {
     expect(words).toEqual(["get-station-code", "list_pages", "fs.readFile", "getStationCode"]);
   });
 
+  it("keeps the first 32 distinct words of a huge description, in linear time", () => {
+    const description = Array.from({ length: 200_000 }, (_, n) => `tool_${n}`).join(" ");
+    const words = nameShapedWords(tool("big", description));
+    expect(words).toHaveLength(32);
+    expect(words[31]).toBe("tool_31");
+  });
+
   it("ignores plain words, so a one-word tool name is never matched by accident", () => {
     expect(nameShapedWords(tool("calc", "Search the web and calculate totals."))).toEqual([]);
   });

@@ -10,14 +10,21 @@ import type { ToolDefinition } from "../catalog/index.js";
 const NAME_LIKE = /[A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+/g;
 const NONE: readonly string[] = [];
 
-/** The distinct name-shaped words of a tool's description and its parameters' descriptions. */
+/** Most distinct words kept per tool: real descriptions name a few tools, not hundreds. */
+const MAX_WORDS = 32;
+
+/**
+ * The distinct name-shaped words of a tool's description and its parameters' descriptions, the
+ * first `MAX_WORDS` of them (so a huge or hostile description costs linear time and little memory).
+ */
 export function nameShapedWords(tool: ToolDefinition): readonly string[] {
-  let out: string[] | undefined;
+  let out: Set<string> | undefined;
   const collect = (text: unknown) => {
     if (typeof text !== "string") return;
     for (const match of text.matchAll(NAME_LIKE)) {
-      out ??= [];
-      if (!out.includes(match[0])) out.push(match[0]);
+      if (out !== undefined && out.size >= MAX_WORDS) return;
+      out ??= new Set();
+      out.add(match[0]);
     }
   };
   collect(tool.description);
@@ -28,7 +35,7 @@ export function nameShapedWords(tool: ToolDefinition): readonly string[] {
         collect((property as { description?: unknown }).description);
     }
   }
-  return out ?? NONE;
+  return out === undefined ? NONE : [...out];
 }
 
 /**
