@@ -8,13 +8,12 @@
 
 import type { PostingStore } from "./posting-store.js";
 import type { QueryPlan } from "./query-terms.js";
+import { rankDense, TOUCHED } from "./rank-dense.js";
 import { rankTouched } from "./rank-touched.js";
 import type { RankingConfig } from "./ranking-config.js";
 import { accumulate, type CoverageTable, idf, nameIdf, type ScoreScratch } from "./score-query.js";
 import type { TopK } from "./top-k.js";
 
-/** Set in a document's match mask while scoring to mark it touched (needs at most 31 groups). */
-const TOUCHED = 0x80000000;
 /** The dense path pays off once the postings read are at least this share of the id range. */
 const DENSE_SHARE = 0.5;
 /** Above this many ids the dense arrays outgrow the caches and the sparse path is faster. */
@@ -69,47 +68,6 @@ export function accumulateDense(
       mask[doc] = (mask[doc] as number) | bit;
     }
   }
-}
-
-/**
- * `rankTouched` after `accumulateDense`: visits the ids below `size` in order, and for each touched
- * one clears the `TOUCHED` bit, stamps it with the query's epoch and ranks it as `rankTouched`
- * does. Returns the best score.
- */
-export function rankDense(
-  scratch: ScoreScratch,
-  size: number,
-  coverage: CoverageTable,
-  anyExcluded: boolean,
-  top: TopK,
-  rejects: ((doc: number) => boolean) | undefined,
-): number {
-  const { score, mask, excluded, stamp } = scratch;
-  const epoch = scratch.epoch;
-  const requiredMask = coverage.requiredMask;
-  const table = coverage.table;
-  const filtered = requiredMask !== 0 || anyExcluded;
-  let best = 0;
-  for (let doc = 0; doc < size; doc += 1) {
-    const marked = mask[doc] as number;
-    if (marked === 0) continue;
-    const bits = (marked ^ TOUCHED) >>> 0;
-    mask[doc] = bits;
-    stamp[doc] = epoch;
-    if (filtered && ((bits & requiredMask) >>> 0 !== requiredMask || excluded[doc] === epoch)) {
-      score[doc] = -1;
-      continue;
-    }
-    score[doc] =
-      (score[doc] as number) *
-      (table !== undefined ? (table[bits] as number) : coverage.multiplier(bits));
-    const value = score[doc] as number;
-    if (value <= best && value < top.floor) continue;
-    if (rejects?.(doc)) continue;
-    if (value > best) best = value;
-    if (value >= top.floor) top.offer(doc);
-  }
-  return best;
 }
 
 /** The dense path of `scoreAndRank` (whatever `denseApplies` says). Returns the best score. */

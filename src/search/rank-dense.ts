@@ -1,0 +1,104 @@
+/**
+ * The coverage pass of the dense scoring path (after `accumulateDense`): every id below the range
+ * end is visited in order, touched ones (the `TOUCHED` bit of their match mask) are stamped,
+ * multiplied by their coverage and ranked into a top k, as `rankTouched` does for a touched list.
+ */
+
+import type { CoverageTable, ScoreScratch } from "./score-query.js";
+import type { TopK } from "./top-k.js";
+
+/** Set in a document's match mask while scoring to mark it touched (needs at most 31 groups). */
+export const TOUCHED = 0x80000000;
+
+/**
+ * `rankTouched` after `accumulateDense`: visits the ids below `size` in order, and for each touched
+ * one clears the `TOUCHED` bit, stamps it with the query's epoch and ranks it as `rankTouched`
+ * does. Returns the best score.
+ */
+export function rankDense(
+  scratch: ScoreScratch,
+  size: number,
+  coverage: CoverageTable,
+  anyExcluded: boolean,
+  top: TopK,
+  rejects: ((doc: number) => boolean) | undefined,
+): number {
+  const table = coverage.table;
+  if (table !== undefined && coverage.requiredMask === 0 && !anyExcluded) {
+    return rankUnfiltered(scratch, size, table, top, rejects);
+  }
+  return rankFiltered(scratch, size, coverage, anyExcluded, top, rejects);
+}
+
+/**
+ * The common case: no required or excluded words and a coverage table. Untouched ids hold a zero
+ * score and mask, so every id takes the same straight-line steps (an untouched one keeps its stamp
+ * and scores `0 · table[0]`), and only ids that reach the current floor are checked further.
+ * While the top k fills, the floor is −∞ and every touched id is offered; after that the floor
+ * never exceeds the best score, so `value < floor` alone says what `rankTouched`'s test says.
+ */
+function rankUnfiltered(
+  scratch: ScoreScratch,
+  size: number,
+  table: Float64Array,
+  top: TopK,
+  rejects: ((doc: number) => boolean) | undefined,
+): number {
+  const { score, mask, stamp } = scratch;
+  const epoch = scratch.epoch;
+  let floor = top.floor;
+  let best = 0;
+  for (let doc = 0; doc < size; doc += 1) {
+    const marked = mask[doc] as number;
+    const bits = marked & 0x7fffffff;
+    mask[doc] = bits;
+    const old = stamp[doc] as number;
+    // the epoch when touched (`-(marked >>> 31)` is all ones), else the old stamp
+    stamp[doc] = old ^ ((old ^ epoch) & -(marked >>> 31));
+    const value = Math.fround((score[doc] as number) * (table[bits] as number));
+    score[doc] = value;
+    if (value < floor || marked === 0) continue;
+    if (rejects?.(doc)) continue;
+    if (value > best) best = value;
+    top.offer(doc);
+    floor = top.floor;
+  }
+  return best;
+}
+
+/** `rankDense` with required or excluded words to check, or without a coverage table. */
+function rankFiltered(
+  scratch: ScoreScratch,
+  size: number,
+  coverage: CoverageTable,
+  anyExcluded: boolean,
+  top: TopK,
+  rejects: ((doc: number) => boolean) | undefined,
+): number {
+  const { score, mask, excluded, stamp } = scratch;
+  const epoch = scratch.epoch;
+  const requiredMask = coverage.requiredMask;
+  const table = coverage.table;
+  const filtered = requiredMask !== 0 || anyExcluded;
+  let best = 0;
+  for (let doc = 0; doc < size; doc += 1) {
+    const marked = mask[doc] as number;
+    if (marked === 0) continue;
+    const bits = (marked ^ TOUCHED) >>> 0;
+    mask[doc] = bits;
+    stamp[doc] = epoch;
+    if (filtered && ((bits & requiredMask) >>> 0 !== requiredMask || excluded[doc] === epoch)) {
+      score[doc] = -1;
+      continue;
+    }
+    score[doc] =
+      (score[doc] as number) *
+      (table !== undefined ? (table[bits] as number) : coverage.multiplier(bits));
+    const value = score[doc] as number;
+    if (value <= best && value < top.floor) continue;
+    if (rejects?.(doc)) continue;
+    if (value > best) best = value;
+    if (value >= top.floor) top.offer(doc);
+  }
+  return best;
+}
