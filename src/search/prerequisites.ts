@@ -8,6 +8,7 @@
 import type { ToolDefinition } from "../catalog/index.js";
 import { splitIdentifier, stem } from "../text/index.js";
 import { IdsByKey } from "./ids-by-key.js";
+import type { ScoreScratch } from "./score-query.js";
 
 /** Verbs that mark a tool as one that finds entities (by stem), by preference: 0 is best. */
 const FINDER_VERBS = new Map([
@@ -151,10 +152,8 @@ export class PrerequisiteIndex {
 
 /** What `addPrerequisites` needs to know about the scored query. */
 export interface PrerequisiteContext {
-  score: Float32Array;
-  stamp: Uint32Array;
-  mask: Uint32Array;
-  epoch: number;
+  /** The query's scores and masks (`scored` says which documents it scored). */
+  scratch: ScoreScratch;
   /** Query groups every hit must match (`+word`); a finder not matching them stays out. */
   requiredMask: number;
   /** False for a document the query or the caller's filter rules out. */
@@ -175,7 +174,8 @@ export function addPrerequisites(
   index: PrerequisiteIndex,
   context: PrerequisiteContext,
 ): number[] {
-  const { score, stamp, mask, epoch, requiredMask } = context;
+  const { scratch, requiredMask } = context;
+  const { score, stamp, mask } = scratch;
   const pool = [...selected];
   // a finder many selected tools depend on is pulled by all of them (summed)
   const pulled = new Map<number, number>();
@@ -187,7 +187,7 @@ export function addPrerequisites(
   }
   for (const [finder, value] of pulled) {
     if (!context.allowed(finder)) continue;
-    const scored = stamp[finder] === epoch;
+    const scored = scratch.scored(finder);
     if (scored && (score[finder] as number) < 0) continue;
     if (
       requiredMask !== 0 &&
@@ -195,7 +195,7 @@ export function addPrerequisites(
     )
       continue;
     if (!scored) {
-      stamp[finder] = epoch;
+      stamp[finder] = scratch.epoch;
       mask[finder] = 0;
       score[finder] = value;
     } else if (value > (score[finder] as number)) score[finder] = value;

@@ -1,7 +1,7 @@
 /**
  * The coverage pass of the dense scoring path (after `accumulateDense`): every id below the range
- * end is visited in order, touched ones (the `TOUCHED` bit of their match mask) are stamped,
- * multiplied by their coverage and ranked into a top k, as `rankTouched` does for a touched list.
+ * end is visited in order, and touched ones (the `TOUCHED` bit of their match mask) are multiplied
+ * by their coverage and ranked into a top k, as `rankTouched` does for a touched list.
  */
 
 import type { CoverageTable, ScoreScratch } from "./score-query.js";
@@ -11,9 +11,9 @@ import type { TopK } from "./top-k.js";
 export const TOUCHED = 0x80000000;
 
 /**
- * `rankTouched` after `accumulateDense`: visits the ids below `size` in order, and for each touched
- * one clears the `TOUCHED` bit, stamps it with the query's epoch and ranks it as `rankTouched`
- * does. Returns the best score.
+ * `rankTouched` after `accumulateDense`: visits the ids below `size` in order and ranks each
+ * touched one as `rankTouched` does (marking it touched for `scratch.scored`). Returns the best
+ * score.
  */
 export function rankDense(
   scratch: ScoreScratch,
@@ -32,10 +32,13 @@ export function rankDense(
 
 /**
  * The common case: no required or excluded words and a coverage table. Untouched ids hold a zero
- * score and mask, so every id takes the same straight-line steps (an untouched one keeps its stamp
- * and scores `0 · table[0]`), and only ids that reach the current floor are checked further.
- * While the top k fills, the floor is −∞ and every touched id is offered; after that the floor
- * never exceeds the best score, so `value < floor` alone says what `rankTouched`'s test says.
+ * score and mask, so every id takes the same straight-line steps (an untouched one scores
+ * `0 · table[0]`), and only ids that reach the current floor are checked further. Touched ids keep
+ * the `TOUCHED` bit and no stamp (`scratch.dense` says so; `scratch.scored` reads either), which
+ * saves two stores per id; the bit is outside every group's bit and weight, so the later steps
+ * reading masks (required groups, aspect weights) do not see it. While the top k fills, the floor
+ * is −∞ and every touched id is offered; after that the floor never exceeds the best score, so
+ * `value < floor` alone says what `rankTouched`'s test says.
  */
 function rankUnfiltered(
   scratch: ScoreScratch,
@@ -44,18 +47,13 @@ function rankUnfiltered(
   top: TopK,
   rejects: ((doc: number) => boolean) | undefined,
 ): number {
-  const { score, mask, stamp } = scratch;
-  const epoch = scratch.epoch;
+  const { score, mask } = scratch;
+  scratch.dense = true;
   let floor = top.floor;
   let best = 0;
   for (let doc = 0; doc < size; doc += 1) {
     const marked = mask[doc] as number;
-    const bits = marked & 0x7fffffff;
-    mask[doc] = bits;
-    const old = stamp[doc] as number;
-    // the epoch when touched (`-(marked >>> 31)` is all ones), else the old stamp
-    stamp[doc] = old ^ ((old ^ epoch) & -(marked >>> 31));
-    const value = Math.fround((score[doc] as number) * (table[bits] as number));
+    const value = Math.fround((score[doc] as number) * (table[marked & 0x7fffffff] as number));
     score[doc] = value;
     if (value < floor || marked === 0) continue;
     if (rejects?.(doc)) continue;

@@ -14,6 +14,11 @@ export class ScoreScratch {
   excluded = new Uint32Array(0);
   touched = new Int32Array(0);
   epoch = 0;
+  /**
+   * True when this query was scored by the dense path without stamps: its touched documents then
+   * carry the top mask bit (`TOUCHED` in rank-dense.ts) instead (see `scored`).
+   */
+  dense = false;
 
   /** Makes room for `size` documents and starts a new query. */
   begin(size: number): void {
@@ -27,6 +32,14 @@ export class ScoreScratch {
       this.epoch = 0;
     }
     this.epoch += 1;
+    this.dense = false;
+  }
+
+  /** True when the current query scored (touched) `doc`, or a later step stamped it. */
+  scored(doc: number): boolean {
+    return (
+      this.stamp[doc] === this.epoch || (this.dense && (this.mask[doc] as number) >= 0x80000000)
+    );
   }
 }
 

@@ -197,7 +197,7 @@ export class ToolSearchIndex extends IndexedTools {
     const raised = new Set<number>();
     let head = best;
     for (const doc of this.idsByPhrase.get(phraseKey(splitIdentifier(parsed.text)))) {
-      if (stamp[doc] !== epoch || (score[doc] as number) < 0) continue;
+      if (!scratch.scored(doc) || (score[doc] as number) < 0) continue;
       if (fails?.(doc)) continue;
       score[doc] = (score[doc] as number) + best * this.config.namePhraseBonus;
       head = Math.max(head, score[doc] as number);
@@ -207,7 +207,7 @@ export class ToolSearchIndex extends IndexedTools {
       const tool = this.tools[doc];
       if (tool === undefined || excluded[doc] === epoch || !this.passes(tool, parsed, options))
         continue;
-      if (stamp[doc] !== epoch) {
+      if (!scratch.scored(doc)) {
         stamp[doc] = epoch;
         score[doc] = 0;
       } else if ((score[doc] as number) < 0) continue;
@@ -219,10 +219,7 @@ export class ToolSearchIndex extends IndexedTools {
     if (this.config.prerequisiteWeight > 0) {
       const weight = this.config.prerequisiteWeight;
       selected = addPrerequisites(selected, PREREQUISITE_POOL, weight, this.prerequisites, {
-        score,
-        stamp,
-        mask,
-        epoch,
+        scratch,
         requiredMask: coverage.requiredMask,
         allowed: (doc) =>
           excluded[doc] !== epoch &&
