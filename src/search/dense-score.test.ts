@@ -1,12 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ToolDefinition } from "../catalog/index.js";
+import { coverageTable } from "./coverage-table.js";
 import { denseApplies, scoreDense } from "./dense-score.js";
 import type { PostingStore } from "./posting-store.js";
 import { planQuery } from "./query-terms.js";
 import { rankTouched } from "./rank-touched.js";
 import { DEFAULT_RANKING } from "./ranking-config.js";
-import { accumulate, coverageTable, ScoreScratch } from "./score-query.js";
+import { accumulate, ScoreScratch } from "./score-query.js";
 import { ToolSearchIndex } from "./tool-search-index.js";
 import { TopK } from "./top-k.js";
 

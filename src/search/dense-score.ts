@@ -6,12 +6,13 @@
  * scores they store (ties then go by name), the same top k and best score in any visiting order.
  */
 
+import type { CoverageTable } from "./coverage-table.js";
 import type { PostingStore } from "./posting-store.js";
 import type { QueryPlan } from "./query-terms.js";
 import { rankDense, TOUCHED } from "./rank-dense.js";
 import { rankTouched } from "./rank-touched.js";
 import type { RankingConfig } from "./ranking-config.js";
-import { accumulate, type CoverageTable, idf, nameIdf, type ScoreScratch } from "./score-query.js";
+import { accumulate, idf, nameIdf, type ScoreScratch } from "./score-query.js";
 import type { TopK } from "./top-k.js";
 
 /** The dense path pays off once the postings read are at least this share of the id range. */

@@ -4,7 +4,8 @@
  * by their coverage and ranked into a top k, as `rankTouched` does for a touched list.
  */
 
-import type { CoverageTable, ScoreScratch } from "./score-query.js";
+import type { CoverageTable } from "./coverage-table.js";
+import type { ScoreScratch } from "./score-query.js";
 import type { TopK } from "./top-k.js";
 
 /** Set in a document's match mask while scoring to mark it touched (needs at most 31 groups). */

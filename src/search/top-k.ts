@@ -54,7 +54,9 @@ export class TopK {
   }
 
   /** The final order, after re-offering documents whose scores were raised since they were offered. */
-  finish(raised: Iterable<number>): number[] {
+  finish(raised: readonly number[]): number[] {
+    // nothing raised: the kept documents are already in order
+    if (raised.length === 0) return this.top.slice();
     const pool = new Set(this.top);
     for (const doc of raised) pool.add(doc);
     return [...pool]
