@@ -34,10 +34,46 @@ export function denseApplies(store: PostingStore, plan: QueryPlan): boolean {
 }
 
 /**
+ * Adds one term's postings (all live) to the dense arrays, two postings a step: a term lists each
+ * document once, so the two updates are independent and each document's sum is unchanged.
+ */
+function addPostings(
+  list: Uint32Array,
+  saturated: Float32Array,
+  length: number,
+  factor: number,
+  nameFactor: number,
+  bit: number,
+  score: Float32Array,
+  mask: Uint32Array,
+): void {
+  let index = 0;
+  for (; index + 2 < length; index += 4) {
+    const doc = list[index] as number;
+    const other = list[index + 2] as number;
+    let value = factor * (saturated[index >> 1] as number);
+    if (((list[index + 1] as number) & 15) !== 0) value += nameFactor;
+    let next = factor * (saturated[(index >> 1) + 1] as number);
+    if (((list[index + 3] as number) & 15) !== 0) next += nameFactor;
+    score[doc] = (score[doc] as number) + value;
+    mask[doc] = (mask[doc] as number) | bit;
+    score[other] = (score[other] as number) + next;
+    mask[other] = (mask[other] as number) | bit;
+  }
+  if (index < length) {
+    const doc = list[index] as number;
+    let value = factor * (saturated[index >> 1] as number);
+    if (((list[index + 1] as number) & 15) !== 0) value += nameFactor;
+    score[doc] = (score[doc] as number) + value;
+    mask[doc] = (mask[doc] as number) | bit;
+  }
+}
+
+/**
  * Accumulates the BM25F scores of every term into zeroed dense arrays: the same sums as
  * `accumulate`, bit for bit (a document's first term writes `0 + value`, which rounds to float32
  * as `value` does, and later terms add in the same order). Touched documents carry the `TOUCHED`
- * bit in `scratch.mask` until `rankDense` clears it; their stamps are set there too.
+ * bit in `scratch.mask` (see `rankDense`).
  */
 export function accumulateDense(
   store: PostingStore,
@@ -60,9 +96,13 @@ export function accumulateDense(
     // a match in the name earns extra by how rare the word is among names, not among all text
     const nameFactor = nameBonus * term.weight * nameIdf(store, term.id);
     const bit = (TOUCHED | (term.expansion ? 0 : 2 ** Math.min(term.group, 31))) >>> 0;
+    if (!checkAlive) {
+      addPostings(list, saturated, length, factor, nameFactor, bit, score, mask);
+      continue;
+    }
     for (let index = 0; index < length; index += 2) {
       const doc = list[index] as number;
-      if (checkAlive && alive[doc] !== 1) continue;
+      if (alive[doc] !== 1) continue;
       let value = factor * (saturated[index >> 1] as number);
       if (((list[index + 1] as number) & 15) !== 0) value += nameFactor;
       score[doc] = (score[doc] as number) + value;
