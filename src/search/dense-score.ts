@@ -34,8 +34,8 @@ export function denseApplies(store: PostingStore, plan: QueryPlan): boolean {
 }
 
 /**
- * Adds one term's postings (all live) to the dense arrays, two postings a step: a term lists each
- * document once, so the two updates are independent and each document's sum is unchanged.
+ * Adds one term's postings (all live) to the dense arrays, four postings a step: a term lists each
+ * document once, so the updates are independent and each document's sum is unchanged.
  */
 function addPostings(
   list: Uint32Array,
@@ -48,19 +48,30 @@ function addPostings(
   mask: Uint32Array,
 ): void {
   let index = 0;
-  for (; index + 2 < length; index += 4) {
-    const doc = list[index] as number;
-    const other = list[index + 2] as number;
-    let value = factor * (saturated[index >> 1] as number);
-    if (((list[index + 1] as number) & 15) !== 0) value += nameFactor;
-    let next = factor * (saturated[(index >> 1) + 1] as number);
-    if (((list[index + 3] as number) & 15) !== 0) next += nameFactor;
-    score[doc] = (score[doc] as number) + value;
-    mask[doc] = (mask[doc] as number) | bit;
-    score[other] = (score[other] as number) + next;
-    mask[other] = (mask[other] as number) | bit;
+  for (; index + 6 < length; index += 8) {
+    const half = index >> 1;
+    const a = list[index] as number;
+    const b = list[index + 2] as number;
+    const c = list[index + 4] as number;
+    const d = list[index + 6] as number;
+    let va = factor * (saturated[half] as number);
+    if (((list[index + 1] as number) & 15) !== 0) va += nameFactor;
+    let vb = factor * (saturated[half + 1] as number);
+    if (((list[index + 3] as number) & 15) !== 0) vb += nameFactor;
+    let vc = factor * (saturated[half + 2] as number);
+    if (((list[index + 5] as number) & 15) !== 0) vc += nameFactor;
+    let vd = factor * (saturated[half + 3] as number);
+    if (((list[index + 7] as number) & 15) !== 0) vd += nameFactor;
+    score[a] = (score[a] as number) + va;
+    mask[a] = (mask[a] as number) | bit;
+    score[b] = (score[b] as number) + vb;
+    mask[b] = (mask[b] as number) | bit;
+    score[c] = (score[c] as number) + vc;
+    mask[c] = (mask[c] as number) | bit;
+    score[d] = (score[d] as number) + vd;
+    mask[d] = (mask[d] as number) | bit;
   }
-  if (index < length) {
+  for (; index < length; index += 2) {
     const doc = list[index] as number;
     let value = factor * (saturated[index >> 1] as number);
     if (((list[index + 1] as number) & 15) !== 0) value += nameFactor;
