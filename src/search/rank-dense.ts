@@ -51,39 +51,49 @@ function rankUnfiltered(
   const { score, mask } = scratch;
   scratch.dense = true;
   let floor = top.floor;
-  let best = 0;
   let doc = 0;
-  // two ids a step (about a quarter faster); each is still considered in id order, the second
-  // against the floor the first may have raised
-  for (; doc + 1 < size; doc += 2) {
-    const first = mask[doc] as number;
-    const second = mask[doc + 1] as number;
-    const value = Math.fround((score[doc] as number) * (table[first & 0x7fffffff] as number));
-    const next = Math.fround((score[doc + 1] as number) * (table[second & 0x7fffffff] as number));
-    score[doc] = value;
-    score[doc + 1] = next;
-    if (value < floor && next < floor) continue;
-    if (value >= floor && first !== 0 && !rejects?.(doc)) {
-      if (value > best) best = value;
-      top.offer(doc);
-      floor = top.floor;
-    }
-    if (next >= floor && second !== 0 && !rejects?.(doc + 1)) {
-      if (next > best) best = next;
-      top.offer(doc + 1);
-      floor = top.floor;
-    }
+  // four ids a step (the loop's own steps cost as much as the work); each is still considered in
+  // id order, against the floor the ones before it may have raised
+  for (; doc + 3 < size; doc += 4) {
+    const m0 = mask[doc] as number;
+    const m1 = mask[doc + 1] as number;
+    const m2 = mask[doc + 2] as number;
+    const m3 = mask[doc + 3] as number;
+    const v0 = Math.fround((score[doc] as number) * (table[m0 & 0x7fffffff] as number));
+    const v1 = Math.fround((score[doc + 1] as number) * (table[m1 & 0x7fffffff] as number));
+    const v2 = Math.fround((score[doc + 2] as number) * (table[m2 & 0x7fffffff] as number));
+    const v3 = Math.fround((score[doc + 3] as number) * (table[m3 & 0x7fffffff] as number));
+    score[doc] = v0;
+    score[doc + 1] = v1;
+    score[doc + 2] = v2;
+    score[doc + 3] = v3;
+    if (v0 < floor && v1 < floor && v2 < floor && v3 < floor) continue;
+    if (v0 >= floor && m0 !== 0) floor = admit(top, rejects, doc, floor);
+    if (v1 >= floor && m1 !== 0) floor = admit(top, rejects, doc + 1, floor);
+    if (v2 >= floor && m2 !== 0) floor = admit(top, rejects, doc + 2, floor);
+    if (v3 >= floor && m3 !== 0) floor = admit(top, rejects, doc + 3, floor);
   }
-  if (doc < size) {
+  for (; doc < size; doc += 1) {
     const marked = mask[doc] as number;
     const value = Math.fround((score[doc] as number) * (table[marked & 0x7fffffff] as number));
     score[doc] = value;
-    if (value >= floor && marked !== 0 && !rejects?.(doc)) {
-      if (value > best) best = value;
-      top.offer(doc);
-    }
+    if (value >= floor && marked !== 0) floor = admit(top, rejects, doc, floor);
   }
-  return best;
+  // every document that reached the floor was offered, and the top k keeps the best of them
+  const first = top.first();
+  return first < 0 ? 0 : Math.max(0, score[first] as number);
+}
+
+/** Offers `doc` unless `rejects` turns it down; returns the top k's floor after. */
+function admit(
+  top: TopK,
+  rejects: ((doc: number) => boolean) | undefined,
+  doc: number,
+  floor: number,
+): number {
+  if (rejects?.(doc)) return floor;
+  top.offer(doc);
+  return top.floor;
 }
 
 /** `rankDense` with required or excluded words to check, or without a coverage table. */

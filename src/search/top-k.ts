@@ -24,6 +24,11 @@ export class TopK {
     return this.top.length === this.k;
   }
 
+  /** The best document kept so far, or -1 when none is. */
+  first(): number {
+    return this.top.length > 0 ? (this.top[0] as number) : -1;
+  }
+
   /** Forgets every document offered so far. */
   clear(): void {
     this.top.length = 0;
