@@ -156,16 +156,15 @@ export interface PrerequisiteContext {
   scratch: ScoreScratch;
   /** Query groups every hit must match (`+word`); a finder not matching them stays out. */
   requiredMask: number;
-  /** False for a document the query or the caller's filter rules out. */
-  allowed(doc: number): boolean;
-  /** True when document `a` ranks before `b` (score desc, then name). */
-  before(a: number, b: number): boolean;
+  /** The query's order: `before(a, b)` when document `a` ranks before `b` (score desc, then name). */
+  order: { before(a: number, b: number): boolean };
 }
 
 /**
  * Pulls up the finders of the first `dependants` selected documents: each finder scores
  * `weight` × the summed scores of the documents needing it (or its own score when higher).
- * Returns the union in rank order.
+ * `allowed` is false for a document the query or the caller's filter rules out. Returns the
+ * union in rank order.
  */
 export function addPrerequisites(
   selected: readonly number[],
@@ -173,8 +172,9 @@ export function addPrerequisites(
   weight: number,
   index: PrerequisiteIndex,
   context: PrerequisiteContext,
+  allowed: (doc: number) => boolean,
 ): number[] {
-  const { scratch, requiredMask } = context;
+  const { scratch, requiredMask, order } = context;
   const { score, stamp, mask } = scratch;
   const pool = [...selected];
   // a finder many selected tools depend on is pulled by all of them (summed)
@@ -186,7 +186,7 @@ export function addPrerequisites(
     pulled.set(finder, (pulled.get(finder) ?? 0) + weight * (score[doc] as number));
   }
   for (const [finder, value] of pulled) {
-    if (!context.allowed(finder)) continue;
+    if (!allowed(finder)) continue;
     const scored = scratch.scored(finder);
     if (scored && (score[finder] as number) < 0) continue;
     if (
@@ -202,5 +202,5 @@ export function addPrerequisites(
     if (!pool.includes(finder)) pool.push(finder);
   }
   if (pulled.size === 0) return pool;
-  return pool.sort((a, b) => (context.before(a, b) ? -1 : context.before(b, a) ? 1 : 0));
+  return pool.sort((a, b) => (order.before(a, b) ? -1 : order.before(b, a) ? 1 : 0));
 }

@@ -183,9 +183,8 @@ export class ToolSearchIndex extends IndexedTools {
           return (score[doc] as number) < 0;
         }
       : undefined;
-    this.coverageScratch ??= coverageBuffer();
-    const { coverage: coverageWeight, longQuery } = this.config;
-    const coverage = coverageTable(plan, coverageWeight, longQuery, this.coverageScratch);
+    const buffer = (this.coverageScratch ??= coverageBuffer());
+    const coverage = coverageTable(plan, this.config.coverage, this.config.longQuery, buffer);
     const excludes = parsed.excluded.length > 0;
     const best = scoreAndRank(
       this.store,
@@ -222,14 +221,17 @@ export class ToolSearchIndex extends IndexedTools {
     let selected = top.finish(raised);
     if (this.config.prerequisiteWeight > 0) {
       const weight = this.config.prerequisiteWeight;
-      selected = addPrerequisites(selected, PREREQUISITE_POOL, weight, this.prerequisites, {
-        scratch,
-        requiredMask: coverage.requiredMask,
-        allowed: (doc) =>
+      const context = { scratch, requiredMask: coverage.requiredMask, order: top };
+      selected = addPrerequisites(
+        selected,
+        PREREQUISITE_POOL,
+        weight,
+        this.prerequisites,
+        context,
+        (doc) =>
           excluded[doc] !== epoch &&
           this.passes(this.tools[doc] as ToolDefinition, parsed, options),
-        before: (a, b) => top.before(a, b),
-      });
+      );
     }
     if (diversify) {
       const weights = plan.groups.map((group) => group.weight);
