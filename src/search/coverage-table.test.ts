@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { coverageBuffer, coverageTable } from "./coverage-table.js";
+import { coverageTable } from "./coverage-table.js";
 import type { QueryPlan } from "./query-terms.js";
 
 function planOf(groups: { weight: number; required: boolean }[]): QueryPlan {
@@ -28,7 +28,7 @@ const groupsArbitrary = fc.array(
 
 describe("coverageTable", () => {
   it("gives each mask its multiplier, by table or by sum, into a reused buffer or not", () => {
-    const buffer = coverageBuffer();
+    const buffer = new Float64Array(1 << 12);
     fc.assert(
       fc.property(groupsArbitrary, fc.nat(), (groups, seed) => {
         const plan = planOf(groups);

@@ -68,8 +68,3 @@ export function coverageTable(
 ): CoverageTable {
   return new CoverageTable(plan, coverage, longQuery, into);
 }
-
-/** A table buffer big enough for any query `coverageTable` makes a table for. */
-export function coverageBuffer(): Float64Array {
-  return new Float64Array(1 << TABLE_GROUPS);
-}

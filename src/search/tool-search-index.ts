@@ -3,7 +3,7 @@
 import type { ToolDefinition } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
 import { STOP_WORDS, splitIdentifier, tokenize } from "../text/index.js";
-import { coverageBuffer, coverageTable } from "./coverage-table.js";
+import { coverageTable } from "./coverage-table.js";
 import { scoreAndRank } from "./dense-score.js";
 import { diversifyByAspect } from "./diversify.js";
 import { extractFieldTexts } from "./fields.js";
@@ -62,7 +62,8 @@ function checkLimit(
 export class ToolSearchIndex extends IndexedTools {
   private readonly scratch = new ScoreScratch();
   private readonly neighbors = new NeighborCache();
-  private coverageScratch: Float64Array | undefined;
+  /** Coverage tables of queries of up to 6 groups (longer ones take a new table). */
+  private readonly coverageScratch = new Float64Array(64);
 
   /** Every indexed tool, in name order. */
   list(): ToolDefinition[] {
@@ -183,8 +184,8 @@ export class ToolSearchIndex extends IndexedTools {
           return (score[doc] as number) < 0;
         }
       : undefined;
-    const buffer = (this.coverageScratch ??= coverageBuffer());
-    const coverage = coverageTable(plan, this.config.coverage, this.config.longQuery, buffer);
+    const { coverage: coverageWeight, longQuery } = this.config;
+    const coverage = coverageTable(plan, coverageWeight, longQuery, this.coverageScratch);
     const excludes = parsed.excluded.length > 0;
     const best = scoreAndRank(
       this.store,
