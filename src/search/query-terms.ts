@@ -1,9 +1,12 @@
 /** Turns the words of a query into weighted index terms: stemming, common-word weights, expansions. */
 
 import { commonWordBand, STOP_WORDS, splitIdentifier, stem } from "../text/index.js";
+import { DIGITS, NeighborCache, type TermMarks } from "./plan-cache.js";
 import type { PostingStore } from "./posting-store.js";
 import type { RankingConfig } from "./ranking-config.js";
 import { synonymsOf } from "./synonyms.js";
+
+export { NeighborCache } from "./plan-cache.js";
 
 /** One query token; hits are checked against groups for coverage and `+required`. */
 export interface QueryGroup {
@@ -30,8 +33,6 @@ export interface QueryPlan {
 }
 
 const MAX_GROUPS = 32;
-const MAX_NEIGHBORS = 4;
-const DIGITS = /^\p{N}+$/u;
 
 /** The weight of a query word by how common it is in general English. */
 export function wordWeight(word: string, config: RankingConfig): number {
@@ -39,71 +40,6 @@ export function wordWeight(word: string, config: RankingConfig): number {
   if (DIGITS.test(word)) return config.numberWeight;
   if (word.length === 1) return config.letterWeight;
   return config.bandWeights[commonWordBand(word)] ?? 1;
-}
-
-/** A vocabulary neighbour of a query word: its term id and its stem. */
-interface Neighbor {
-  id: number;
-  stemmed: string;
-}
-
-/** Marks the term ids already planned for the current query (no per-query set). */
-class TermMarks {
-  private marks = new Uint32Array(0);
-  private epoch = 0;
-
-  /** Starts a new query over a vocabulary of `size` terms. */
-  begin(size: number): this {
-    if (this.marks.length < size) this.marks = new Uint32Array(Math.max(64, size * 2));
-    this.epoch += 1;
-    if (this.epoch > 0xfffffff0) {
-      this.marks.fill(0);
-      this.epoch = 1;
-    }
-    return this;
-  }
-
-  /** Marks `id`; false when it was marked already in this query. */
-  mark(id: number): boolean {
-    if (this.marks[id] === this.epoch) return false;
-    this.marks[id] = this.epoch;
-    return true;
-  }
-}
-
-/** Most words whose neighbours are kept before the cache starts over. */
-const CACHE_LIMIT = 4096;
-
-/**
- * The prefix neighbours of query words, looked up once per word while the vocabulary stays the
- * same size (terms are only ever appended to it, so its size is its version).
- */
-export class NeighborCache {
-  private vocabulary = -1;
-  private readonly byWord = new Map<string, readonly Neighbor[]>();
-  private readonly seen = new TermMarks();
-
-  /** The planned-term marks, cleared for a new query over `size` vocabulary terms. */
-  termMarks(size: number): TermMarks {
-    return this.seen.begin(size);
-  }
-
-  /** The neighbours of `token` in the store's vocabulary, as `prefixNeighbors` finds them. */
-  get(token: string, store: PostingStore, config: RankingConfig): readonly Neighbor[] {
-    if (store.terms.length !== this.vocabulary || this.byWord.size >= CACHE_LIMIT) {
-      this.byWord.clear();
-      this.vocabulary = store.terms.length;
-    }
-    let known = this.byWord.get(token);
-    if (known === undefined) {
-      known = prefixNeighbors(token, store, config).map((text) => ({
-        id: store.termId(text),
-        stemmed: stem(text),
-      }));
-      this.byWord.set(token, known);
-    }
-    return known;
-  }
 }
 
 /** The index of the group whose stem is `stemmed`, or -1 (a query has at most 32 groups). */
@@ -184,13 +120,13 @@ export function planQuery(
   for (let index = 0; index < groups.length; index += 1) {
     const weight = (groups[index] as QueryGroup).weight;
     for (const surface of surfaces[index] as string[]) {
-      pushTerm(plan, store, seen, store.termId(surface), weight, index, false);
+      pushTerm(plan, store, seen, cache.termId(surface, store), weight, index, false);
     }
   }
   for (let index = 0; index < groups.length; index += 1) {
     const group = groups[index] as QueryGroup;
     // other inflections of the same stem (Porter) count as the word, a little weaker
-    for (const id of store.stemGroup(group.token)) {
+    for (const id of cache.stemGroup(group.token, store)) {
       pushTerm(plan, store, seen, id, group.weight * config.stemWeight, index, false);
     }
   }
@@ -202,7 +138,7 @@ export function planQuery(
     if (group.required || common[index] === 1) continue;
     for (const synonym of synonymsOf(group.token)) {
       if (groupIndex(groups, synonym) >= 0) continue;
-      for (const id of store.stemGroup(synonym)) {
+      for (const id of cache.stemGroup(synonym, store)) {
         pushTerm(plan, store, seen, id, group.weight * config.synonymWeight, index, true);
       }
     }
@@ -216,7 +152,7 @@ export function planQuery(
       }
     }
   }
-  if (config.compounds) addCompounds(plan, joinable, store, config, seen);
+  if (config.compounds) addCompounds(plan, joinable, store, config, seen, cache);
   return plan;
 }
 
@@ -227,12 +163,14 @@ function addCompounds(
   store: PostingStore,
   config: RankingConfig,
   seen: TermMarks,
+  cache: NeighborCache,
 ): void {
   const { groups } = plan;
   // one query word may be two words of a name (`screenshot` → `screen_shot`)
   for (let index = 0; index < groups.length; index += 1) {
     const group = groups[index] as QueryGroup;
-    pushTerm(plan, store, seen, store.termId(`~${group.token}`), group.weight, index, false);
+    const id = cache.termId(`~${group.token}`, store);
+    pushTerm(plan, store, seen, id, group.weight, index, false);
   }
   // two adjacent query words may be one word in a name (`key vault` → `keyvault`)
   for (let at = 2; at < joinable.length; at += 2) {
@@ -246,10 +184,10 @@ function addCompounds(
     );
     const joinedStem = stem(joined);
     // adjacent query words that are adjacent words of a name: a phrase match
-    const phrase = store.termId(`~${joinedStem}`);
+    const phrase = cache.termId(`~${joinedStem}`, store);
     pushTerm(plan, store, seen, phrase, weight * config.phraseWeight, group, false);
-    pushTerm(plan, store, seen, store.termId(joined), weight, group, false);
-    for (const id of store.stemGroup(joinedStem)) {
+    pushTerm(plan, store, seen, cache.termId(joined, store), weight, group, false);
+    for (const id of cache.stemGroup(joinedStem, store)) {
       pushTerm(plan, store, seen, id, weight * config.stemWeight, group, false);
     }
   }
@@ -268,27 +206,4 @@ function commonGroups(
     if ((store.docFrequency[term.id] ?? 0) >= limit) marks[term.group] = 1;
   }
   return marks;
-}
-
-/** Vocabulary terms that extend the stem or that the stem extends (at least 4 shared letters). */
-function prefixNeighbors(token: string, store: PostingStore, config: RankingConfig): string[] {
-  if (token.length < 4 || DIGITS.test(token)) return [];
-  const out: string[] = [];
-  if (config.shorterNeighbors) {
-    for (let length = token.length - 1; length >= 4 && out.length < MAX_NEIGHBORS; length -= 1) {
-      const prefix = token.slice(0, length);
-      if (store.termId(prefix) >= 0) out.push(prefix);
-    }
-  }
-  // the alphabetically first longer terms, as a sorted vocabulary scan would meet them
-  const longer: string[] = [];
-  store.termsWithPrefix(token, (_term, text) => {
-    if (text !== token && text.length <= token.length + 4) longer.push(text);
-  });
-  longer.sort();
-  for (const term of longer) {
-    if (out.length >= MAX_NEIGHBORS * 2) break;
-    out.push(term);
-  }
-  return out;
 }
