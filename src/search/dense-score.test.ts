@@ -1,12 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ToolDefinition } from "../catalog/index.js";
+import { coverageTable } from "./coverage-table.js";
 import { denseApplies, scoreDense } from "./dense-score.js";
 import type { PostingStore } from "./posting-store.js";
 import { planQuery } from "./query-terms.js";
 import { rankTouched } from "./rank-touched.js";
 import { DEFAULT_RANKING } from "./ranking-config.js";
-import { accumulate, coverageTable, ScoreScratch } from "./score-query.js";
+import { accumulate, ScoreScratch } from "./score-query.js";
 import { ToolSearchIndex } from "./tool-search-index.js";
 import { TopK } from "./top-k.js";
 
@@ -59,7 +60,7 @@ function run(
   const coverage = coverageTable(plan, DEFAULT_RANKING.coverage);
   const scratch = new ScoreScratch();
   scratch.begin(store.nextId + 1);
-  const { score, stamp, mask, excluded, epoch } = scratch;
+  const { score, mask, excluded, epoch } = scratch;
   for (let doc = 0; doc < store.nextId; doc += 1) {
     if (excludeEvery > 0 && doc % excludeEvery === 1) excluded[doc] = epoch;
   }
@@ -82,10 +83,12 @@ function run(
   }
   const docs: [number, number, number][] = [];
   for (let doc = 0; doc < store.nextId; doc += 1) {
-    if (stamp[doc] !== epoch) continue;
+    if (!scratch.scored(doc)) continue;
     // a rejected document is marked only when checked, and the two orders check different ones
     const rejected = rejectEvery > 0 && doc % rejectEvery === 0;
-    docs.push([doc, rejected ? -1 : (score[doc] as number), mask[doc] ?? 0]);
+    // the dense path may leave its touched bit (31) in the mask: no group uses that bit
+    const bits = ((mask[doc] ?? 0) & 0x7fffffff) >>> 0;
+    docs.push([doc, rejected ? -1 : (score[doc] as number), bits]);
   }
   return { best, top: top.finish([]), docs, applies: denseApplies(store, plan) };
 }

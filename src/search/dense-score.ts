@@ -6,15 +6,15 @@
  * scores they store (ties then go by name), the same top k and best score in any visiting order.
  */
 
+import type { CoverageTable } from "./coverage-table.js";
 import type { PostingStore } from "./posting-store.js";
 import type { QueryPlan } from "./query-terms.js";
+import { rankDense, TOUCHED } from "./rank-dense.js";
 import { rankTouched } from "./rank-touched.js";
 import type { RankingConfig } from "./ranking-config.js";
-import { accumulate, type CoverageTable, idf, nameIdf, type ScoreScratch } from "./score-query.js";
+import { accumulate, idf, nameIdf, type ScoreScratch } from "./score-query.js";
 import type { TopK } from "./top-k.js";
 
-/** Set in a document's match mask while scoring to mark it touched (needs at most 31 groups). */
-const TOUCHED = 0x80000000;
 /** The dense path pays off once the postings read are at least this share of the id range. */
 const DENSE_SHARE = 0.5;
 /** Above this many ids the dense arrays outgrow the caches and the sparse path is faster. */
@@ -34,10 +34,57 @@ export function denseApplies(store: PostingStore, plan: QueryPlan): boolean {
 }
 
 /**
+ * Adds one term's postings (all live) to the dense arrays, four postings a step: a term lists each
+ * document once, so the updates are independent and each document's sum is unchanged.
+ */
+function addPostings(
+  list: Uint32Array,
+  saturated: Float32Array,
+  length: number,
+  factor: number,
+  nameFactor: number,
+  bit: number,
+  score: Float32Array,
+  mask: Uint32Array,
+): void {
+  let index = 0;
+  for (; index + 6 < length; index += 8) {
+    const half = index >> 1;
+    const a = list[index] as number;
+    const b = list[index + 2] as number;
+    const c = list[index + 4] as number;
+    const d = list[index + 6] as number;
+    let va = factor * (saturated[half] as number);
+    if (((list[index + 1] as number) & 15) !== 0) va += nameFactor;
+    let vb = factor * (saturated[half + 1] as number);
+    if (((list[index + 3] as number) & 15) !== 0) vb += nameFactor;
+    let vc = factor * (saturated[half + 2] as number);
+    if (((list[index + 5] as number) & 15) !== 0) vc += nameFactor;
+    let vd = factor * (saturated[half + 3] as number);
+    if (((list[index + 7] as number) & 15) !== 0) vd += nameFactor;
+    score[a] = (score[a] as number) + va;
+    mask[a] = (mask[a] as number) | bit;
+    score[b] = (score[b] as number) + vb;
+    mask[b] = (mask[b] as number) | bit;
+    score[c] = (score[c] as number) + vc;
+    mask[c] = (mask[c] as number) | bit;
+    score[d] = (score[d] as number) + vd;
+    mask[d] = (mask[d] as number) | bit;
+  }
+  for (; index < length; index += 2) {
+    const doc = list[index] as number;
+    let value = factor * (saturated[index >> 1] as number);
+    if (((list[index + 1] as number) & 15) !== 0) value += nameFactor;
+    score[doc] = (score[doc] as number) + value;
+    mask[doc] = (mask[doc] as number) | bit;
+  }
+}
+
+/**
  * Accumulates the BM25F scores of every term into zeroed dense arrays: the same sums as
  * `accumulate`, bit for bit (a document's first term writes `0 + value`, which rounds to float32
  * as `value` does, and later terms add in the same order). Touched documents carry the `TOUCHED`
- * bit in `scratch.mask` until `rankDense` clears it; their stamps are set there too.
+ * bit in `scratch.mask` (see `rankDense`).
  */
 export function accumulateDense(
   store: PostingStore,
@@ -60,56 +107,19 @@ export function accumulateDense(
     // a match in the name earns extra by how rare the word is among names, not among all text
     const nameFactor = nameBonus * term.weight * nameIdf(store, term.id);
     const bit = (TOUCHED | (term.expansion ? 0 : 2 ** Math.min(term.group, 31))) >>> 0;
+    if (!checkAlive) {
+      addPostings(list, saturated, length, factor, nameFactor, bit, score, mask);
+      continue;
+    }
     for (let index = 0; index < length; index += 2) {
       const doc = list[index] as number;
-      if (checkAlive && alive[doc] !== 1) continue;
+      if (alive[doc] !== 1) continue;
       let value = factor * (saturated[index >> 1] as number);
       if (((list[index + 1] as number) & 15) !== 0) value += nameFactor;
       score[doc] = (score[doc] as number) + value;
       mask[doc] = (mask[doc] as number) | bit;
     }
   }
-}
-
-/**
- * `rankTouched` after `accumulateDense`: visits the ids below `size` in order, and for each touched
- * one clears the `TOUCHED` bit, stamps it with the query's epoch and ranks it as `rankTouched`
- * does. Returns the best score.
- */
-export function rankDense(
-  scratch: ScoreScratch,
-  size: number,
-  coverage: CoverageTable,
-  anyExcluded: boolean,
-  top: TopK,
-  rejects: ((doc: number) => boolean) | undefined,
-): number {
-  const { score, mask, excluded, stamp } = scratch;
-  const epoch = scratch.epoch;
-  const requiredMask = coverage.requiredMask;
-  const table = coverage.table;
-  const filtered = requiredMask !== 0 || anyExcluded;
-  let best = 0;
-  for (let doc = 0; doc < size; doc += 1) {
-    const marked = mask[doc] as number;
-    if (marked === 0) continue;
-    const bits = (marked ^ TOUCHED) >>> 0;
-    mask[doc] = bits;
-    stamp[doc] = epoch;
-    if (filtered && ((bits & requiredMask) >>> 0 !== requiredMask || excluded[doc] === epoch)) {
-      score[doc] = -1;
-      continue;
-    }
-    score[doc] =
-      (score[doc] as number) *
-      (table !== undefined ? (table[bits] as number) : coverage.multiplier(bits));
-    const value = score[doc] as number;
-    if (value <= best && value < top.floor) continue;
-    if (rejects?.(doc)) continue;
-    if (value > best) best = value;
-    if (value >= top.floor) top.offer(doc);
-  }
-  return best;
 }
 
 /** The dense path of `scoreAndRank` (whatever `denseApplies` says). Returns the best score. */

@@ -9,6 +9,7 @@ import type { ToolDefinition } from "../catalog/index.js";
 import { splitIdentifier, stem } from "../text/index.js";
 import { IdsByKey } from "./ids-by-key.js";
 import type { MentionIndex } from "./mentions.js";
+import type { ScoreScratch } from "./score-query.js";
 
 /** Verbs that mark a tool as one that finds entities (by stem), by preference: 0 is best. */
 const FINDER_VERBS = new Map([
@@ -152,16 +153,12 @@ export class PrerequisiteIndex {
 
 /** What `addPrerequisites` needs to know about the scored query. */
 export interface PrerequisiteContext {
-  score: Float32Array;
-  stamp: Uint32Array;
-  mask: Uint32Array;
-  epoch: number;
+  /** The query's scores and masks (`scored` says which documents it scored). */
+  scratch: ScoreScratch;
   /** Query groups every hit must match (`+word`); a finder not matching them stays out. */
   requiredMask: number;
-  /** False for a document the query or the caller's filter rules out. */
-  allowed(doc: number): boolean;
-  /** True when document `a` ranks before `b` (score desc, then name). */
-  before(a: number, b: number): boolean;
+  /** The query's order: `before(a, b)` when document `a` ranks before `b` (score desc, then name). */
+  order: { before(a: number, b: number): boolean };
 }
 
 /** How strongly the two kinds of next step are pulled (see `RankingConfig`). */
@@ -177,17 +174,19 @@ const MENTION_CAP = 0.99;
  * Pulls up the next steps of the first `dependants` selected documents. A finder scores
  * `prerequisiteWeight` × the summed scores of the documents needing it; a tool named in their
  * descriptions scores `mentionWeight` × the summed scores of the documents naming it, but stays
- * below the best of them. Either keeps its own score when higher. Returns the union in rank order.
+ * below the best of them. Either keeps its own score when higher. `allowed` is false for a
+ * document the query or the caller's filter rules out. Returns the union in rank order.
  */
 export function addPrerequisites(
   selected: readonly number[],
   dependants: number,
   weights: StepWeights,
-  finders: PrerequisiteIndex,
-  mentions: MentionIndex,
+  steps: { finders: PrerequisiteIndex; mentions: MentionIndex },
   context: PrerequisiteContext,
+  allowed: (doc: number) => boolean,
 ): number[] {
-  const { score, stamp, mask, epoch, requiredMask } = context;
+  const { scratch, requiredMask, order } = context;
+  const { score, stamp, mask } = scratch;
   const pool = [...selected];
   // a step many selected tools need is pulled by all of them (summed)
   const pulled = new Map<number, number>();
@@ -195,33 +194,33 @@ export function addPrerequisites(
   for (let at = 0; at < Math.min(dependants, selected.length); at += 1) {
     const doc = selected[at] as number;
     const value = score[doc] as number;
-    const finder = weights.prerequisiteWeight > 0 ? finders.finderOf(doc) : -1;
+    const finder = weights.prerequisiteWeight > 0 ? steps.finders.finderOf(doc) : -1;
     if (finder >= 0)
       pulled.set(finder, (pulled.get(finder) ?? 0) + weights.prerequisiteWeight * value);
     if (weights.mentionWeight <= 0) continue;
-    for (const named of mentions.mentionedBy(doc)) {
+    for (const named of steps.mentions.mentionedBy(doc)) {
       if (named === finder) continue;
       pulled.set(named, (pulled.get(named) ?? 0) + weights.mentionWeight * value);
       caps.set(named, Math.max(caps.get(named) ?? 0, MENTION_CAP * value));
     }
   }
   for (const [named, cap] of caps) pulled.set(named, Math.min(pulled.get(named) ?? 0, cap));
-  for (const [finder, value] of pulled) {
-    if (!context.allowed(finder)) continue;
-    const scored = stamp[finder] === epoch;
-    if (scored && (score[finder] as number) < 0) continue;
+  for (const [step, value] of pulled) {
+    if (!allowed(step)) continue;
+    const scored = scratch.scored(step);
+    if (scored && (score[step] as number) < 0) continue;
     if (
       requiredMask !== 0 &&
-      (!scored || ((mask[finder] as number) & requiredMask) >>> 0 !== requiredMask)
+      (!scored || ((mask[step] as number) & requiredMask) >>> 0 !== requiredMask)
     )
       continue;
     if (!scored) {
-      stamp[finder] = epoch;
-      mask[finder] = 0;
-      score[finder] = value;
-    } else if (value > (score[finder] as number)) score[finder] = value;
-    if (!pool.includes(finder)) pool.push(finder);
+      stamp[step] = scratch.epoch;
+      mask[step] = 0;
+      score[step] = value;
+    } else if (value > (score[step] as number)) score[step] = value;
+    if (!pool.includes(step)) pool.push(step);
   }
   if (pulled.size === 0) return pool;
-  return pool.sort((a, b) => (context.before(a, b) ? -1 : context.before(b, a) ? 1 : 0));
+  return pool.sort((a, b) => (order.before(a, b) ? -1 : order.before(b, a) ? 1 : 0));
 }

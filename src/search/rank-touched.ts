@@ -1,6 +1,7 @@
 /** The coverage pass of a keyword query: every touched document's score times its coverage, into a top k. */
 
-import type { CoverageTable, ScoreScratch } from "./score-query.js";
+import type { CoverageTable } from "./coverage-table.js";
+import type { ScoreScratch } from "./score-query.js";
 import type { TopK } from "./top-k.js";
 
 /**

@@ -14,6 +14,11 @@ export class ScoreScratch {
   excluded = new Uint32Array(0);
   touched = new Int32Array(0);
   epoch = 0;
+  /**
+   * True when this query was scored by the dense path without stamps: its touched documents then
+   * carry the top mask bit (`TOUCHED` in rank-dense.ts) instead (see `scored`).
+   */
+  dense = false;
 
   /** Makes room for `size` documents and starts a new query. */
   begin(size: number): void {
@@ -27,6 +32,14 @@ export class ScoreScratch {
       this.epoch = 0;
     }
     this.epoch += 1;
+    this.dense = false;
+  }
+
+  /** True when the current query scored (touched) `doc`, or a later step stamped it. */
+  scored(doc: number): boolean {
+    return (
+      this.stamp[doc] === this.epoch || (this.dense && (this.mask[doc] as number) >= 0x80000000)
+    );
   }
 }
 
@@ -123,45 +136,4 @@ export function explainDocument(
     }
   }
   return out.sort((a, b) => b.score - a.score);
-}
-
-/** Coverage multipliers `1 + coverage · matched weight / total weight`, by match mask. */
-export interface CoverageTable {
-  requiredMask: number;
-  multiplier(bits: number): number;
-  /** The multipliers indexed by mask when the query has at most 12 groups (read it directly in hot loops). */
-  table: Float64Array | undefined;
-}
-
-/** Builds the coverage multipliers of a plan; a lookup table when the query has few words. */
-export function coverageTable(
-  plan: QueryPlan,
-  coverage: number,
-  longQuery = Number.POSITIVE_INFINITY,
-): CoverageTable {
-  let requiredMask = 0;
-  let total = 0;
-  plan.groups.forEach((group, index) => {
-    if (group.required) requiredMask |= 2 ** Math.min(index, 31);
-    total += group.weight;
-  });
-  requiredMask >>>= 0;
-  // long requests often ask for several tools at once; rewarding full coverage then misleads
-  const fade = plan.groups.length > longQuery ? longQuery / plan.groups.length : 1;
-  const factor = total > 0 ? (coverage * fade) / total : 0;
-  const weights = plan.groups.map((group) => group.weight);
-  const slow = (bits: number) => {
-    let matched = 0;
-    let rest = bits;
-    while (rest !== 0) {
-      const low = rest & -rest;
-      matched += weights[31 - Math.clz32(low)] ?? 0;
-      rest = (rest ^ low) >>> 0;
-    }
-    return 1 + factor * matched;
-  };
-  if (weights.length > 12) return { requiredMask, multiplier: slow, table: undefined };
-  const table = new Float64Array(1 << weights.length);
-  for (let bits = 0; bits < table.length; bits += 1) table[bits] = slow(bits);
-  return { requiredMask, multiplier: (bits) => table[bits] as number, table };
 }

@@ -3,6 +3,7 @@
 import type { ToolDefinition } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
 import { STOP_WORDS, splitIdentifier, tokenize } from "../text/index.js";
+import { coverageTable } from "./coverage-table.js";
 import { scoreAndRank } from "./dense-score.js";
 import { diversifyByAspect } from "./diversify.js";
 import { extractFieldTexts } from "./fields.js";
@@ -13,7 +14,7 @@ import { addPrerequisites } from "./prerequisites.js";
 import { NeighborCache, planQuery, type QueryPlan } from "./query-terms.js";
 import { rewriteValues } from "./query-values.js";
 import { compileRegex, regexScore } from "./regex-search.js";
-import { coverageTable, explainDocument, ScoreScratch } from "./score-query.js";
+import { explainDocument, ScoreScratch } from "./score-query.js";
 import { summarizeServers } from "./suggest.js";
 import { suggestNames } from "./suggest-names.js";
 import { TopK } from "./top-k.js";
@@ -61,6 +62,8 @@ function checkLimit(
 export class ToolSearchIndex extends IndexedTools {
   private readonly scratch = new ScoreScratch();
   private readonly neighbors = new NeighborCache();
+  /** Coverage tables of queries of up to 6 groups (longer ones take a new table). */
+  private readonly coverageScratch = new Float64Array(64);
 
   /** Every indexed tool, in name order. */
   list(): ToolDefinition[] {
@@ -181,7 +184,8 @@ export class ToolSearchIndex extends IndexedTools {
           return (score[doc] as number) < 0;
         }
       : undefined;
-    const coverage = coverageTable(plan, this.config.coverage, this.config.longQuery);
+    const { coverage: coverageWeight, longQuery } = this.config;
+    const coverage = coverageTable(plan, coverageWeight, longQuery, this.coverageScratch);
     const excludes = parsed.excluded.length > 0;
     const best = scoreAndRank(
       this.store,
@@ -194,47 +198,39 @@ export class ToolSearchIndex extends IndexedTools {
       fails,
     );
     // few documents get a name bonus; re-offer them with their raised scores
-    const raised = new Set<number>();
+    const raised: number[] = [];
     let head = best;
     for (const doc of this.idsByPhrase.get(phraseKey(splitIdentifier(parsed.text)))) {
-      if (stamp[doc] !== epoch || (score[doc] as number) < 0) continue;
+      if (!scratch.scored(doc) || (score[doc] as number) < 0) continue;
       if (fails?.(doc)) continue;
       score[doc] = (score[doc] as number) + best * this.config.namePhraseBonus;
       head = Math.max(head, score[doc] as number);
-      raised.add(doc);
+      raised.push(doc);
     }
     for (const doc of this.pinnedIds(parsed.text)) {
       const tool = this.tools[doc];
       if (tool === undefined || excluded[doc] === epoch || !this.passes(tool, parsed, options))
         continue;
-      if (stamp[doc] !== epoch) {
+      if (!scratch.scored(doc)) {
         stamp[doc] = epoch;
         score[doc] = 0;
       } else if ((score[doc] as number) < 0) continue;
       const exact = tool.name.toLowerCase() === parsed.text.toLowerCase() ? 2 : 1;
       score[doc] = head * (1 + exact) + 1 + (score[doc] as number) * 1e-3;
-      raised.add(doc);
+      raised.push(doc);
     }
     let selected = top.finish(raised);
     if (this.config.prerequisiteWeight > 0 || this.config.mentionWeight > 0) {
-      const { prerequisites, mentions } = this;
+      const context = { scratch, requiredMask: coverage.requiredMask, order: top };
       selected = addPrerequisites(
         selected,
         PREREQUISITE_POOL,
         this.config,
-        prerequisites,
-        mentions,
-        {
-          score,
-          stamp,
-          mask,
-          epoch,
-          requiredMask: coverage.requiredMask,
-          allowed: (doc) =>
-            excluded[doc] !== epoch &&
-            this.passes(this.tools[doc] as ToolDefinition, parsed, options),
-          before: (a, b) => top.before(a, b),
-        },
+        { finders: this.prerequisites, mentions: this.mentions },
+        context,
+        (doc) =>
+          excluded[doc] !== epoch &&
+          this.passes(this.tools[doc] as ToolDefinition, parsed, options),
       );
     }
     if (diversify) {

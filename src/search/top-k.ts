@@ -24,6 +24,11 @@ export class TopK {
     return this.top.length === this.k;
   }
 
+  /** The best document kept so far, or -1 when none is. */
+  first(): number {
+    return this.top.length > 0 ? (this.top[0] as number) : -1;
+  }
+
   /** Forgets every document offered so far. */
   clear(): void {
     this.top.length = 0;
@@ -54,7 +59,9 @@ export class TopK {
   }
 
   /** The final order, after re-offering documents whose scores were raised since they were offered. */
-  finish(raised: Iterable<number>): number[] {
+  finish(raised: readonly number[]): number[] {
+    // nothing raised: the kept documents are already in order
+    if (raised.length === 0) return this.top.slice();
     const pool = new Set(this.top);
     for (const doc of raised) pool.add(doc);
     return [...pool]
