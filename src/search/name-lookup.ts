@@ -7,20 +7,9 @@ import type { ToolDefinition } from "../catalog/index.js";
 import { splitIdentifier } from "../text/index.js";
 import { HashedIds, hashFrom, lowerHashFrom } from "./hashed-ids.js";
 import { phraseKey } from "./phrase-key.js";
-import { nameSuffix } from "./suggest.js";
+import { nameSuffix, nameSuffixStart } from "./suggest.js";
 
 const NON_ASCII = /[^\0-\x7f]/;
-
-/** Offset where `nameSuffix(name)` begins within `name` (the same cut, without slicing). */
-export function nameSuffixStart(name: string): number {
-  const cut = Math.max(
-    name.lastIndexOf("__") + 1,
-    name.lastIndexOf("."),
-    name.lastIndexOf("/"),
-    name.lastIndexOf(":"),
-  );
-  return cut > 0 ? cut + 1 : 0;
-}
 
 /** Hash of `nameSuffix(name.toLowerCase())`; `cut`, when known, is `nameSuffixStart` of an ASCII name. */
 function suffixHash(name: string, cut = -1): number {

@@ -5,6 +5,7 @@
  */
 
 import type { CoverageTable } from "./coverage-table.js";
+import { rankTouched } from "./rank-touched.js";
 import type { ScoreScratch } from "./score-query.js";
 import type { TopK } from "./top-k.js";
 
@@ -96,7 +97,10 @@ function admit(
   return top.floor;
 }
 
-/** `rankDense` with required or excluded words to check, or without a coverage table. */
+/**
+ * `rankDense` with required or excluded words to check, or without a coverage table: lists the
+ * touched ids (clearing their mark, stamping them) and ranks them as the sparse path does.
+ */
 function rankFiltered(
   scratch: ScoreScratch,
   size: number,
@@ -105,30 +109,14 @@ function rankFiltered(
   top: TopK,
   rejects: ((doc: number) => boolean) | undefined,
 ): number {
-  const { score, mask, excluded, stamp } = scratch;
-  const epoch = scratch.epoch;
-  const requiredMask = coverage.requiredMask;
-  const table = coverage.table;
-  const filtered = requiredMask !== 0 || anyExcluded;
-  let best = 0;
+  const { mask, stamp, touched } = scratch;
+  let count = 0;
   for (let doc = 0; doc < size; doc += 1) {
     const marked = mask[doc] as number;
     if (marked === 0) continue;
-    const bits = (marked ^ TOUCHED) >>> 0;
-    mask[doc] = bits;
-    stamp[doc] = epoch;
-    if (filtered && ((bits & requiredMask) >>> 0 !== requiredMask || excluded[doc] === epoch)) {
-      score[doc] = -1;
-      continue;
-    }
-    score[doc] =
-      (score[doc] as number) *
-      (table !== undefined ? (table[bits] as number) : coverage.multiplier(bits));
-    const value = score[doc] as number;
-    if (value <= best && value < top.floor) continue;
-    if (rejects?.(doc)) continue;
-    if (value > best) best = value;
-    if (value >= top.floor) top.offer(doc);
+    mask[doc] = (marked ^ TOUCHED) >>> 0;
+    stamp[doc] = scratch.epoch;
+    touched[count++] = doc;
   }
-  return best;
+  return rankTouched(scratch, count, coverage, anyExcluded, top, rejects);
 }

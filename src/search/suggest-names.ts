@@ -14,21 +14,12 @@ import {
   setBagProbe,
 } from "./nearest-names.js";
 import type { PostingStore } from "./posting-store.js";
+import { nameSuffixStart } from "./suggest.js";
 
 /** Catalogs up to this size also compare the query with every whole name. */
 export const WHOLE_NAME_LIMIT = 5_000;
 /** Most words that start with a query word considered per query word. */
 const PREFIX_WORDS = 50;
-
-function suffixStart(name: string): number {
-  const cut = Math.max(
-    name.lastIndexOf("__") + 1,
-    name.lastIndexOf("."),
-    name.lastIndexOf("/"),
-    name.lastIndexOf(":"),
-  );
-  return cut > 0 ? cut + 1 : 0;
-}
 
 /** Per tool id: where the name's part after the namespace starts, and letter masks of both parts. */
 export class NameMasks {
@@ -43,7 +34,7 @@ export class NameMasks {
   }
 
   /** Records the name of tool `id`; `cut`, when known, is where its part after the namespace starts. */
-  set(id: number, name: string, cut = suffixStart(name)): void {
+  set(id: number, name: string, cut = nameSuffixStart(name)): void {
     if (this.data.length < (id + 1) * 4) this.reserve(Math.max(16, Math.ceil((id + 1) * 1.5)));
     this.data[id * 4] = cut;
     this.data[id * 4 + 1] = letterMask(name);
@@ -132,7 +123,7 @@ function offerWholeNames(
     let distance = bound + 1;
     if (fullBound <= bound) distance = boundedEditDistance(whole, lowerName, bound);
     if (cut > 0 && suffixBound <= bound && distance > suffixBound) {
-      const suffix = lowerName.slice(suffixStart(lowerName));
+      const suffix = lowerName.slice(nameSuffixStart(lowerName));
       distance = Math.min(distance, boundedEditDistance(whole, suffix, Math.min(bound, distance)));
     }
     if (distance <= bound) nearest.offer(name, distance, accept);

@@ -5,15 +5,20 @@ import { boundedEditDistance } from "../internal/index.js";
 import { splitIdentifier } from "../text/index.js";
 import type { ServerSummary } from "./types.js";
 
-/** The part of a tool name after its namespace (`mcp__github__create_issue` → `create_issue`). */
-export function nameSuffix(name: string): string {
+/** Offset where a name's last part begins (after the last `__`, `.`, `/` or `:`), or 0. */
+export function nameSuffixStart(name: string): number {
   const cut = Math.max(
     name.lastIndexOf("__") + 1,
     name.lastIndexOf("."),
     name.lastIndexOf("/"),
     name.lastIndexOf(":"),
   );
-  return cut > 0 ? name.slice(cut + 1) : name;
+  return cut > 0 ? cut + 1 : 0;
+}
+
+/** The part of a tool name after its namespace (`mcp__github__create_issue` → `create_issue`). */
+export function nameSuffix(name: string): string {
+  return name.slice(nameSuffixStart(name));
 }
 
 /** Which of 31 letter/digit classes occur in a word, as bits. */

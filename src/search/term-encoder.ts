@@ -3,10 +3,9 @@
 import type { ToolDefinition } from "../catalog/index.js";
 import { forEachPiece, STOP_WORDS, splitIdentifier, stem, tokenize } from "../text/index.js";
 import { CLIPPED_FROM, FIELD_COUNT, FieldItems, MAX_FIELD_CHARS } from "./fields.js";
-import { nameSuffixStart } from "./name-lookup.js";
 import { HASH_SEED, hashStep, NO_TERM, PieceTable } from "./piece-table.js";
 import type { PostingStore } from "./posting-store.js";
-import { nameSuffix } from "./suggest.js";
+import { nameSuffix, nameSuffixStart } from "./suggest.js";
 
 const NON_ASCII = /[^ -~\t\n\r]/;
 const NO_IDS: readonly number[] = [];
