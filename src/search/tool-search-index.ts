@@ -2,18 +2,18 @@
 
 import type { ToolDefinition } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
-import { STOP_WORDS, splitIdentifier, tokenize } from "../text/index.js";
+import { splitIdentifier, tokenize } from "../text/index.js";
 import { coverageTable } from "./coverage-table.js";
 import { scoreAndRank } from "./dense-score.js";
 import { diversifyByAspect } from "./diversify.js";
-import { extractFieldTexts } from "./fields.js";
 import { IndexedTools } from "./indexed-tools.js";
 import { type ParsedQuery, parseQuery } from "./parse-query.js";
 import { phraseKey } from "./phrase-key.js";
 import { addPrerequisites } from "./prerequisites.js";
 import { NeighborCache, planQuery, type QueryPlan } from "./query-terms.js";
 import { rewriteValues } from "./query-values.js";
-import { compileRegex, regexScore } from "./regex-search.js";
+import { compileRegex } from "./regex-search.js";
+import { browseHits, regexHits, stopWordNameHits } from "./scan-modes.js";
 import { explainDocument, ScoreScratch } from "./score-query.js";
 import { summarizeServers } from "./suggest.js";
 import { suggestNames } from "./suggest-names.js";
@@ -30,17 +30,6 @@ export const MAX_LIMIT = 25;
 export const MAX_RANK = 1000;
 /** Hits read when pulling up prerequisite tools (and so the least the top-k step keeps). */
 const PREREQUISITE_POOL = 10;
-
-interface Candidate {
-  doc: number;
-  score: number;
-  name: string;
-}
-
-function byScoreThenName(a: Candidate, b: Candidate): number {
-  if (a.score !== b.score) return b.score - a.score;
-  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
-}
 
 function checkLimit(
   value: number | undefined,
@@ -136,11 +125,20 @@ export class ToolSearchIndex extends IndexedTools {
       }
       return { ...base, hits, missing };
     }
-    if (parsed.kind === "regex") return this.regexSearch(parsed.text, limit, base, filter);
-    if (parsed.kind === "browse") return this.browse(parsed, limit, base, filter);
+    const named = {
+      names: () => this.names(),
+      get: (name: string) => this.get(name) as ToolDefinition,
+    };
+    if (parsed.kind === "regex") {
+      return { ...base, hits: regexHits(compileRegex(parsed.text), named, limit, filter) };
+    }
+    const passes = (tool: ToolDefinition) => this.passes(tool, parsed, options);
+    if (parsed.kind === "browse") {
+      return { ...base, kind: "browse", hits: browseHits(parsed, named, limit, passes) };
+    }
     const hits = this.keywordSearch(parsed, limit, cut, options);
     // a query of stop words only scores nothing in the index (an exact name may still be pinned)
-    for (const hit of this.stopWordNameHits(parsed, limit, options)) {
+    for (const hit of stopWordNameHits(parsed, named, limit, passes)) {
       if (hits.length >= limit) break;
       if (!hits.some((known) => known.name === hit.name)) hits.push(hit);
     }
@@ -262,36 +260,6 @@ export class ToolSearchIndex extends IndexedTools {
     return [...this.idsByLowerName.get(lower), ...this.idsBySuffix.get(lower)];
   }
 
-  /**
-   * When every query word is a stop word ("about", "it", "the"), the index holds none of them;
-   * rather than a dead end, return the tools whose name contains one of those words, the tools
-   * with more of them (then shorter names) first. A linear scan, taken only in this rare case.
-   */
-  private stopWordNameHits(
-    parsed: ParsedQuery,
-    limit: number,
-    options: SearchOptions | undefined,
-  ): SearchHit[] {
-    // nearly every query has a word that is not a stop word: answer that without building a set
-    const words = new Set<string>();
-    for (const word of parsed.words) {
-      for (const token of splitIdentifier(word)) {
-        if (!STOP_WORDS.has(token)) return [];
-        words.add(token);
-      }
-    }
-    if (words.size === 0) return [];
-    const scored: { tool: ToolDefinition; score: number }[] = [];
-    for (const tool of this.list()) {
-      if (!this.passes(tool, parsed, options)) continue;
-      const parts = splitIdentifier(tool.name);
-      const matched = parts.filter((part) => words.has(part)).length;
-      if (matched > 0) scored.push({ tool, score: matched / parts.length });
-    }
-    scored.sort((a, b) => b.score - a.score || (a.tool.name < b.tool.name ? -1 : 1));
-    return scored.slice(0, limit).map(({ tool, score }) => ({ name: tool.name, score, tool }));
-  }
-
   private passes(tool: ToolDefinition, parsed: ParsedQuery, options?: SearchOptions): boolean {
     if (parsed.servers.length > 0) {
       const server = (tool.server ?? "").toLowerCase();
@@ -320,50 +288,6 @@ export class ToolSearchIndex extends IndexedTools {
     return hit;
   }
 
-  private regexSearch(
-    pattern: string,
-    limit: number,
-    base: Pick<SearchResult, "query" | "kind" | "total">,
-    filter: SearchOptions["filter"],
-  ): SearchResult {
-    const regex = compileRegex(pattern);
-    const candidates: Candidate[] = [];
-    for (const name of this.names()) {
-      const id = this.idOf(name);
-      const tool = this.tools[id] as ToolDefinition;
-      if (filter && !filter(tool)) continue;
-      const score = regexScore(regex, tool);
-      if (score > 0) candidates.push({ doc: id, score, name });
-    }
-    const hits = selectTop(candidates, limit).map((c) => ({
-      name: c.name,
-      score: c.score,
-      tool: this.tools[c.doc] as ToolDefinition,
-    }));
-    return { ...base, hits };
-  }
-
-  private browse(
-    parsed: ParsedQuery,
-    limit: number,
-    base: Pick<SearchResult, "query" | "kind" | "total">,
-    filter: SearchOptions["filter"],
-  ): SearchResult {
-    const excluded = parsed.excluded.flatMap((word) => tokenize(word));
-    const hits: SearchHit[] = [];
-    for (const name of this.names()) {
-      if (hits.length >= limit) break;
-      const tool = this.get(name) as ToolDefinition;
-      if (!this.passes(tool, parsed, filter ? { filter } : undefined)) continue;
-      if (excluded.length > 0) {
-        const words = new Set(tokenize(extractFieldTexts(tool).join(" ")));
-        if (excluded.some((token) => words.has(token))) continue;
-      }
-      hits.push({ name, score: 0, tool });
-    }
-    return { ...base, kind: "browse", hits };
-  }
-
   private names(): string[] {
     this.sortedNames ??= this.liveNames().sort();
     return this.sortedNames;
@@ -372,20 +296,4 @@ export class ToolSearchIndex extends IndexedTools {
 
 function round(value: number): number {
   return Math.round(value * 1e4) / 1e4;
-}
-
-/** The best `k` candidates in order (score desc, then name), by partial selection. */
-function selectTop(candidates: Candidate[], k: number): Candidate[] {
-  if (candidates.length <= k * 4) return candidates.sort(byScoreThenName).slice(0, k);
-  const top: Candidate[] = [];
-  for (const candidate of candidates) {
-    if (top.length === k && byScoreThenName(candidate, top[k - 1] as Candidate) >= 0) continue;
-    let index = top.length < k ? top.length : k - 1;
-    top[index] = candidate;
-    while (index > 0 && byScoreThenName(top[index] as Candidate, top[index - 1] as Candidate) < 0) {
-      [top[index], top[index - 1]] = [top[index - 1] as Candidate, top[index] as Candidate];
-      index -= 1;
-    }
-  }
-  return top;
 }
