@@ -334,6 +334,8 @@ describe("handlers", () => {
     expect(missing).toMatchObject({ isError: true, ran: false, errorCode: "hook_failed" });
     expect(textOf(missing)).toMatch(/before-call hook replaced its arguments with invalid ones/);
     expect(textOf(missing)).toMatch(/owner/);
+    // the model's own arguments were fine: it is not told to fix them
+    expect(textOf(missing)).not.toMatch(/Fix the arguments/);
     const notObject = await replaceWith(["owner"]).execute(call);
     expect(textOf(notObject)).toMatch(/expected an object, got an array/);
     const extra = await replaceWith({ owner: "me", sneaky: true }).execute(call);
@@ -343,6 +345,7 @@ describe("handlers", () => {
     // valid replacements run, with the same scalar repairs a model's arguments get
     const fixed = await replaceWith({ owner: "me", count: "3" }).execute(call);
     expect(fixed).toMatchObject({ ran: true });
+    expect(fixed.repairs.some((repair) => repair.startsWith("before-call hook:"))).toBe(true);
     expect(handler).toHaveBeenCalledWith({ owner: "me", count: 3 }, expect.anything());
   });
 

@@ -57,7 +57,7 @@ function message(error: unknown): string {
 }
 
 type Replaced =
-  | { ok: true; arguments: { [key: string]: unknown } }
+  | { ok: true; arguments: { [key: string]: unknown }; repairs: string[] }
   | { ok: false; message: string };
 
 /**
@@ -70,11 +70,11 @@ function checkReplacedArguments(tool: ToolDefinition, value: unknown, isMeta: bo
     return { ok: false, message: `expected an object, got ${got}` };
   }
   const args = value as { [key: string]: unknown };
-  if (isMeta) return { ok: true, arguments: args };
+  if (isMeta) return { ok: true, arguments: args, repairs: [] };
   const check = checkArguments(tool, args);
   return check.ok
-    ? { ok: true, arguments: check.arguments }
-    : { ok: false, message: check.message };
+    ? { ok: true, arguments: check.arguments, repairs: check.repairs }
+    : { ok: false, message: `its input schema rejects them:\n${check.problems}` };
 }
 
 /**
@@ -83,7 +83,8 @@ function checkReplacedArguments(tool: ToolDefinition, value: unknown, isMeta: bo
  * Order: unwrap the bridge (so every later step sees the real name), refuse meta targets and
  * core tools through the bridge, look the tool up among visible tools (hidden and unknown give
  * the same answer), reveal a deferred tool called directly, repair and validate arguments, run
- * before-hooks (arguments they replace are validated again), the handler (time limit, abort), after-hooks, then the budget layer.
+ * before-hooks (arguments they replace are validated again), the handler (time limit, abort),
+ * after-hooks, then the budget layer.
  */
 export async function executeCall(
   input: ExecuteInput,
@@ -207,9 +208,10 @@ export async function executeCall(
       if (decision?.arguments !== undefined) {
         const replaced = checkReplacedArguments(tool, decision.arguments, isMeta);
         if (!replaced.ok) {
-          const text = `Tool "${tool.name}" was not run: a before-call hook replaced its arguments with invalid ones (${replaced.message}). Fix the hook so it returns arguments that match the tool's input schema.`;
+          const text = `Tool "${tool.name}" was not run: a before-call hook replaced its arguments with invalid ones; ${replaced.message}\nThe hook must return arguments that match the tool's input schema (the model's arguments were valid).`;
           return done(errorResult(text), false, "hook_failed");
         }
+        draft.repairs.push(...replaced.repairs.map((repair) => `before-call hook: ${repair}`));
         event.arguments = replaced.arguments;
       }
     } catch (error) {

@@ -8,7 +8,7 @@ import { coerceScalars } from "./coerce-scalars.js";
 /** The result of checking arguments against a tool's input schema. */
 export type ArgumentCheck =
   | { ok: true; arguments: { [key: string]: unknown }; repairs: string[]; checked: boolean }
-  | { ok: false; message: string; repairs: string[] };
+  | { ok: false; message: string; problems: string; repairs: string[] };
 
 type Dialect = "draft-07" | "2019-09" | "2020-12";
 
@@ -122,9 +122,11 @@ export function checkArguments(
     (validate.errors?.length ?? 0) > 5
       ? `\n(and ${(validate.errors?.length ?? 0) - 5} more problems)`
       : "";
+  const problems = `${errors.join("\n")}${more}`;
   return {
     ok: false,
     repairs,
-    message: `Tool "${tool.name}" did not run: its arguments do not match its input schema.\n${errors.join("\n")}${more}\nFix the arguments and call it again.`,
+    problems,
+    message: `Tool "${tool.name}" did not run: its arguments do not match its input schema.\n${problems}\nFix the arguments and call it again.`,
   };
 }

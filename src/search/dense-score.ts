@@ -86,7 +86,7 @@ function addPostings(
  * as `value` does, and later terms add in the same order). Touched documents carry the `TOUCHED`
  * bit in `scratch.mask` (see `rankDense`).
  */
-export function accumulateDense(
+function accumulateDense(
   store: PostingStore,
   plan: QueryPlan,
   scratch: ScoreScratch,

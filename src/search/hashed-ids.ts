@@ -77,6 +77,11 @@ export class HashedIds {
     return false;
   }
 
+  /** Unfiles `id` from under the hash it was filed with; returns false when it is not filed. */
+  deleteId(id: number): boolean {
+    return id < this.hashOf.length && this.delete(this.hashOf[id] as number, id);
+  }
+
   /** The first id under `hash` that `accept` takes, or -1. */
   find(hash: number, accept: (id: number) => boolean): number {
     const ids = this.ids;

@@ -131,7 +131,7 @@ export class IndexedTools {
     this.mentions.removed(id);
     this.countServer(tool.server, -1);
     this.tools[id] = undefined;
-    this.lookup.delete(id, name);
+    this.lookup.delete(id);
     this.sortedNames = undefined;
     return true;
   }

@@ -24,6 +24,16 @@ describe("nameShapedWords", () => {
     expect(words[31]).toBe("tool_31");
   });
 
+  it("reads namespaced names whole and scans a long unbroken run in linear time", () => {
+    const text = `Use mcp__github__create_issue or server/tool:name. ${"a".repeat(300_000)} x_y`;
+    expect(nameShapedWords(tool("t", text))).toEqual([
+      "mcp__github__create_issue",
+      "server/tool:name",
+      "x_y",
+    ]);
+    // (a backtracking pattern over the unbroken run would not finish within the test timeout)
+  });
+
   it("ignores plain words, so a one-word tool name is never matched by accident", () => {
     expect(nameShapedWords(tool("calc", "Search the web and calculate totals."))).toEqual([]);
   });

@@ -6,25 +6,35 @@
 
 import type { ToolDefinition } from "../catalog/index.js";
 
-/** Words of a text shaped like tool names: parts joined by `_`, `-` or `.`, or camelCase. */
-const NAME_LIKE = /[A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+/g;
-const NONE: readonly string[] = [];
-
+/** Runs of characters a tool name may hold; everything else separates words. */
+const WORD_RUN = /[A-Za-z0-9_.:/-]+/g;
+/** Separators a run may start or end with that no name does ("see list_pages." → `list_pages`). */
+const EDGES = /^[_.:/-]+|[_.:/-]+$/g;
+/** A name shape: parts joined by `_ - . : /` (`mcp__github__create_issue`), or camelCase. */
+const NAME_SHAPE = /^[A-Za-z][A-Za-z0-9]*(?:[_.:/-]+[A-Za-z0-9]+)+$|^[a-z]+(?:[A-Z][a-z0-9]*)+$/;
+/** Longer runs are data (hashes, paths, minified text), not names; skipping them keeps scans linear. */
+const MAX_NAME_LENGTH = 128;
 /** Most distinct words kept per tool: real descriptions name a few tools, not hundreds. */
 const MAX_WORDS = 32;
+const NONE: readonly string[] = [];
 
 /**
  * The distinct name-shaped words of a tool's description and its parameters' descriptions, the
- * first `MAX_WORDS` of them (so a huge or hostile description costs linear time and little memory).
+ * first `MAX_WORDS` of them. Runs are found by one linear scan and each is tested on its own, so
+ * a huge or hostile description costs linear time and little memory.
  */
 export function nameShapedWords(tool: ToolDefinition): readonly string[] {
   let out: Set<string> | undefined;
   const collect = (text: unknown) => {
     if (typeof text !== "string") return;
-    for (const match of text.matchAll(NAME_LIKE)) {
+    for (const match of text.matchAll(WORD_RUN)) {
       if (out !== undefined && out.size >= MAX_WORDS) return;
+      const run = match[0];
+      if (run.length > MAX_NAME_LENGTH + 2) continue;
+      const word = run.replace(EDGES, "");
+      if (word.length > MAX_NAME_LENGTH || !NAME_SHAPE.test(word)) continue;
       out ??= new Set();
-      out.add(match[0]);
+      out.add(word);
     }
   };
   collect(tool.description);

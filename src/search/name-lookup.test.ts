@@ -51,7 +51,7 @@ describe("NameLookup", () => {
 
   it("forgets a removed tool and files a re-added one after the others", () => {
     const { lookup, tools } = setUp();
-    lookup.delete(2, "Create_Issue");
+    lookup.delete(2);
     tools[2] = undefined;
     expect(lookup.idOf("Create_Issue")).toBe(-1);
     expect(lookup.idsByLowerName("create_issue")).toEqual([6]);

@@ -54,11 +54,12 @@ export class NameLookup {
     this.byPhrase.add(phraseHash ?? hashFrom(namePhraseOf(name)), id);
   }
 
-  /** Removes tool `id`, filed under `name`. */
-  delete(id: number, name: string): void {
-    this.byName.delete(lowerHashFrom(name), id);
-    this.bySuffix.delete(suffixHash(name), id);
-    this.byPhrase.delete(hashFrom(namePhraseOf(name)), id);
+  /** Removes tool `id` from every name table. */
+  delete(id: number): void {
+    // by the hash each id was filed under, so no key is recomputed (and none can differ)
+    this.byName.deleteId(id);
+    this.bySuffix.deleteId(id);
+    this.byPhrase.deleteId(id);
   }
 
   /** The id of the tool with exactly this name, or -1. */

@@ -193,7 +193,10 @@ function addCompounds(
   }
 }
 
-/** Marks (1) the groups whose own terms occur in at least `share` of the live tools. */
+/** Tools a word must occur in, whatever the share, before it counts as common. */
+const MIN_COMMON_TOOLS = 20;
+
+/** Marks (1) the groups whose own terms occur in at least `share` of the live tools (and 20). */
 function commonGroups(
   terms: readonly QueryTerm[],
   groupCount: number,
@@ -201,7 +204,8 @@ function commonGroups(
   share: number,
 ): Uint8Array {
   const marks = new Uint8Array(groupCount);
-  const limit = share * store.liveCount;
+  // in a small catalog every matching word would pass a share: a floor keeps their expansions
+  const limit = Math.max(share * store.liveCount, MIN_COMMON_TOOLS);
   for (const term of terms) {
     if ((store.docFrequency[term.id] ?? 0) >= limit) marks[term.group] = 1;
   }

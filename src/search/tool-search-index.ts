@@ -212,6 +212,8 @@ export class ToolSearchIndex extends IndexedTools {
       if (!scratch.scored(doc)) {
         stamp[doc] = epoch;
         score[doc] = 0;
+        // matched no query word: no bits left over from an earlier query
+        mask[doc] = 0;
       } else if ((score[doc] as number) < 0) continue;
       const exact = tool.name.toLowerCase() === parsed.text.toLowerCase() ? 2 : 1;
       score[doc] = head * (1 + exact) + 1 + (score[doc] as number) * 1e-3;
