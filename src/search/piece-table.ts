@@ -14,8 +14,12 @@ export function hashStep(hash: number, code: number): number {
   return Math.imul(hash ^ code, 16777619);
 }
 
-/** The FNV-1a offset basis. */
-export const HASH_SEED = 2166136261 | 0;
+/**
+ * The FNV-1a offset basis, mixed with a random number per process: every table confirms its hits
+ * against the real text, so results never depend on it, but names crafted to collide (to make
+ * indexing a hostile catalog quadratic) only collide for the seed they were crafted against.
+ */
+export const HASH_SEED = (2166136261 ^ Math.floor(Math.random() * 0x100000000)) | 0;
 
 function grownInt32(array: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer> {
   if (array.length >= size) return array;
