@@ -1,7 +1,14 @@
 /** Turns a tool into term ids per field for the posting store, caching the work per text piece. */
 
 import type { ToolDefinition } from "../catalog/index.js";
-import { forEachPiece, STOP_WORDS, splitIdentifier, stem, tokenize } from "../text/index.js";
+import {
+  forEachPiece,
+  isPlainPiece,
+  STOP_WORDS,
+  splitIdentifier,
+  stem,
+  tokenize,
+} from "../text/index.js";
 import { CLIPPED_FROM, FIELD_COUNT, FieldItems, MAX_FIELD_CHARS } from "./fields.js";
 import { HASH_SEED, hashStep, NO_TERM, PieceTable } from "./piece-table.js";
 import type { PostingStore } from "./posting-store.js";
@@ -235,22 +242,11 @@ export class TermEncoder {
 
   private addPiece(piece: string, hash: number): number {
     // the index keeps surface words; queries reach other inflections through stem groups
-    const ids = isPlainWord(piece)
+    const ids = isPlainPiece(piece)
       ? STOP_WORDS.has(piece)
         ? NO_IDS
         : [this.store.intern(piece)]
       : tokenize(piece, { stem: false }).map((token) => this.store.intern(token));
     return this.pieces.insert(piece, hash, ids);
   }
-}
-
-/** True for an all-lowercase-ASCII or all-digit piece: it is its own single word. */
-function isPlainWord(piece: string): boolean {
-  const first = piece.charCodeAt(0);
-  const digits = first >= 48 && first <= 57;
-  for (let index = 0; index < piece.length; index += 1) {
-    const code = piece.charCodeAt(index);
-    if (digits ? code < 48 || code > 57 : code < 97 || code > 122) return false;
-  }
-  return piece.length > 0;
 }

@@ -5,6 +5,7 @@ export { stem } from "./stem.js";
 export { isStopWord, STOP_WORDS } from "./stop-words.js";
 export {
   forEachPiece,
+  isPlainPiece,
   normalizeText,
   splitIdentifier,
   type TokenizeOptions,

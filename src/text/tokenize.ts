@@ -28,8 +28,8 @@ export function normalizeText(text: string): string {
 const pieceCache = new Map<string, readonly string[]>();
 const PIECE_CACHE_LIMIT = 200_000;
 
-/** True for an all-lowercase-ASCII or all-digit piece, which splits into just itself. */
-function isPlainPiece(piece: string): boolean {
+/** True for an all-lowercase-ASCII or all-digit piece, which splits into just itself (one word). */
+export function isPlainPiece(piece: string): boolean {
   const first = piece.charCodeAt(0);
   const digits = first >= 48 && first <= 57;
   for (let index = 0; index < piece.length; index += 1) {
