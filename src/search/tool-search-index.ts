@@ -13,7 +13,7 @@ import { addPrerequisites } from "./prerequisites.js";
 import { NeighborCache, planQuery, type QueryPlan } from "./query-terms.js";
 import { rewriteValues } from "./query-values.js";
 import { compileRegex } from "./regex-search.js";
-import { browseHits, regexHits, stopWordNameHits } from "./scan-modes.js";
+import { browseHits, type NamedTools, regexHits, stopWordNameHits } from "./scan-modes.js";
 import { explainDocument, ScoreScratch } from "./score-query.js";
 import { summarizeServers } from "./suggest.js";
 import { suggestNames } from "./suggest-names.js";
@@ -50,6 +50,11 @@ function checkLimit(
 /** An incremental BM25F index over tools; add, remove and replace never rebuild the whole index. */
 export class ToolSearchIndex extends IndexedTools {
   private readonly scratch = new ScoreScratch();
+  /** The tools in name order, for the modes that scan them (`scan-modes.ts`). */
+  private readonly named: NamedTools = {
+    names: () => this.names(),
+    get: (name) => this.get(name) as ToolDefinition,
+  };
   private readonly neighbors = new NeighborCache();
   /** Coverage tables of queries of up to 6 groups (longer ones take a new table). */
   private readonly coverageScratch = new Float64Array(64);
@@ -125,10 +130,7 @@ export class ToolSearchIndex extends IndexedTools {
       }
       return { ...base, hits, missing };
     }
-    const named = {
-      names: () => this.names(),
-      get: (name: string) => this.get(name) as ToolDefinition,
-    };
+    const named = this.named;
     if (parsed.kind === "regex") {
       return { ...base, hits: regexHits(compileRegex(parsed.text), named, limit, filter) };
     }
@@ -138,7 +140,8 @@ export class ToolSearchIndex extends IndexedTools {
     }
     const hits = this.keywordSearch(parsed, limit, cut, options);
     // a query of stop words only scores nothing in the index (an exact name may still be pinned)
-    for (const hit of stopWordNameHits(parsed, named, limit, passes)) {
+    const fallback = hits.length < limit ? stopWordNameHits(parsed, named, limit, passes) : [];
+    for (const hit of fallback) {
       if (hits.length >= limit) break;
       if (!hits.some((known) => known.name === hit.name)) hits.push(hit);
     }
