@@ -12,7 +12,7 @@ import type { QueryPlan } from "./query-terms.js";
 import { rankDense, TOUCHED } from "./rank-dense.js";
 import { rankTouched } from "./rank-touched.js";
 import type { RankingConfig } from "./ranking-config.js";
-import { accumulate, idf, nameIdf, type ScoreScratch } from "./score-query.js";
+import { accumulate, type ScoreScratch, termFactor, termNameFactor } from "./score-query.js";
 import type { TopK } from "./top-k.js";
 
 /** The dense path pays off once the postings read are at least this share of the id range. */
@@ -103,9 +103,8 @@ function accumulateDense(
     if (list === undefined) continue;
     const saturated = store.contributions(term.id);
     const length = store.postingLength[term.id] ?? 0;
-    const factor = term.weight * idf(store, term.id);
-    // a match in the name earns extra by how rare the word is among names, not among all text
-    const nameFactor = nameBonus * term.weight * nameIdf(store, term.id);
+    const factor = termFactor(store, term);
+    const nameFactor = termNameFactor(store, term, nameBonus);
     const bit = (TOUCHED | (term.expansion ? 0 : 2 ** Math.min(term.group, 31))) >>> 0;
     if (!checkAlive) {
       addPostings(list, saturated, length, factor, nameFactor, bit, score, mask);

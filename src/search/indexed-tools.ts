@@ -25,12 +25,6 @@ export class IndexedTools {
   protected readonly tools: (ToolDefinition | undefined)[] = [];
   /** Name lookups by id; keys are rebuilt from `tools` to confirm hits. */
   protected readonly lookup = new NameLookup(this.tools);
-  /** Ids of the tools whose lowercased name is the key. */
-  protected readonly idsByLowerName = { get: (lower: string) => this.lookup.idsByLowerName(lower) };
-  /** Ids of the tools whose lowercased name suffix is the key. */
-  protected readonly idsBySuffix = { get: (lower: string) => this.lookup.idsBySuffix(lower) };
-  /** Ids of the tools whose name phrase key is the key. */
-  protected readonly idsByPhrase = { get: (phrase: string) => this.lookup.idsByPhrase(phrase) };
   protected readonly encoder: TermEncoder;
   protected sortedNames: string[] | undefined;
   /** Tools per server, kept up to date on add and remove (the no-match summary reads it). */

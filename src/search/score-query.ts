@@ -2,7 +2,7 @@
 
 import { FIELD_COUNT, FIELD_NAMES } from "./fields.js";
 import type { PostingStore } from "./posting-store.js";
-import type { QueryPlan } from "./query-terms.js";
+import type { QueryPlan, QueryTerm } from "./query-terms.js";
 import type { RankingConfig } from "./ranking-config.js";
 import type { FieldContribution } from "./types.js";
 
@@ -57,6 +57,19 @@ export function nameIdf(store: PostingStore, termId: number): number {
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 }
 
+/** What each posting's saturated frequency of `term` is multiplied by: its weight × idf. */
+export function termFactor(store: PostingStore, term: QueryTerm): number {
+  return term.weight * idf(store, term.id);
+}
+
+/**
+ * What a match of `term` in a tool's name adds: a name match earns extra by how rare the word is
+ * among names, not among all text.
+ */
+export function termNameFactor(store: PostingStore, term: QueryTerm, nameBonus: number): number {
+  return nameBonus * term.weight * nameIdf(store, term.id);
+}
+
 /** Accumulates BM25F scores of every term into `scratch`; returns how many documents were touched. */
 export function accumulate(
   store: PostingStore,
@@ -74,9 +87,8 @@ export function accumulate(
     if (list === undefined) continue;
     const saturated = store.contributions(term.id);
     const length = store.postingLength[term.id] ?? 0;
-    const factor = term.weight * idf(store, term.id);
-    // a match in the name earns extra by how rare the word is among names, not among all text
-    const nameFactor = nameBonus * term.weight * nameIdf(store, term.id);
+    const factor = termFactor(store, term);
+    const nameFactor = termNameFactor(store, term, nameBonus);
     const bit = term.expansion ? 0 : 2 ** Math.min(term.group, 31);
     for (let index = 0; index < length; index += 2) {
       const doc = list[index] as number;
@@ -122,7 +134,7 @@ export function explainDocument(
         parts.push(part);
         weighted += part;
       }
-      const total = (term.weight * idf(store, term.id) * (k1 + 1) * weighted) / (k1 + weighted);
+      const total = (termFactor(store, term) * (k1 + 1) * weighted) / (k1 + weighted);
       parts.forEach((part, field) => {
         if (part > 0) {
           out.push({

@@ -201,7 +201,7 @@ export class ToolSearchIndex extends IndexedTools {
     // few documents get a name bonus; re-offer them with their raised scores
     const raised: number[] = [];
     let head = best;
-    for (const doc of this.idsByPhrase.get(phraseKey(splitIdentifier(parsed.text)))) {
+    for (const doc of this.lookup.idsByPhrase(phraseKey(splitIdentifier(parsed.text)))) {
       if (!scratch.scored(doc) || (score[doc] as number) < 0) continue;
       if (fails?.(doc)) continue;
       score[doc] = (score[doc] as number) + best * this.config.namePhraseBonus;
@@ -262,7 +262,7 @@ export class ToolSearchIndex extends IndexedTools {
   private pinnedIds(text: string): number[] {
     const lower = text.trim().toLowerCase();
     if (lower.length === 0 || /\s/.test(lower)) return [];
-    return [...this.idsByLowerName.get(lower), ...this.idsBySuffix.get(lower)];
+    return [...this.lookup.idsByLowerName(lower), ...this.lookup.idsBySuffix(lower)];
   }
 
   private passes(tool: ToolDefinition, parsed: ParsedQuery, options?: SearchOptions): boolean {
