@@ -20,6 +20,8 @@ function demote(basis: PlanBasis, tools: readonly ToolDefinition[]): PlanBasis {
     deferrableNames: new Set(deferrable.map((tool) => tool.name)),
     pinned: basis.pinned,
     demoted: tools.map((tool) => tool.name).sort(),
+    renamed: basis.renamed,
+    warnings: basis.warnings,
   };
 }
 

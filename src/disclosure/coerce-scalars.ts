@@ -33,12 +33,24 @@ function convert(
   return { ok: false };
 }
 
+/** Whether `{}` passes a schema: an object with no required fields and no minimum size. */
+function acceptsEmptyObject(schema: unknown): boolean {
+  if (typeof schema !== "object" || schema === null) return false;
+  const { required, minProperties } = schema as { required?: unknown; minProperties?: unknown };
+  return (
+    (!Array.isArray(required) || required.length === 0) &&
+    !(typeof minProperties === "number" && minProperties > 0)
+  );
+}
+
 /**
  * Converts string values that Ajv reported as the wrong type into the type the schema wants.
  *
  * Chosen over Ajv's `coerceTypes`, which also converts silently in the other direction (numbers
  * to strings, `null` to `""`) and mutates the input; here only strings convert, only when the
- * text is exactly a value of the wanted type, on a copy, and each change is reported.
+ * text is exactly a value of the wanted type, on a copy, and each change is reported. Small
+ * models send `""` or `null` for an optional object parameter; where `{}` passes (no required
+ * fields), that becomes `{}`.
  */
 export function coerceScalars(
   args: { [key: string]: unknown },
@@ -58,6 +70,15 @@ export function coerceScalars(
     if (typeof parent !== "object" || parent === null) continue;
     const holder = parent as Record<string, unknown>;
     const value = holder[key];
+    if (
+      (value === "" || value === null) &&
+      wanted.includes("object") &&
+      acceptsEmptyObject(error.parentSchema)
+    ) {
+      holder[key] = {};
+      repairs.push(`${error.instancePath}: ${JSON.stringify(value)} read as {} (an empty object)`);
+      continue;
+    }
     if (typeof value !== "string") continue;
     const converted = convert(value, wanted);
     if (!converted.ok) continue;

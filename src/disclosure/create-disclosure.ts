@@ -3,9 +3,9 @@ import { ToolsiftError } from "../errors.js";
 import { budgetedBasis } from "./budgeted-basis.js";
 import { createDefinitionCounter, estimateTokens } from "./estimate-tokens.js";
 import { executeCall } from "./execute-call.js";
-import { buildPlanBasis, type PlanBasis } from "./plan-basis.js";
+import { buildPlanBasis, type PlanBasis, visibleTool } from "./plan-basis.js";
 import { createSignatureCache, type PlanCounters, planTurn } from "./plan-turn.js";
-import { checkTimeout, resolveSettings } from "./resolve-settings.js";
+import { checkCreationOptions, checkTimeout, resolveSettings } from "./resolve-settings.js";
 import { createMemoryRevealStore, type RevealStore } from "./reveal-store.js";
 import { suggestNames } from "./suggest-names.js";
 import { revealsFromTranscript, type TranscriptEntry } from "./transcript-reveals.js";
@@ -53,6 +53,43 @@ export interface Disclosure {
 
 const PLAN_CACHE_SIZE = 64;
 
+/** The sanitiser applied once per definition object (so plans stay byte-identical and cached). */
+function descriptionSanitizer(
+  sanitize: DisclosureOptions["sanitizeDescription"],
+): ((tool: ToolDefinition) => ToolDefinition) | undefined {
+  if (!sanitize) return undefined;
+  const memo = new WeakMap<ToolDefinition, ToolDefinition>();
+  return (tool) => {
+    let adapted = memo.get(tool);
+    if (!adapted) {
+      let description: unknown;
+      try {
+        description = sanitize(tool.description, tool);
+      } catch {
+        description = undefined;
+      }
+      // a failing or odd sanitiser must not let the raw text through
+      adapted = {
+        ...tool,
+        description: typeof description === "string" ? description : "(description withheld)",
+      };
+      memo.set(tool, adapted);
+    }
+    return adapted;
+  };
+}
+
+/** Tools a session already has loaded through reveals (none under bridge or native search). */
+function loadedOf(
+  session: string,
+  basis: PlanBasis,
+  settings: { strategy: string; nativeSearch: boolean },
+  store?: RevealStore,
+): ReadonlySet<string> {
+  if (!store || settings.strategy !== "reveal" || settings.nativeSearch) return new Set();
+  return new Set(store.revealed(session).filter((name) => basis.deferrableNames.has(name)));
+}
+
 /**
  * Creates the disclosure layer over a catalog, a search function and (optionally) a policy.
  *
@@ -62,7 +99,11 @@ const PLAN_CACHE_SIZE = 64;
  * const outcome = await disclosure.execute({ session: "s1", name: "tool_search", arguments: { queries: ["issue"] } });
  */
 export function createDisclosure(options: DisclosureOptions): Disclosure {
+  checkCreationOptions(options);
   const base = resolveSettings(options, {}); // fail fast on bad creation options
+  const adapt = descriptionSanitizer(options.sanitizeDescription);
+  const warned = new Set<string>();
+  const warn = options.onWarning ?? ((text: string) => console.warn(`toolsift: ${text}`));
   const count = options.countTokens ?? estimateTokens;
   const counters: PlanCounters = {
     count,
@@ -89,11 +130,26 @@ export function createDisclosure(options: DisclosureOptions): Disclosure {
     const key =
       state === undefined ? undefined : `${state}\u0000${JSON.stringify(neverDefer ?? [])}`;
     if (key !== undefined && lastBasis?.key === key) return lastBasis.basis;
-    const basis = buildPlanBasis(options.catalog.list(), options.isVisible, neverDefer, base.names);
+    const basis = buildPlanBasis(
+      options.catalog.list(),
+      options.isVisible,
+      neverDefer,
+      base.names,
+      adapt,
+    );
+    for (const warning of basis.warnings) {
+      if (warned.has(warning)) continue;
+      warned.add(warning);
+      warn(warning);
+    }
     if (key !== undefined) lastBasis = { key, basis };
     return basis;
   };
-  const neverDeferOf = (turn: TurnSettings) => turn.neverDefer ?? options.neverDefer;
+  // a turn's list adds to the instance's: a pin set at creation never disappears for one turn
+  const neverDeferOf = (turn: TurnSettings): readonly string[] | undefined =>
+    turn.neverDefer === undefined
+      ? options.neverDefer
+      : [...(options.neverDefer ?? []), ...turn.neverDefer];
   /** The basis a turn works from, after the definitions budget (the same for every method). */
   const turnBasis = (turn: TurnSettings, settings = resolveSettings(options, turn)) =>
     budgetedBasis(basisFor(stateKey(), neverDeferOf(turn)), settings, counters);
@@ -139,14 +195,18 @@ export function createDisclosure(options: DisclosureOptions): Disclosure {
     checkTimeout(input.timeoutMs);
     const settings = resolveSettings(options, input);
     const basis = turnBasis(input, settings);
+    // a meta tool answers only when this turn's plan offers it (mode off offers none)
+    const offered = new Set(prepare(input).metaTools.map((tool) => tool.name));
     const meta = {
       basis,
       settings,
       search: options.search,
       count,
       responseTokens: options.searchResponseTokens ?? 600,
+      describeTokens: options.describeResponseTokens ?? 4_000,
+      loaded: loadedOf(input.session, basis, settings, store),
     };
-    return executeCall(input, { options, settings, basis, store, meta, record });
+    return executeCall(input, { options, settings, basis, store, meta, offered, record });
   };
 
   const requireTools = (names: readonly string[], requireOptions: RequireToolsOptions = {}) => {
@@ -155,7 +215,7 @@ export function createDisclosure(options: DisclosureOptions): Disclosure {
     const found: ToolDefinition[] = [];
     const problems: string[] = [];
     for (const name of names) {
-      const tool = basis.visible.get(name);
+      const tool = visibleTool(basis, name);
       if (tool && requireOptions.loaded && basis.deferrableNames.has(name)) {
         problems.push(`"${name}" would be deferred (add it to neverDefer or set defer: "never")`);
       } else if (tool) {

@@ -2,6 +2,8 @@ import type { ResolvedSettings } from "./plan-turn.js";
 
 const DEFAULT_TOOL_COUNT = 15;
 const DEFAULT_CONTEXT_SHARE = 0.1;
+/** Absolute ceiling of deferrable tokens: 10% of a 200k window, the seeds' common threshold. */
+export const DEFAULT_AUTO_MAX_TOKENS = 20_000;
 
 /** Whether disclosure is active for a turn, and why in words. */
 export interface Activation {
@@ -27,7 +29,8 @@ function percent(share: number): string {
  *
  * `off` never activates and `on` always does when something is deferrable. `auto` activates when
  * everything loaded would exceed the definitions budget, when deferrable definitions take at
- * least `contextShare` of the context window, or when at least `toolCount` tools are visible.
+ * least `contextShare` of the context window or at least `maxTokens` tokens (default 20,000,
+ * whatever the window), or when at least `toolCount` tools are visible.
  */
 export function decideActivation(settings: ResolvedSettings, input: ActivationInput): Activation {
   const { visible, deferrable, deferrableTokens, allTokens } = input;
@@ -42,6 +45,13 @@ export function decideActivation(settings: ResolvedSettings, input: ActivationIn
     return {
       active: true,
       reason: `auto: all definitions take ${allTokens} tokens, over the definitions budget of ${limit}`,
+    };
+  }
+  const ceiling = settings.auto.maxTokens ?? DEFAULT_AUTO_MAX_TOKENS;
+  if (deferrableTokens >= ceiling) {
+    return {
+      active: true,
+      reason: `auto: deferrable definitions take ${deferrableTokens} tokens (ceiling ${ceiling})`,
     };
   }
   const window = settings.contextWindow;
@@ -71,5 +81,6 @@ export function decideActivation(settings: ResolvedSettings, input: ActivationIn
     }
     reasons.push(`${visible} visible tools < ${toolCount}`);
   }
+  if (Number.isFinite(ceiling)) reasons.push(`${deferrableTokens} tokens < ${ceiling}`);
   return { active: false, reason: `auto: below threshold (${reasons.join("; ")})` };
 }

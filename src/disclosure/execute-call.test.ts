@@ -110,7 +110,8 @@ describe("visibility", () => {
   const hideSecret = { isVisible: (tool: ToolDefinition) => tool.name !== "secret_tool" };
 
   it("a hidden tool cannot be called and its error is identical to an unknown tool's", async () => {
-    const disclosure = setup(tools, hideSecret);
+    // bridge: tool_call is offered only by a bridge plan
+    const disclosure = setup(tools, { ...hideSecret, strategy: "bridge" });
     const hidden = await disclosure.execute({
       session: "s",
       name: "secret_tool",
@@ -139,6 +140,7 @@ describe("visibility", () => {
       catalog,
       search: leakySearch(catalog),
       mode: "on",
+      strategy: "bridge",
       listing: true,
       ...hideSecret,
     });

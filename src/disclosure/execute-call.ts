@@ -22,6 +22,8 @@ export interface ExecuteContext {
   basis: PlanBasis;
   store: RevealStore;
   meta: MetaContext;
+  /** Meta tools the current plan offers; others answer like unknown tools and change nothing. */
+  offered: ReadonlySet<string>;
   record: (outcome: ExecuteOutcome) => void;
 }
 
@@ -93,6 +95,7 @@ export async function executeCall(
   const { settings, basis, options } = context;
   const names = settings.names;
   const metaNames = new Set([names.search, names.describe, names.call]);
+  const offered = context.offered;
   const draft: Draft = {
     tool: typeof input.name === "string" ? input.name : "",
     route: "direct",
@@ -114,7 +117,7 @@ export async function executeCall(
     return done(errorResult(text), false, "tool_not_found");
   }
   let rawArguments = input.arguments;
-  if (input.name === names.call) {
+  if (input.name === names.call && offered.has(names.call)) {
     draft.route = "bridge";
     const outer = readArguments(input.arguments);
     const target = outer.ok ? readBridgeTarget(outer.arguments) : outer;
@@ -134,7 +137,7 @@ export async function executeCall(
     }
   }
 
-  const isMeta = draft.route === "direct" && metaNames.has(draft.tool);
+  const isMeta = draft.route === "direct" && offered.has(draft.tool);
   let tool: ToolDefinition | undefined;
   if (isMeta) {
     draft.route = "meta";
@@ -150,7 +153,7 @@ export async function executeCall(
     tool = basis.visible.get(draft.tool);
   }
   if (!tool) {
-    const extra = draft.route === "direct" ? metaNames : [];
+    const extra = draft.route === "direct" ? offered : [];
     return done(errorResult(unknownToolMessage(draft.tool, basis, extra)), false, "tool_not_found");
   }
   const deferrable = basis.deferrableNames.has(tool.name);

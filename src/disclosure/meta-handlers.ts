@@ -1,6 +1,7 @@
 import type { ToolDefinition, ToolResult } from "../catalog/index.js";
+import { describeResponse } from "./describe-response.js";
 import { MAX_QUERIES } from "./meta-tools.js";
-import type { PlanBasis } from "./plan-basis.js";
+import { type PlanBasis, visibleTool } from "./plan-basis.js";
 import type { ResolvedSettings } from "./plan-turn.js";
 import { errorResult } from "./run-handler.js";
 import { capText } from "./sanitize-text.js";
@@ -14,7 +15,12 @@ export interface MetaContext {
   settings: ResolvedSettings;
   search: SearchFunction;
   count: CountTokens;
+  /** Token budget of one search response. */
   responseTokens: number;
+  /** Token budget of one describe response. */
+  describeTokens: number;
+  /** Deferrable tools this session already has loaded (revealed), by shown name. */
+  loaded: ReadonlySet<string>;
 }
 
 /** A meta tool's answer and the tools it found. */
@@ -75,11 +81,22 @@ export function runSearch(args: { [key: string]: unknown }, context: MetaContext
       ? Math.min(maxLimit, Math.max(1, Math.floor(asked)))
       : defaultLimit;
   const { basis } = context;
+  const shownName = (name: string) => basis.renamed.get(name) ?? name;
   const { result, found } = searchResponse({
     queries: queries.slice(0, MAX_QUERIES),
     limit,
     search: context.search,
-    candidate: (name) => (basis.deferrableNames.has(name) ? basis.visible.get(name) : undefined),
+    candidate: (name) => {
+      const shown = shownName(name);
+      return basis.deferrableNames.has(shown) ? basis.visible.get(shown) : undefined;
+    },
+    loaded: (name) => {
+      const shown = shownName(name);
+      if (!basis.visible.has(shown)) return undefined;
+      return !basis.deferrableNames.has(shown) || context.loaded.has(shown) ? shown : undefined;
+    },
+    closest: (name) => suggestNames(name, basis.visible.keys()),
+    hasLoaded: context.loaded.size > 0,
     strategy: context.settings.strategy,
     names: context.settings.names,
     maxTokens: context.responseTokens,
@@ -99,21 +116,15 @@ export function runDescribe(args: { [key: string]: unknown }, context: MetaConte
       repairs: [],
     };
   }
-  const described: { name: string; description: string; inputSchema: unknown }[] = [];
+  const described: ToolDefinition[] = [];
   const problems: string[] = [];
   for (const name of names.slice(0, 10)) {
-    const tool: ToolDefinition | undefined = context.basis.visible.get(name);
-    if (tool)
-      described.push({
-        name: tool.name,
-        description: tool.description,
-        inputSchema: tool.inputSchema,
-      });
-    else problems.push(unknownToolMessage(name, context.basis));
+    const tool: ToolDefinition | undefined = visibleTool(context.basis, name);
+    if (tool) {
+      if (!described.includes(tool)) described.push(tool);
+    } else problems.push(unknownToolMessage(name, context.basis));
   }
-  const text = [described.length > 0 ? JSON.stringify(described) : "", ...problems]
-    .filter(Boolean)
-    .join("\n");
+  const text = describeResponse(described, problems, context.describeTokens, context.count);
   const result: ToolResult = { content: [{ type: "text", text }] };
   if (described.length === 0) result.isError = true;
   return { result, found: [], repairs: [] };

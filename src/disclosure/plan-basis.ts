@@ -16,6 +16,24 @@ export interface PlanBasis {
   pinned: ReadonlySet<string>;
   /** Unpinned core tools that a definitions budget made deferrable, sorted (see `budgetedBasis`). */
   demoted: readonly string[];
+  /** Catalog tools shown under another name because theirs is a meta tool's: catalog name → shown name. */
+  renamed: ReadonlyMap<string, string>;
+  /** What the host should hear about this basis (renamed tools), in words. */
+  warnings: readonly string[];
+}
+
+/** The visible tool a catalog (or shown) name stands for, following renames. */
+export function visibleTool(basis: PlanBasis, name: string): ToolDefinition | undefined {
+  return basis.visible.get(basis.renamed.get(name) ?? name);
+}
+
+/** A free name for a catalog tool whose own name is reserved: qualified by its server. */
+function freeName(tool: ToolDefinition, taken: ReadonlySet<string>): string {
+  const prefix = (tool.server ?? "upstream").replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 40);
+  const base = `${prefix}_${tool.name}`.slice(0, 60);
+  let name = base;
+  for (let suffix = 2; taken.has(name); suffix += 1) name = `${base}_${suffix}`;
+  return name;
 }
 
 /** Code-unit order: locale-independent, so every machine sorts the same way. */
@@ -27,14 +45,17 @@ export function byName(a: { name: string }, b: { name: string }): number {
  * Splits the catalog into the visible core and deferrable sets.
  *
  * Hidden tools are dropped here and nowhere else matters: every later step works from this
- * basis. Throws `duplicate_tool` for repeated names and `invalid_tool` when a tool takes a meta
- * tool's name (rename it or set `metaToolNames`).
+ * basis. Throws `duplicate_tool` for repeated names. A catalog tool that takes a meta tool's name
+ * (an MCP server may expose `tool_search`) is shown under its server-qualified name
+ * (`github_tool_search`, or `upstream_tool_search` without a server) with a warning: one server's
+ * naming never takes the session down. `adapt` rewrites each tool first (description sanitiser).
  */
 export function buildPlanBasis(
   tools: readonly ToolDefinition[],
   isVisible: ((tool: ToolDefinition) => boolean) | undefined,
   neverDefer: readonly string[] | undefined,
   metaNames: MetaToolNames,
+  adapt?: (tool: ToolDefinition) => ToolDefinition,
 ): PlanBasis {
   const reserved = new Set([metaNames.search, metaNames.describe, metaNames.call]);
   const classify = createToolClassifier(neverDefer);
@@ -44,7 +65,11 @@ export function buildPlanBasis(
   const visible = new Map<string, ToolDefinition>();
   const core: ToolDefinition[] = [];
   const deferrable: ToolDefinition[] = [];
-  for (const tool of tools) {
+  const renamed = new Map<string, string>();
+  const warnings: string[] = [];
+  let taken: Set<string> | undefined;
+  for (const original of tools) {
+    let tool = original;
     if (seen.has(tool.name)) {
       throw new ToolsiftError(
         "duplicate_tool",
@@ -52,16 +77,22 @@ export function buildPlanBasis(
       );
     }
     seen.add(tool.name);
+    // policy and pins read the catalog's own definition and name
+    if (isVisible && !isVisible(original)) continue;
+    if (adapt) tool = adapt(tool);
     if (reserved.has(tool.name)) {
-      throw new ToolsiftError(
-        "invalid_tool",
-        `Tool "${tool.name}" uses a meta tool's reserved name. Rename the tool or set disclosure metaToolNames.`,
+      taken ??= new Set([...tools.map((each) => each.name), ...reserved]);
+      const name = freeName(tool, taken);
+      taken.add(name);
+      renamed.set(tool.name, name);
+      warnings.push(
+        `Tool "${tool.name}"${tool.server === undefined ? "" : ` from server "${tool.server}"`} takes a meta tool's name; the model sees it as "${name}". Rename it upstream or set disclosure metaToolNames to keep its name.`,
       );
+      tool = { ...tool, name };
     }
-    if (isVisible && !isVisible(tool)) continue;
     visible.set(tool.name, tool);
-    (classify(tool) === "core" ? core : deferrable).push(tool);
-    if (isPinned(tool)) pinned.add(tool.name);
+    (classify(original) === "core" ? core : deferrable).push(tool);
+    if (isPinned(original)) pinned.add(tool.name);
   }
   core.sort(byName);
   deferrable.sort(byName);
@@ -72,5 +103,7 @@ export function buildPlanBasis(
     deferrableNames: new Set(deferrable.map((tool) => tool.name)),
     pinned,
     demoted: [],
+    renamed,
+    warnings,
   };
 }

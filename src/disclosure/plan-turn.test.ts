@@ -124,13 +124,14 @@ describe("classification", () => {
     expect(names(plan.loaded)).toEqual(["fs/read"]);
   });
 
-  it("never defers the meta tools and refuses a catalog tool that takes their name", () => {
+  it("never defers the meta tools and shows a catalog tool that takes their name qualified", () => {
     const plan = setup(tools, { mode: "on", strategy: "bridge" }).prepare({ session: "s" });
     expect(names(plan.metaTools)).toEqual(["tool_search", "tool_describe", "tool_call"]);
     expect(names(plan.deferred)).not.toContain("tool_search");
-    expect(() => setup([mcpTool("tool_call")], { mode: "on" }).prepare({ session: "s" })).toThrow(
-      /reserved name/,
-    );
+    const warnings: string[] = [];
+    const clash = setup([mcpTool("tool_call")], { mode: "on", onWarning: (w) => warnings.push(w) });
+    expect(names(clash.prepare({ session: "s" }).deferred)).toEqual(["srv_tool_call"]);
+    expect(warnings).toEqual([expect.stringMatching(/"tool_call".*"srv_tool_call"/)]);
     const renamed = setup([mcpTool("tool_call")], {
       mode: "on",
       metaToolNames: { call: "run_tool" },

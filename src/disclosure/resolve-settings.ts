@@ -1,4 +1,5 @@
 import { ToolsiftError } from "../errors.js";
+import { MAX_LIMIT } from "../search/index.js";
 import { DEFAULT_META_TOOL_NAMES } from "./meta-tools.js";
 import type { ResolvedSettings } from "./plan-turn.js";
 import type { DisclosureOptions, ListingOptions, TurnSettings } from "./types.js";
@@ -22,6 +23,49 @@ function checkPositive(option: string, value: number | undefined, integer: boole
 export function checkTimeout(value: number | undefined): void {
   if (value !== undefined && !(value > 0)) {
     fail("timeoutMs", value, "use a positive number of milliseconds, or Infinity for no limit");
+  }
+}
+
+function checkRange(option: string, value: number, low: number, high: number): void {
+  if (!(Number.isInteger(value) && value >= low && value <= high)) {
+    fail(option, value, `use a whole number from ${low} to ${high}`);
+  }
+}
+
+// names every provider accepts (OpenAI and Anthropic: 1-64 of letters, digits, _ and -)
+const LEGAL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Fewest tokens a search or describe response may be given: its notes and footer need room. */
+export const MIN_RESPONSE_TOKENS = 100;
+
+/**
+ * Throws `invalid_option` for creation-only options the engine could not honour: meta tool names
+ * no provider accepts, response budgets too small to hold an answer, a `neverDefer` that is not
+ * a list of names. Turn settings are checked by `resolveSettings` on every turn.
+ */
+export function checkCreationOptions(options: DisclosureOptions): void {
+  for (const [key, name] of Object.entries(options.metaToolNames ?? {})) {
+    if (typeof name !== "string" || !LEGAL_NAME.test(name)) {
+      fail(
+        `metaToolNames.${key}`,
+        name,
+        "use 1-64 letters, digits, _ or - (what every provider accepts)",
+      );
+    }
+  }
+  for (const option of ["searchResponseTokens", "describeResponseTokens"] as const) {
+    const value = options[option];
+    if (value !== undefined) checkRange(option, value, MIN_RESPONSE_TOKENS, 1_000_000);
+  }
+  if (
+    options.sanitizeDescription !== undefined &&
+    typeof options.sanitizeDescription !== "function"
+  ) {
+    fail(
+      "sanitizeDescription",
+      typeof options.sanitizeDescription,
+      "pass a function (text, tool) => string",
+    );
   }
 }
 
@@ -51,12 +95,31 @@ export function resolveSettings(options: DisclosureOptions, turn: TurnSettings):
   if (auto.contextShare !== undefined && !(auto.contextShare > 0 && auto.contextShare <= 1)) {
     fail("auto.contextShare", auto.contextShare, "use a share between 0 and 1, e.g. 0.1 for 10%");
   }
+  if (
+    auto.maxTokens !== undefined &&
+    auto.maxTokens !== Number.POSITIVE_INFINITY &&
+    !(Number.isInteger(auto.maxTokens) && auto.maxTokens > 0)
+  ) {
+    fail(
+      "auto.maxTokens",
+      auto.maxTokens,
+      "use a positive whole number of tokens, or Infinity for no ceiling",
+    );
+  }
+  const neverDefer = turn.neverDefer ?? options.neverDefer;
+  if (
+    neverDefer !== undefined &&
+    !(Array.isArray(neverDefer) && neverDefer.every((name) => typeof name === "string"))
+  ) {
+    fail("neverDefer", neverDefer, "use a list of tool names or globs");
+  }
   const contextWindow = turn.contextWindow ?? options.contextWindow;
   checkPositive("contextWindow", contextWindow, true);
   const defaultLimit = options.searchLimit?.default ?? 5;
   const maxLimit = options.searchLimit?.max ?? Math.max(10, defaultLimit);
-  checkPositive("searchLimit.default", defaultLimit, true);
-  checkPositive("searchLimit.max", maxLimit, true);
+  // the search engine answers at most MAX_LIMIT hits per query: never offer the model more
+  checkRange("searchLimit.default", defaultLimit, 1, MAX_LIMIT);
+  checkRange("searchLimit.max", maxLimit, 1, MAX_LIMIT);
   if (defaultLimit > maxLimit)
     fail("searchLimit.default", defaultLimit, `keep it at most searchLimit.max (${maxLimit})`);
   const definitionBudget = turn.definitionBudget ?? options.definitionBudget;

@@ -30,8 +30,12 @@ export interface DisclosureCatalog {
   fingerprint?(): string;
 }
 
-/** When `auto` mode activates; with both set, either one activates it. */
+/** When `auto` mode activates; any threshold that is passed activates it. */
 export interface AutoThreshold {
+  /** Activate when deferrable definitions take at least this many tokens, whatever the window
+   * (default 20,000: 10% of a 200k window, so a 1M window does not carry 100k tokens of schemas
+   * before deferring). `Infinity` turns the ceiling off. */
+  maxTokens?: number;
   /** Activate when the number of visible tools is at least this (default 15 when no context
    * window is known and `contextShare` is not set). */
   toolCount?: number;
@@ -62,7 +66,8 @@ export interface TurnSettings {
   auto?: AutoThreshold;
   /** Embed a directory of deferred tools in the search tool's description (default false). */
   listing?: boolean | ListingOptions;
-  /** Tools kept loaded by exact name or picomatch glob, on top of `defer: "never"`. */
+  /** Tools kept loaded by exact name or picomatch glob, on top of `defer: "never"`. A turn's list
+   * adds to the one given at creation (it never replaces it). */
   neverDefer?: readonly string[];
   /** Context window of the model, in tokens; used by the share threshold and the listing budget. */
   contextWindow?: number;
@@ -203,13 +208,25 @@ export interface DisclosureOptions extends TurnSettings {
   store?: RevealStore;
   metaToolNames?: Partial<MetaToolNames>;
   hooks?: { before?: readonly BeforeCallHook[]; after?: readonly AfterCallHook[] };
+  /** Receives warnings meant for the host (a catalog tool renamed because it takes a meta tool's
+   * name), each once; default `console.warn`. */
+  onWarning?: (message: string) => void;
   /** Handler time limit in milliseconds; default 60,000; `Infinity` for none. */
   timeoutMs?: number;
   /** Search hits per query when the model gives no limit (default 5) and the most it may ask
-   * for (default 10). */
+   * for (default 10); whole numbers from 1 to 25 (the engine's `MAX_LIMIT`). */
   searchLimit?: { default?: number; max?: number };
-  /** Token budget of one search response (default 600). */
+  /** Token budget of one search response (default 600; at least 100). */
   searchResponseTokens?: number;
+  /** Token budget of one describe response (default 4,000; at least 100). Schemas are kept
+   * whole; descriptions are cut first, then whole tools are left out, and the answer says so. */
+  describeResponseTokens?: number;
+  /**
+   * Rewrites each tool description before any of it reaches the model (loaded definitions,
+   * listings, search results, describe). Descriptions are third-party text: use this to strip
+   * or flag instructions aimed at the model. Called once per definition object; must not throw.
+   */
+  sanitizeDescription?: (text: string, tool: ToolDefinition) => string;
 }
 
 /** Input of `execute`. */

@@ -8,7 +8,7 @@ import type { ToolDefinition } from "../catalog/index.js";
 import { STOP_WORDS, splitIdentifier, tokenize } from "../text/index.js";
 import { extractFieldTexts } from "./fields.js";
 import type { ParsedQuery } from "./parse-query.js";
-import { regexScore } from "./regex-search.js";
+import { MAX_REGEX_SCAN, regexScore } from "./regex-search.js";
 import type { SearchHit } from "./types.js";
 
 /** The indexed tools in name order: their sorted names (built on demand) and a lookup by name. */
@@ -43,7 +43,31 @@ function selectTop(candidates: Candidate[], k: number): Candidate[] {
   return top;
 }
 
-/** The `limit` tools the compiled pattern scores best (see `regexScore`), best first. */
+function matches(regex: RE2JS, text: string): boolean {
+  return (
+    text.length > 0 &&
+    regex.test(text.length > MAX_REGEX_SCAN ? text.slice(0, MAX_REGEX_SCAN) : text)
+  );
+}
+
+/**
+ * The regex score of the searchable fields `regexScore` does not read: search hint, keywords,
+ * tags and category (1 together, like the description) and parameter names (0.5), so a pattern
+ * finds what keyword search finds through those fields.
+ */
+export function regexExtraScore(regex: RE2JS, tool: ToolDefinition): number {
+  let score = 0;
+  const hints = [tool.searchHint, tool.category, ...(tool.keywords ?? []), ...(tool.tags ?? [])];
+  if (hints.some((hint) => typeof hint === "string" && matches(regex, hint))) score += 1;
+  const properties = tool.inputSchema?.properties;
+  if (typeof properties === "object" && properties !== null) {
+    if (matches(regex, Object.keys(properties).join(" "))) score += 0.5;
+  }
+  return score;
+}
+
+/** The `limit` tools the compiled pattern scores best (see `regexScore`, `regexExtraScore`),
+ * best first. */
 export function regexHits(
   regex: RE2JS,
   tools: NamedTools,
@@ -54,7 +78,7 @@ export function regexHits(
   for (const name of tools.names()) {
     const tool = tools.get(name);
     if (filter && !filter(tool)) continue;
-    const score = regexScore(regex, tool);
+    const score = regexScore(regex, tool) + regexExtraScore(regex, tool);
     if (score > 0) candidates.push({ score, name });
   }
   return selectTop(candidates, limit).map(({ name, score }) => ({
