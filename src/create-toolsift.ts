@@ -78,7 +78,15 @@ export interface ToolSiftOptions {
   disclosure?: TurnSettings &
     Pick<
       DisclosureOptions,
-      "store" | "metaToolNames" | "hooks" | "timeoutMs" | "searchLimit" | "searchResponseTokens"
+      | "store"
+      | "metaToolNames"
+      | "hooks"
+      | "timeoutMs"
+      | "searchLimit"
+      | "searchResponseTokens"
+      | "describeResponseTokens"
+      | "sanitizeDescription"
+      | "onWarning"
     >;
   /** The active profile and the ordered allow/deny layers (`rules` is an alias of `layers`). */
   policy?: {
