@@ -177,6 +177,17 @@ function render(
   return lines.join("\n");
 }
 
+/** The last resort when even one name per query and the notes overflow: cut the text itself
+ * (shorter by the overflow's share each round) so the response budget always holds. */
+function fitText(text: string, request: SearchRequest): string {
+  let cut = text;
+  for (let round = 0; round < 20 && request.count(cut) > request.maxTokens; round += 1) {
+    const share = request.maxTokens / Math.max(1, request.count(cut));
+    cut = capText(cut, Math.max(0, Math.floor(cut.length * share * 0.95)));
+  }
+  return request.count(cut) > request.maxTokens ? "" : cut;
+}
+
 /**
  * Runs the search meta tool: several queries in one call, compact signatures, a token budget.
  *
@@ -205,6 +216,7 @@ export function searchResponse(request: SearchRequest): { result: ToolResult; fo
       if (request.count(text) <= request.maxTokens) break search;
     }
   }
+  if (request.count(text) > request.maxTokens) text = fitText(text, request);
   // only tools the model was shown count as found (and, under reveal, become loaded)
   const found: string[] = [];
   for (const block of blocks) {
