@@ -115,6 +115,21 @@ describe("meta tools obey the mode", () => {
     // reveal strategy offers no tool_call
     expect(bridge.errorCode).toBe("tool_not_found");
   });
+
+  it("execute without turn settings follows the session's last prepared plan", async () => {
+    const sift = createToolSift({ tools: crowd, disclosure: { mode: "off" }, tokens: "estimate" });
+    expect(sift.prepare({ session: "s", mode: "on" }).metaTools).toHaveLength(1);
+    const outcome = await sift.execute({
+      session: "s",
+      name: "tool_search",
+      arguments: { queries: ["issue"] },
+    });
+    expect(outcome.errorCode).toBeUndefined();
+    expect(outcome.revealed.length).toBeGreaterThan(0);
+    sift.prepare({ session: "s" });
+    const after = await sift.execute({ session: "s", name: "tool_search", arguments: {} });
+    expect(after.errorCode).toBe("tool_not_found");
+  });
 });
 
 describe("small-model argument mistakes", () => {

@@ -52,6 +52,17 @@ export interface Disclosure {
 }
 
 const PLAN_CACHE_SIZE = 64;
+const OFFERED_SESSIONS = 1_000;
+const TURN_KEYS = [
+  "mode",
+  "strategy",
+  "auto",
+  "listing",
+  "neverDefer",
+  "contextWindow",
+  "nativeSearch",
+  "definitionBudget",
+] as const satisfies readonly (keyof TurnSettings)[];
 
 /** The sanitiser applied once per definition object (so plans stay byte-identical and cached). */
 function descriptionSanitizer(
@@ -154,7 +165,26 @@ export function createDisclosure(options: DisclosureOptions): Disclosure {
   const turnBasis = (turn: TurnSettings, settings = resolveSettings(options, turn)) =>
     budgetedBasis(basisFor(stateKey(), neverDeferOf(turn)), settings, counters);
 
+  // the meta tools of each session's last prepared plan: what the model was actually offered
+  const offeredBySession = new Map<string, ReadonlySet<string>>();
   const prepare = (input: PrepareInput): TurnPlan => {
+    const plan = planFor(input);
+    offeredBySession.delete(input.session);
+    offeredBySession.set(input.session, new Set(plan.metaTools.map((tool) => tool.name)));
+    for (const old of offeredBySession.keys()) {
+      if (offeredBySession.size <= OFFERED_SESSIONS) break;
+      offeredBySession.delete(old);
+    }
+    return plan;
+  };
+  /** Meta tools offered to the session: by the turn settings the call carries, else by the
+   * session's last prepared plan (a host need not repeat its turn settings on every call). */
+  const offeredFor = (input: ExecuteInput & TurnSettings): ReadonlySet<string> => {
+    const carriesSettings = TURN_KEYS.some((key) => input[key] !== undefined);
+    const remembered = carriesSettings ? undefined : offeredBySession.get(input.session);
+    return remembered ?? new Set(planFor(input).metaTools.map((tool) => tool.name));
+  };
+  const planFor = (input: PrepareInput): TurnPlan => {
     const settings = resolveSettings(options, input);
     const state = stateKey();
     const neverDefer = neverDeferOf(input);
@@ -196,7 +226,7 @@ export function createDisclosure(options: DisclosureOptions): Disclosure {
     const settings = resolveSettings(options, input);
     const basis = turnBasis(input, settings);
     // a meta tool answers only when this turn's plan offers it (mode off offers none)
-    const offered = new Set(prepare(input).metaTools.map((tool) => tool.name));
+    const offered = offeredFor(input);
     const meta = {
       basis,
       settings,
