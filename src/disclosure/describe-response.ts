@@ -23,9 +23,10 @@ function describe(tool: ToolDefinition, chars: number): Described {
         : chars <= 160
           ? firstSentence(text, chars)
           : capText(text, chars);
-  const entry: Described = { name: tool.name, description, inputSchema: tool.inputSchema };
-  if (tool.server !== undefined) entry.server = tool.server;
-  return entry;
+  // the server comes before the text it wrote, so the attribution is read first
+  return tool.server === undefined
+    ? { name: tool.name, description, inputSchema: tool.inputSchema }
+    : { name: tool.name, server: tool.server, description, inputSchema: tool.inputSchema };
 }
 
 const NOTE =

@@ -15,6 +15,7 @@ import {
   FUZZ_SEED,
   HIDDEN_MARK,
   HIDDEN_SERVER,
+  handlerResult,
   modelArguments,
   query,
   toolName,
@@ -25,6 +26,7 @@ const slow: string[] = [];
 const SLOW_MS = 1_000;
 const RESULT_TOKENS = 400;
 const SEARCH_TOKENS = 600;
+const DESCRIBE_TOKENS = 1_000;
 
 function tally(category: string, n = 1): void {
   counts[category] = (counts[category] ?? 0) + n;
@@ -50,7 +52,7 @@ function siftOver(tools: readonly ToolDefinition[], mode: "off" | "on" | "auto")
       mode,
       strategy: "bridge",
       searchResponseTokens: SEARCH_TOKENS,
-      describeResponseTokens: 1_000,
+      describeResponseTokens: DESCRIBE_TOKENS,
       onWarning: () => tally("warnings"),
     },
   });
@@ -138,6 +140,20 @@ describe("fuzz: public API", () => {
           expectNoHidden(outcome);
           expect(textTokens(sift, outcome)).toBeLessThanOrEqual(SEARCH_TOKENS);
           tally("queries: tool_search calls");
+          const described = await timed("tool_describe", () =>
+            sift.execute({
+              session: "s",
+              name: "tool_describe",
+              arguments: { names: [...queries, ...tools.map((tool) => tool.name)].slice(0, 10) },
+            }),
+          );
+          // hidden names are passed on purpose: they must be answered as unknown, never described
+          const describedText = (described.content[0] as { text?: string } | undefined)?.text ?? "";
+          expect(describedText).not.toContain(`"name":"${HIDDEN_MARK}`);
+          expect(describedText).not.toContain(`"server":"${HIDDEN_SERVER}"`);
+          // fuzz schemas are small, so the whole answer fits; only one oversized schema may not
+          expect(textTokens(sift, described)).toBeLessThanOrEqual(DESCRIBE_TOKENS);
+          tally("queries: tool_describe calls");
         },
       ),
       params(80),
@@ -179,6 +195,30 @@ describe("fuzz: public API", () => {
         },
       ),
       params(80),
+    );
+  });
+
+  it("results: any handler result comes back within the per-result budget, never throwing", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(handlerResult, { minLength: 1, maxLength: 6 }), async (results) => {
+        const tools = results.map((result, index) => ({
+          name: `result_tool_${index}`,
+          server: "fs",
+          description: "Returns something.",
+          inputSchema: { type: "object", properties: {} },
+          handler: () => result as never,
+        }));
+        const sift = siftOver(tools, "off");
+        for (const tool of tools) {
+          const outcome = await timed(`execute ${tool.name}`, () =>
+            sift.execute({ session: "s", name: tool.name, arguments: {} }),
+          );
+          expect(outcome.ran).toBe(true);
+          expect(textTokens(sift, outcome)).toBeLessThanOrEqual(RESULT_TOKENS);
+          tally("results: handler results");
+        }
+      }),
+      params(60),
     );
   });
 
