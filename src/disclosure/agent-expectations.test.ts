@@ -56,6 +56,9 @@ describe("options the engine cannot honour", () => {
     expect(() => createToolSift({ disclosure: { auto: { maxTokens: -1 } } })).toThrow(
       /auto\.maxTokens/,
     );
+    const odd = { hooks: { before: ["not a function"] } } as never;
+    expect(() => createToolSift({ disclosure: odd })).toThrow(/hooks\.before/);
+    expect(() => createToolSift({ disclosure: { store: {} as never } })).toThrow(/store/);
   });
 });
 

@@ -57,6 +57,29 @@ export function checkCreationOptions(options: DisclosureOptions): void {
     const value = options[option];
     if (value !== undefined) checkRange(option, value, MIN_RESPONSE_TOKENS, 1_000_000);
   }
+  for (const kind of ["before", "after"] as const) {
+    const hooks: unknown = options.hooks?.[kind];
+    if (
+      hooks !== undefined &&
+      !(Array.isArray(hooks) && hooks.every((hook) => typeof hook === "function"))
+    ) {
+      fail(`hooks.${kind}`, typeof hooks, "pass a list of functions");
+    }
+  }
+  for (const option of ["countTokens", "onWarning"] as const) {
+    if (options[option] !== undefined && typeof options[option] !== "function") {
+      fail(option, typeof options[option], "pass a function");
+    }
+  }
+  const store: unknown = options.store;
+  if (
+    store !== undefined &&
+    !["reveal", "revealed", "version"].every(
+      (method) => typeof (store as Record<string, unknown> | null)?.[method] === "function",
+    )
+  ) {
+    fail("store", typeof store, "pass a RevealStore (reveal, revealed and version methods)");
+  }
   if (
     options.sanitizeDescription !== undefined &&
     typeof options.sanitizeDescription !== "function"
