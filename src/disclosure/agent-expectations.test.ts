@@ -82,6 +82,27 @@ describe("tool_search moves forward", () => {
   });
 });
 
+describe("search response budget", () => {
+  it("holds even when every query only gathers notes", async () => {
+    const sift = createToolSift({
+      tools: crowd,
+      disclosure: { mode: "on", searchResponseTokens: 100 },
+      tokens: "estimate",
+    });
+    const misses = Array.from(
+      { length: 5 },
+      (_, index) =>
+        `select:${Array.from({ length: 5 }, (_, n) => `nothing_like_this_${index}_${n}_${"z".repeat(40)}`).join(",")}`,
+    );
+    const outcome = await sift.execute({
+      session: "s",
+      name: "tool_search",
+      arguments: { queries: misses },
+    });
+    expect(sift.tokenCounter.count(textOf(outcome))).toBeLessThanOrEqual(100);
+  });
+});
+
 describe("select: tells the model what happened", () => {
   it("names missing tools with the closest visible names, and loaded ones as callable", async () => {
     const sift = createToolSift({ tools: crowd, disclosure: { mode: "on" }, tokens: "estimate" });
