@@ -42,9 +42,12 @@ import {
 import type { ProviderId } from "./providers/index.js";
 import {
   createSearchIndex,
+  type Embedder,
+  type SavedVectors,
   type SearchIndexOptions,
   type SearchOptions,
   type SearchResult,
+  SemanticSearch,
   syncSearchIndex,
   type ToolSearchIndex,
 } from "./search/index.js";
@@ -98,7 +101,21 @@ export interface ToolSiftOptions {
   budget?: BudgetOptions;
   /** Token counter for plans and budgets: `o200k` (default, exact), `estimate`, or your own. */
   tokens?: "o200k" | "estimate" | TokenCounter;
-  search?: SearchIndexOptions;
+  search?: SearchOptionsOfToolSift;
+}
+
+/** Search settings: the index's ranking, and optionally semantic search (docs/semantic-search.md). */
+export interface SearchOptionsOfToolSift extends SearchIndexOptions {
+  /** Turns on hybrid search: `tool_search` and `searchAsync` fuse embeddings into the ranking. */
+  embedder?: Embedder;
+  /** Share of a hit's score that comes from similarity, 0–1; default 0.1. */
+  semanticWeight?: number;
+  /** Milliseconds one embed call may take before search goes on lexical-only; default 10,000. */
+  embedTimeoutMs?: number;
+  /** Tool vectors from `sift.exportVectors()` of an earlier run. */
+  vectors?: SavedVectors;
+  /** Told when the embedder fails (search then stays lexical); default `console.warn`. */
+  onWarning?: (message: string) => void;
 }
 
 /** One toolsift instance. */
@@ -126,8 +143,14 @@ export interface ToolSift {
   }): Promise<ProviderResponseOutcome>;
   /** Executes one model tool call; never throws for model input (errors are `isError` results). */
   execute(input: ExecuteInput & TurnSettings): Promise<ExecuteOutcome>;
-  /** Searches the tools the policy lets through. */
+  /** Searches the tools the policy lets through, lexically (synchronous; see `searchAsync`). */
   search(query: string, options?: SearchOptions): SearchResult;
+  /** Like `search`, fused with semantic similarity when `search.embedder` is set (the embedder
+   * runs first); without an embedder, or when it fails, the lexical result. */
+  searchAsync(query: string, options?: SearchOptions): Promise<SearchResult>;
+  /** Tool vectors computed so far, to pass as `search.vectors` next time (undefined without an
+   * embedder). */
+  exportVectors(): SavedVectors | undefined;
   /** Which policy layer and rule decide whether a tool is visible. */
   explain(name: string): PolicyDecision;
   /** Fails closed (throws `missing_required_tools`) when a tool a run depends on is unavailable. */
@@ -181,6 +204,15 @@ function spillReader(store: SpillStore, resultLimit: number): ToolDefinition {
   };
 }
 
+/** The query strings of a search meta tool call (`queries` or `query`, a string or a list). */
+function searchQueries(args: unknown): string[] {
+  if (args === null || typeof args !== "object") return [];
+  const { queries, query } = args as { queries?: unknown; query?: unknown };
+  const given = queries ?? query;
+  const list = Array.isArray(given) ? given : [given];
+  return list.filter((item): item is string => typeof item === "string").map((item) => item.trim());
+}
+
 /**
  * Creates a toolsift instance.
  *
@@ -211,7 +243,9 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
   if (budget.spill) catalog.replace(spillReader(budget.spill, budget.perToolResult ?? 2_000));
   if (options.tools) catalog.add(options.tools);
 
-  const index = createSearchIndex(options.search);
+  const { embedder, semanticWeight, embedTimeoutMs, vectors, onWarning, ...indexOptions } =
+    options.search ?? {};
+  const index = createSearchIndex(indexOptions);
   syncSearchIndex(index, catalog);
   // a counter bumped on every change is a cheaper plan-cache key than the content fingerprint
   let catalogVersion = 0;
@@ -225,13 +259,34 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
     ...(budget.onBudgetHit ? { onBudgetHit: budget.onBudgetHit } : {}),
   });
   const isVisible = (tool: ToolDefinition) => policy.isAllowed(tool);
-  const search = (query: string, searchOptions: SearchOptions = {}) => {
+  const visibleOnly = (searchOptions: SearchOptions): SearchOptions => {
     const filter = searchOptions.filter;
-    return index.search(query, {
+    return {
       ...searchOptions,
       filter: filter ? (tool) => isVisible(tool) && filter(tool) : isVisible,
-    });
+    };
   };
+  const lexicalSearch = (query: string, searchOptions: SearchOptions) =>
+    index.search(query, searchOptions);
+  const search = (query: string, searchOptions: SearchOptions = {}) =>
+    index.search(query, visibleOnly(searchOptions));
+  const semantic = embedder
+    ? new SemanticSearch(
+        {
+          embedder,
+          ...(semanticWeight !== undefined ? { weight: semanticWeight } : {}),
+          ...(embedTimeoutMs !== undefined ? { timeoutMs: embedTimeoutMs } : {}),
+          ...(vectors ? { vectors } : {}),
+        },
+        { list: () => catalog.list(), version: () => catalogVersion },
+        onWarning ?? ((message) => console.warn(`toolsift: ${message}`)),
+      )
+    : undefined;
+  // fused when the query's vector is ready (execute and searchAsync embed first), else lexical
+  const hybridSearch = (query: string, searchOptions: SearchOptions) =>
+    semantic
+      ? semantic.search(query, visibleOnly(searchOptions), lexicalSearch)
+      : search(query, searchOptions);
   const budgetResult = async (result: ToolResult, tool: ToolDefinition): Promise<ToolResult> => {
     const applied = await applyResultBudget(result, {
       tool,
@@ -253,7 +308,7 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
     ...options.disclosure,
     ...(definitions !== undefined ? { definitionBudget: definitions } : {}),
     catalog,
-    search,
+    search: hybridSearch,
     isVisible,
     visibilityVersion: () => policy.version,
     catalogVersion: () => catalogVersion,
@@ -261,7 +316,12 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
     budgetResult,
   });
 
-  const providerTurns = createProviderTurns(disclosure);
+  const execute: Disclosure["execute"] = async (input) => {
+    if (semantic && input.name === disclosure.metaToolNames.search)
+      await semantic.prepare(searchQueries(input.arguments));
+    return disclosure.execute(input);
+  };
+  const providerTurns = createProviderTurns({ ...disclosure, execute });
   function prepare(input: ProviderTurnInput): ProviderTurn;
   function prepare(input: PrepareInput): TurnPlan;
   function prepare(input: PrepareInput | ProviderTurnInput): TurnPlan | ProviderTurn {
@@ -279,8 +339,13 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
     tokenCounter,
     prepare,
     respond: providerTurns.respond,
-    execute: (input) => disclosure.execute(input),
+    execute,
     search,
+    searchAsync: async (query, searchOptions = {}) => {
+      if (semantic) await semantic.prepare([query]);
+      return hybridSearch(query, searchOptions);
+    },
+    exportVectors: () => semantic?.exportVectors(),
     explain: (name) => policy.explain(name),
     requireTools: (names, requireOptions) => disclosure.requireTools(names, requireOptions),
   };

@@ -14,6 +14,14 @@ export {
 export { type ParsedQuery, parseQuery } from "./parse-query.js";
 export { DEFAULT_RANKING, type RankingConfig } from "./ranking-config.js";
 export { MAX_REGEX_LENGTH } from "./regex-search.js";
+export { type Embedder, type EmbedKind, normalizeVector } from "./semantic/embedder.js";
+export {
+  type LexicalSearch,
+  SemanticSearch,
+  type SemanticSearchOptions,
+  type ToolSource,
+} from "./semantic/semantic-search.js";
+export { type SavedVectors, toolEmbeddingText } from "./semantic/tool-vectors.js";
 export { closestNames } from "./suggest.js";
 export { syncSearchIndex } from "./sync-search-index.js";
 export {

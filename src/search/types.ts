@@ -30,6 +30,9 @@ export interface SearchHit {
   tool: ToolDefinition;
   /** Present when `explain` was set. */
   explanation?: FieldContribution[];
+  /** Present when semantic search ranked the hit: how far its similarity stands above the
+   * candidates' mean (in standard deviations) and the part of `score` it gave. */
+  semantic?: { zScore: number; score: number };
 }
 
 export interface ServerSummary {

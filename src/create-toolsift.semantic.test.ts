@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import type { ToolDefinition } from "./catalog/index.js";
+import { createToolSift } from "./create-toolsift.js";
+import type { Embedder } from "./search/index.js";
+
+// each tool text and query is embedded by the concepts it names
+const CONCEPTS = [/film|movie|flick/, /invoice|bill/, /forecast|weather/, /mail|message/];
+const embedder: Embedder = {
+  id: "concepts",
+  embed: async (texts) =>
+    texts.map((text) =>
+      Float32Array.from(CONCEPTS.map((concept) => (concept.test(text.toLowerCase()) ? 1 : 0))),
+    ),
+};
+
+const tool = (name: string, description: string): ToolDefinition => ({
+  name,
+  description,
+  inputSchema: { type: "object", properties: { id: { type: "string" } } },
+  server: "demo",
+  handler: () => ({ content: [{ type: "text", text: `${name} ran` }] }),
+});
+
+const tools = [
+  tool("search_movie", "Find a film by title."),
+  tool("create_invoice", "Bill a customer."),
+  tool("get_forecast", "Weather for a city."),
+  tool("send_email", "Send a mail message."),
+  tool("delete_movie", "Remove a film."),
+];
+
+describe("createToolSift with an embedder", () => {
+  it("tool_search finds and reveals a tool by meaning; search stays lexical and synchronous", async () => {
+    const sift = createToolSift({
+      tools,
+      search: { embedder },
+      disclosure: { mode: "on" },
+      policy: { rules: [{ label: "no deletes", deny: ["delete_*"] }] },
+    });
+    expect(sift.search("flick").hits).toEqual([]);
+    const outcome = await sift.execute({
+      session: "s",
+      name: "tool_search",
+      arguments: { queries: ["flick"] },
+    });
+    expect(outcome.isError).toBeFalsy();
+    expect(outcome.revealed).toEqual(["search_movie"]);
+    // delete_movie is just as similar, but the policy hides it on every path
+    const found = await sift.searchAsync("flick");
+    expect(found.hits.map((hit) => hit.name)).toEqual(["search_movie"]);
+    expect(sift.exportVectors()?.embedder).toBe("concepts");
+  });
+
+  it("answers lexically and warns when the embedder fails", async () => {
+    const warnings: string[] = [];
+    const sift = createToolSift({
+      tools,
+      search: {
+        embedder: { embed: async () => Promise.reject(new Error("offline")) },
+        onWarning: (m) => warnings.push(m),
+      },
+    });
+    const result = await sift.searchAsync("send email");
+    expect(result.hits[0]?.name).toBe("send_email");
+    expect(warnings.join(" ")).toMatch(/embedder failed \(offline\)/);
+  });
+
+  it("keeps every other path unchanged without an embedder", async () => {
+    const sift = createToolSift({ tools });
+    expect((await sift.searchAsync("flick")).hits).toEqual([]);
+    expect(sift.exportVectors()).toBeUndefined();
+  });
+});
