@@ -5,24 +5,30 @@
  */
 import type { CliIO } from "./io.js";
 
-// C0 controls except tab and newline, DEL, C1 controls (U+009B is a one-byte CSI on some
-// terminals), and format characters such as U+202E (right-to-left override) and zero-width ones
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\p{Cf}]/gu;
-const UNSAFE_OR_NEWLINE = /[\u0000-\u001f\u007f-\u009f\p{Cf}]/gu;
+// control characters (C0, DEL and C1: U+009B is a one-byte CSI on some terminals) and format
+// characters such as U+202E (right-to-left override) and the zero-width ones
+const UNSAFE = /[\p{Cc}\p{Cf}]/gu;
 
 function escapeCode(char: string): string {
   return `\\u${(char.codePointAt(0) ?? 0).toString(16).padStart(4, "0")}`;
 }
 
-/** Catalog text for a terminal: control and format characters shown as `\uXXXX`, not obeyed. */
+/** Catalog text for a terminal: control and format characters shown as `\uXXXX`, not obeyed;
+ * tabs and newlines are kept unless `oneLine`. */
 export function safeText(text: string, options: { oneLine?: boolean } = {}): string {
-  return text.replace(options.oneLine ? UNSAFE_OR_NEWLINE : UNSAFE, escapeCode);
+  return text.replace(UNSAFE, (char) =>
+    !options.oneLine && (char === "\n" || char === "\t") ? char : escapeCode(char),
+  );
 }
 
 /** JSON for stdout: JSON.stringify leaves C1 controls and format characters raw; escape them too
  * (the parsed value is unchanged). */
 export function jsonText(value: unknown): string {
-  return `${JSON.stringify(value, null, 2).replace(/[\u007f-\u009f\p{Cf}]/gu, escapeCode)}\n`;
+  // inside strings JSON.stringify has escaped C0 already; the raw newlines left are its layout
+  const text = JSON.stringify(value, null, 2).replace(UNSAFE, (char) =>
+    char === "\n" ? char : escapeCode(char),
+  );
+  return `${text}\n`;
 }
 
 export interface Style {
