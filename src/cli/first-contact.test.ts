@@ -274,6 +274,11 @@ describe("toolsift terminal output", () => {
     await runCli(["search", "deletes", "--catalog", hostile, "--json"], json);
     for (const char of ["\u001b", "\u009b", "\u202e"]) expect(json.out).not.toContain(char);
     expect(JSON.parse(json.out).hits[0].name).toBe("delete\u202erepo");
+    const queries = file("hostile.jsonl", JSON.stringify({ id: "q", query: "deletes" }));
+    const rank = capture();
+    expect(await runCli(["rank", "--catalog", hostile, "--queries", queries], rank)).toBe(0);
+    expect(rank.out).not.toContain("\u202e");
+    expect(JSON.parse(rank.out).ranked).toContain("delete\u202erepo");
   });
 });
 

@@ -31,6 +31,11 @@ export function jsonText(value: unknown): string {
   return `${text}\n`;
 }
 
+/** One JSON line (JSON Lines output), escaped like `jsonText`. */
+export function jsonLine(value: unknown): string {
+  return JSON.stringify(value).replace(UNSAFE, escapeCode);
+}
+
 export interface Style {
   bold(text: string): string;
   dim(text: string): string;

@@ -1,6 +1,7 @@
 import { catalogFlags, integerFlag, parseCommand } from "../args.js";
 import type { CliIO } from "../io.js";
 import { indexTools, loadTools, readQueries } from "../load.js";
+import { jsonLine } from "../terminal.js";
 import { UsageError } from "../usage-error.js";
 
 export const rankUsage = `Usage: toolsift rank --catalog PATH --queries FILE.jsonl [--k 10] [--strict] [--duplicates qualify|error]
@@ -30,10 +31,10 @@ export async function rankCommand(argv: readonly string[], io: CliIO): Promise<n
     try {
       // an empty query would browse the catalog; in a ranking file it is a mistake, not a query
       if (query.query.trim() === "") throw new Error("empty query: nothing to rank by");
-      line = JSON.stringify({ id: query.id, ranked: index.rank(query.query, k) });
+      line = jsonLine({ id: query.id, ranked: index.rank(query.query, k) });
     } catch (error) {
       // a query the engine refuses (no letters or digits) still gets its line, with the reason
-      line = JSON.stringify({ id: query.id, ranked: [], error: (error as Error).message });
+      line = jsonLine({ id: query.id, ranked: [], error: (error as Error).message });
     }
     buffer += `${line}\n`;
     if (buffer.length > 1 << 16) {
