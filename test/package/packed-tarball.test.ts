@@ -92,8 +92,10 @@ describe("the packed tarball", () => {
   });
 
   it.each([
-    ["node16", { module: "node16", moduleResolution: "node16" }],
-    ["bundler", { module: "esnext", moduleResolution: "bundler" }],
+    // node16 also checks every shipped declaration file (skipLibCheck off); bundler then checks
+    // resolution and use only, since a full library check costs ~15 s on a busy CI machine
+    ["node16", { module: "node16", moduleResolution: "node16", skipLibCheck: false }],
+    ["bundler", { module: "esnext", moduleResolution: "bundler", skipLibCheck: true }],
   ])(
     "type-checks every subpath from TypeScript (%s resolution)",
     (name, options) => {
@@ -118,8 +120,6 @@ describe("the packed tarball", () => {
             target: "es2022",
             strict: true,
             noEmit: true,
-            // the package's own declarations are checked; other packages' are theirs to keep
-            skipLibCheck: false,
             typeRoots: [path.join(root, "node_modules/@types")],
             types: ["node"],
           },
