@@ -14,10 +14,7 @@ export type ToolsiftErrorCode =
   | "invalid_option"
   | "invalid_catalog_file"
   | "invalid_arguments"
-  | "tool_hidden"
   | "missing_required_tools"
-  | "upstream_error"
-  | "budget_exceeded"
   | "internal";
 
 /** Base class of every error toolsift throws. */
@@ -80,5 +77,41 @@ export class ToolNotFoundError extends ToolsiftError {
     this.name = "ToolsiftToolNotFoundError";
     this.toolName = toolName;
     this.suggestions = suggestions;
+  }
+}
+
+/** Why `requireTools` could not provide a tool. */
+export type MissingToolReason = "not_found" | "hidden" | "deferred";
+
+/** One tool `requireTools` could not provide, with what to do about it. */
+export interface MissingTool {
+  name: string;
+  reason: MissingToolReason;
+  /** Closest catalog names (for `not_found`), best first; empty otherwise. */
+  suggestions: readonly string[];
+}
+
+const missingToolHints: Record<MissingToolReason, string> = {
+  not_found: "is not in the catalog",
+  hidden: "is hidden by policy (allow it in the policy or profile)",
+  deferred: 'would be deferred (add it to neverDefer or set defer: "never")',
+};
+
+/** Thrown by `requireTools` (code `missing_required_tools`); `missing` lists every tool, with fields. */
+export class MissingToolsError extends ToolsiftError {
+  readonly missing: readonly MissingTool[];
+
+  constructor(missing: readonly MissingTool[]) {
+    const problems = missing.map((tool) => {
+      const closest =
+        tool.suggestions.length > 0 ? ` (closest: ${tool.suggestions.join(", ")})` : "";
+      return `"${tool.name}" ${missingToolHints[tool.reason]}${closest}`;
+    });
+    super(
+      "missing_required_tools",
+      `Required tools are unavailable: ${problems.join("; ")}. Fix these before starting the run.`,
+    );
+    this.name = "ToolsiftMissingToolsError";
+    this.missing = missing;
   }
 }

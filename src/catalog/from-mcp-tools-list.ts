@@ -13,7 +13,7 @@ export interface FromMCPToolsListOptions {
 
 /** What a catalog document may be: a JSON array of tools, or `{ "tools": [...] }`. */
 export const CATALOG_SHAPES =
-  'a JSON array of tools ([{"name", "description", "inputSchema"}, ...]) or an MCP tools/list result ({"tools": [...]})';
+  'a JSON array of tools ([{"name", "description", "inputSchema"}, ...]), an MCP tools/list result ({"tools": [...]}) or a JSON-RPC response carrying one ({"result": {"tools": [...]}})';
 
 /**
  * Returns the raw tool entries of a catalog document (array or `{tools: [...]}`; other fields such
@@ -25,6 +25,10 @@ export function extractToolEntries(
   if (Array.isArray(document)) return { entries: document };
   if (isPlainObject(document)) {
     if (Array.isArray(document.tools)) return { entries: document.tools };
+    // a whole JSON-RPC response, as saved from the wire: {"jsonrpc", "id", "result": {"tools"}}
+    if (isPlainObject(document.result) && Array.isArray(document.result.tools)) {
+      return { entries: document.result.tools };
+    }
     const keys = Object.keys(document).slice(0, 5).join(", ");
     return {
       problem: `it is an object without a "tools" array (keys: ${keys || "none"}); expected ${CATALOG_SHAPES}`,

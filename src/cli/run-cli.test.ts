@@ -2,22 +2,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { CliIO } from "./io.js";
+import { capture } from "./__tests__/capture.js";
 import { runCli } from "./run-cli.js";
-
-function capture(): CliIO & { out: string; err: string } {
-  const io = {
-    out: "",
-    err: "",
-    stdout(text: string) {
-      io.out += text;
-    },
-    stderr(text: string) {
-      io.err += text;
-    },
-  };
-  return io;
-}
 
 const tools = [
   {

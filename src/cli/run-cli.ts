@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { suggestNames } from "../disclosure/index.js";
 import { isToolsiftError } from "../errors.js";
 import { evalCommand, evalUsage } from "./commands/eval.js";
 import { prepareCommand, prepareUsage } from "./commands/prepare.js";
@@ -5,15 +7,18 @@ import { rankCommand, rankUsage } from "./commands/rank.js";
 import { reportCommand, reportUsage } from "./commands/report.js";
 import { searchCommand, searchUsage } from "./commands/search.js";
 import type { CliIO } from "./io.js";
+import { safeText } from "./terminal.js";
 import { UsageError } from "./usage-error.js";
 
-interface Command {
+/** One CLI command. To add one: write `commands/NAME.ts` exporting its runner and usage, and
+ * list it below; help, did-you-mean and error handling come with the table. */
+export interface Command {
   run(argv: readonly string[], io: CliIO): Promise<number>;
   usage: string;
   summary: string;
 }
 
-const commands: Record<string, Command> = {
+export const commands: Record<string, Command> = {
   search: { run: searchCommand, usage: searchUsage, summary: "search a catalog" },
   rank: {
     run: rankCommand,
@@ -23,7 +28,7 @@ const commands: Record<string, Command> = {
   eval: {
     run: evalCommand,
     usage: evalUsage,
-    summary: "recall@k, MRR and nDCG@10 on labelled queries",
+    summary: "recall@k, MRR and nDCG@10 on labelled queries (--misses lists the misses)",
   },
   report: {
     run: reportCommand,
@@ -37,26 +42,73 @@ const commands: Record<string, Command> = {
   },
 };
 
+/** Bad input (a catalog file, a query, an option) is the caller's to fix: exit 2. */
+const INPUT_CODES = new Set([
+  "invalid_tool",
+  "invalid_catalog_file",
+  "invalid_query",
+  "invalid_regex",
+  "invalid_option",
+  "duplicate_tool",
+]);
+
+/** The package version, read from package.json beside src/ (and beside dist/ when installed). */
+export function version(): string {
+  const file = new URL("../../package.json", import.meta.url);
+  return (JSON.parse(readFileSync(file, "utf8")) as { version: string }).version;
+}
+
 function mainUsage(): string {
   const rows = Object.entries(commands).map(
     ([name, command]) => `  ${name.padEnd(10)}${command.summary}`,
   );
-  return `Usage: toolsift COMMAND [options]\n\nCommands:\n${rows.join("\n")}\n\nRun "toolsift COMMAND --help" for a command's options.\n`;
+  return `Usage: toolsift COMMAND [options]
+
+Commands:
+${rows.join("\n")}
+  help      help COMMAND prints a command's options
+
+Options: --help, --version.
+Run "toolsift help COMMAND" or "toolsift COMMAND --help" for a command's options.
+Exit codes: 0 success, 1 runtime failure or (search) nothing matched, 2 bad usage or input.
+`;
 }
 
-/** Runs the CLI and returns the exit code: 0 success, 1 runtime failure, 2 bad usage or input. */
+function unknownCommand(name: string, io: CliIO): number {
+  const [closest] = suggestNames(name, Object.keys(commands), 1);
+  const hint = closest ? ` Did you mean "${closest}"?` : "";
+  io.stderr(`Unknown command "${safeText(name, { oneLine: true })}".${hint}\n\n${mainUsage()}`);
+  return 2;
+}
+
+/** Runs the CLI and returns the exit code: 0 success, 1 runtime failure (or, for `search`,
+ * nothing matched), 2 bad usage or input. */
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+  if (name === undefined || name === "--help" || name === "-h") {
     io.stdout(mainUsage());
     return name === undefined ? 2 : 0;
   }
-  const command = commands[name];
-  if (!command) {
-    io.stderr(`Unknown command "${name}".\n${mainUsage()}`);
-    return 2;
+  if (name === "--version" || name === "-v" || name === "version") {
+    io.stdout(`${version()}\n`);
+    return 0;
   }
-  if (rest.includes("--help") || rest.includes("-h")) {
+  if (name === "help") {
+    const topic = rest[0];
+    if (topic === undefined) {
+      io.stdout(mainUsage());
+      return 0;
+    }
+    const command = Object.hasOwn(commands, topic) ? commands[topic] : undefined;
+    if (!command) return unknownCommand(topic, io);
+    io.stdout(`${command.usage}\n`);
+    return 0;
+  }
+  const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (!command) return unknownCommand(name, io);
+  // flags end at "--": a query may itself be "-h"
+  const flags = rest.includes("--") ? rest.slice(0, rest.indexOf("--")) : rest;
+  if (flags.includes("--help") || flags.includes("-h")) {
     io.stdout(`${command.usage}\n`);
     return 0;
   }
@@ -64,25 +116,15 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     return await command.run(rest, io);
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr(`toolsift ${name}: ${error.message}\n\n${command.usage}\n`);
+      io.stderr(`toolsift ${name}: ${safeText(error.message)}\n\n${command.usage}\n`);
       return 2;
     }
     if (isToolsiftError(error)) {
-      // bad input (a catalog file, a query, an option) is the caller's to fix: exit 2
-      const inputCodes = new Set([
-        "invalid_tool",
-        "invalid_catalog_file",
-        "invalid_query",
-        "invalid_regex",
-        "invalid_option",
-        "duplicate_tool",
-      ]);
-      io.stderr(`toolsift ${name}: ${error.message}\n`);
-      return inputCodes.has(error.code) ? 2 : 1;
+      io.stderr(`toolsift ${name}: ${safeText(error.message)}\n`);
+      return INPUT_CODES.has(error.code) ? 2 : 1;
     }
-    io.stderr(
-      `toolsift ${name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
+    const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    io.stderr(`toolsift ${name}: ${safeText(text)}\n`);
     return 1;
   }
 }

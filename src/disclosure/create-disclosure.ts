@@ -1,5 +1,5 @@
 import type { ToolDefinition } from "../catalog/index.js";
-import { ToolsiftError } from "../errors.js";
+import { type MissingTool, MissingToolsError } from "../errors.js";
 import { budgetedBasis } from "./budgeted-basis.js";
 import { createDefinitionCounter, estimateTokens } from "./estimate-tokens.js";
 import { executeCall } from "./execute-call.js";
@@ -243,28 +243,20 @@ export function createDisclosure(options: DisclosureOptions): Disclosure {
     const basis = turnBasis(requireOptions);
     const all = new Map(options.catalog.list().map((tool) => [tool.name, tool]));
     const found: ToolDefinition[] = [];
-    const problems: string[] = [];
+    const missing: MissingTool[] = [];
     for (const name of names) {
       const tool = visibleTool(basis, name);
       if (tool && requireOptions.loaded && basis.deferrableNames.has(name)) {
-        problems.push(`"${name}" would be deferred (add it to neverDefer or set defer: "never")`);
+        missing.push({ name, reason: "deferred", suggestions: [] });
       } else if (tool) {
         found.push(tool);
       } else if (all.has(name)) {
-        problems.push(`"${name}" is hidden by policy (allow it in the policy or profile)`);
+        missing.push({ name, reason: "hidden", suggestions: [] });
       } else {
-        const closest = suggestNames(name, all.keys());
-        problems.push(
-          `"${name}" is not in the catalog${closest.length > 0 ? ` (closest: ${closest.join(", ")})` : ""}`,
-        );
+        missing.push({ name, reason: "not_found", suggestions: suggestNames(name, all.keys()) });
       }
     }
-    if (problems.length > 0) {
-      throw new ToolsiftError(
-        "missing_required_tools",
-        `Required tools are unavailable: ${problems.join("; ")}. Fix these before starting the run.`,
-      );
-    }
+    if (missing.length > 0) throw new MissingToolsError(missing);
     return found;
   };
 

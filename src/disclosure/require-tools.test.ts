@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isToolsiftError } from "../errors.js";
+import { isToolsiftError, MissingToolsError } from "../errors.js";
 import { arrayCatalog, coreTool, mcpTool, substringSearch } from "./__fixtures__/tools.js";
 import { createDisclosure } from "./create-disclosure.js";
 
@@ -38,5 +38,28 @@ describe("requireTools (preflight for headless runs)", () => {
     expect(
       disclosure.requireTools(["deploy"], { loaded: true, neverDefer: ["deploy"] }),
     ).toHaveLength(1);
+  });
+});
+
+describe("requireTools error fields", () => {
+  it("lists each missing tool with its reason and suggestions, not only prose", () => {
+    const catalog = arrayCatalog([coreTool("exec"), mcpTool("deploy"), mcpTool("drop_db")]);
+    const disclosure = createDisclosure({
+      catalog,
+      search: substringSearch(catalog),
+      isVisible: (tool) => tool.name !== "drop_db",
+    });
+    let caught: unknown;
+    try {
+      disclosure.requireTools(["exex", "drop_db", "deploy"], { loaded: true });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(MissingToolsError);
+    expect((caught as MissingToolsError).missing).toEqual([
+      { name: "exex", reason: "not_found", suggestions: ["exec"] },
+      { name: "drop_db", reason: "hidden", suggestions: [] },
+      { name: "deploy", reason: "deferred", suggestions: [] },
+    ]);
   });
 });

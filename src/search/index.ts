@@ -1,8 +1,6 @@
 // Owns: the BM25F index, the query language, regex mode, ranking, explanations.
 // Must not import: disclosure, providers, mcp, cli.
 
-export { boundedEditDistance } from "../internal/index.js";
-export { BaselineBM25 } from "./baseline-bm25.js";
 export {
   type EvalQuery,
   type Evaluation,

@@ -1,18 +1,23 @@
 import { evaluate } from "../../search/index.js";
-import { parseCommand, requireCatalogs } from "../args.js";
+import { catalogFlags, integerFlag, parseCommand } from "../args.js";
 import type { CliIO } from "../io.js";
 import { indexTools, loadTools, readQueries } from "../load.js";
+import { jsonText, safeText, styleFor, table } from "../terminal.js";
 import { UsageError } from "../usage-error.js";
 
-export const evalUsage = `Usage: toolsift eval --catalog PATH --queries FILE.jsonl [--json] [--strict]
+export const evalUsage = `Usage: toolsift eval --catalog PATH --queries FILE.jsonl [--json] [--misses] [--miss-k K] [--strict]
+       [--duplicates qualify|error]
 
-Prints R@1/3/5/10, MRR and nDCG@10 over the queries that carry "relevant".`;
+Prints R@1/3/5/10, MRR and nDCG@10 over the queries that carry "relevant".
+--misses also lists every query whose relevant tools are not all in its top K (--miss-k: 1, 3, 5
+or 10; default 5), with what it expected and what it ranked first.`;
 
 const flags = {
-  catalog: { type: "string", multiple: true },
+  ...catalogFlags,
   queries: { type: "string" },
   json: { type: "boolean" },
-  strict: { type: "boolean" },
+  misses: { type: "boolean" },
+  "miss-k": { type: "string" },
 } as const;
 
 /** `toolsift eval`: retrieval quality of the engine on a labelled query set. */
@@ -20,9 +25,10 @@ export async function evalCommand(argv: readonly string[], io: CliIO): Promise<n
   const { values, positionals } = parseCommand(argv, flags);
   if (positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}".`);
   if (!values.queries) throw new UsageError("--queries FILE.jsonl is required.");
-  const tools = await loadTools(requireCatalogs(values.catalog), io, {
-    strict: values.strict === true,
-  });
+  const missK = integerFlag(values["miss-k"], "miss-k", { min: 1, max: 10 }, 5);
+  if (![1, 3, 5, 10].includes(missK))
+    throw new UsageError(`--miss-k must be 1, 3, 5 or 10; got ${missK}.`);
+  const tools = await loadTools(values, io);
   const labelled = (await readQueries(values.queries)).filter(
     (query): query is typeof query & { relevant: string[] } => (query.relevant?.length ?? 0) > 0,
   );
@@ -32,15 +38,44 @@ export async function evalCommand(argv: readonly string[], io: CliIO): Promise<n
     );
   }
   const index = indexTools(tools);
-  const metrics = evaluate(index, labelled);
+  const { perQuery = [], ...metrics } = evaluate(index, labelled, { perQuery: true });
+  const byId = new Map(labelled.map((query) => [query.id, query]));
+  const misses = perQuery
+    .filter((result) => result.recallAt[missK as 1 | 3 | 5 | 10] < 1)
+    .map((result) => {
+      const query = byId.get(result.id);
+      return {
+        id: result.id,
+        query: query?.query ?? "",
+        relevant: query?.relevant ?? [],
+        ranked: result.ranked.slice(0, missK),
+      };
+    });
   if (values.json) {
-    io.stdout(`${JSON.stringify(metrics, null, 2)}\n`);
+    io.stdout(jsonText(values.misses ? { ...metrics, missK, misses } : metrics));
     return 0;
   }
-  const row = (label: string, value: number) => `${label.padEnd(8)}${value.toFixed(4)}\n`;
-  io.stdout(`queries ${metrics.count}\n`);
-  for (const k of [1, 3, 5, 10] as const) io.stdout(row(`R@${k}`, metrics.recallAt[k]));
-  io.stdout(row("MRR", metrics.mrr));
-  io.stdout(row("nDCG@10", metrics.ndcgAt10));
+  const style = styleFor(io);
+  const rows = [
+    ...([1, 3, 5, 10] as const).map((k) => [`R@${k}`, metrics.recallAt[k].toFixed(4)]),
+    ["MRR", metrics.mrr.toFixed(4)],
+    ["nDCG@10", metrics.ndcgAt10.toFixed(4)],
+  ];
+  const [header = "", ...body] = table(
+    [{ header: "metric" }, { header: `${metrics.count} queries`, align: "right" }],
+    rows,
+  );
+  io.stdout(`${[style.bold(header), ...body].join("\n")}\n`);
+  if (values.misses) {
+    io.stdout(
+      `\n${style.bold(`${misses.length} of ${metrics.count} queries missed a relevant tool in the top ${missK}:`)}\n`,
+    );
+    for (const miss of misses) {
+      const one = (text: string) => safeText(text, { oneLine: true });
+      io.stdout(
+        `${one(miss.id)}  ${one(miss.query)}\n    expected: ${miss.relevant.map(one).join(", ")}\n    ranked:   ${miss.ranked.map(one).join(", ") || "(nothing)"}\n`,
+      );
+    }
+  }
   return 0;
 }

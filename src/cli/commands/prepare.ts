@@ -1,25 +1,28 @@
 import { createToolSift } from "../../create-toolsift.js";
 import type { DisclosureMode, DisclosureStrategy } from "../../disclosure/index.js";
 import type { ProviderId } from "../../providers/index.js";
-import { contextWindowFlag, parseCommand, requireCatalogs } from "../args.js";
+import { catalogFlags, contextWindowFlag, oneOf, parseCommand } from "../args.js";
 import type { CliIO } from "../io.js";
-import { loadTools } from "../load.js";
+import { catalogOf, loadTools } from "../load.js";
+import { jsonText, safeText } from "../terminal.js";
 import { UsageError } from "../usage-error.js";
 
 export const prepareUsage = `Usage: toolsift prepare --catalog PATH --provider anthropic|openai-chat|openai-responses|gemini
        [--model M] [--native|--client] [--strategy reveal|bridge] [--reveal NAME,...]
        [--mode auto|on|off] [--context-window TOKENS] [--listing] [--all-loaded] [--strict]
+       [--duplicates qualify|error]
 
 Prints the request fragment toolsift would send for the first turn of a session, as JSON: the
 provider's tool fields (Anthropic and OpenAI: "tools" and "tool_choice"; Gemini: "tools" and
 "toolConfig"), the system note, the search mode and the conversion warnings.
 --reveal loads those tools as if an earlier search had found them; --all-loaded sends every tool
-converted and loaded (no deferral).`;
+converted and loaded (no deferral). Without --model, anthropic and openai-responses use
+client-side search (the model decides whether native search is available).`;
 
 const providers: readonly ProviderId[] = ["anthropic", "openai-chat", "openai-responses", "gemini"];
 
 const flags = {
-  catalog: { type: "string", multiple: true },
+  ...catalogFlags,
   provider: { type: "string" },
   model: { type: "string" },
   native: { type: "boolean" },
@@ -30,20 +33,10 @@ const flags = {
   "context-window": { type: "string" },
   listing: { type: "boolean" },
   "all-loaded": { type: "boolean" },
-  strict: { type: "boolean" },
 } as const;
 
-function oneOf<T extends string>(
-  value: string | undefined,
-  flag: string,
-  allowed: readonly T[],
-): T | undefined {
-  if (value === undefined) return undefined;
-  if (!(allowed as readonly string[]).includes(value)) {
-    throw new UsageError(`--${flag} must be one of ${allowed.join(", ")}; got "${value}".`);
-  }
-  return value as T;
-}
+/** Providers whose native search depends on the model; without --model the CLI says so. */
+const modelTabled: readonly ProviderId[] = ["anthropic", "openai-responses"];
 
 /** `toolsift prepare`: the request fragment for one provider, printed as JSON. */
 export async function prepareCommand(argv: readonly string[], io: CliIO): Promise<number> {
@@ -60,10 +53,14 @@ export async function prepareCommand(argv: readonly string[], io: CliIO): Promis
     mode = "off";
   }
   const contextWindow = contextWindowFlag(values["context-window"]);
-  const tools = await loadTools(requireCatalogs(values.catalog), io, {
-    strict: values.strict === true,
-  });
-  const sift = createToolSift({ tools });
+  const tools = await loadTools(values, io);
+  // the same lenient catalog as `search`, so prepare accepts every catalog search accepts
+  const sift = createToolSift({ catalog: catalogOf(tools) });
+  const noModel =
+    values.model === undefined &&
+    !values.native &&
+    !values.client &&
+    modelTabled.includes(provider);
 
   const session = "cli";
   const reveal = (values.reveal ?? "")
@@ -74,7 +71,10 @@ export async function prepareCommand(argv: readonly string[], io: CliIO): Promis
   if (unknown.length > 0) {
     const hints = unknown.map((name) => {
       const closest = sift.search(name, { limit: 3 }).hits.map((hit) => hit.name);
-      return closest.length > 0 ? `"${name}" (closest: ${closest.join(", ")})` : `"${name}"`;
+      const shown = safeText(name, { oneLine: true });
+      return closest.length > 0
+        ? `"${shown}" (closest: ${closest.map((hit) => safeText(hit, { oneLine: true })).join(", ")})`
+        : `"${shown}"`;
     });
     throw new UsageError(`--reveal names tools that are not in the catalog: ${hints.join("; ")}.`);
   }
@@ -87,7 +87,7 @@ export async function prepareCommand(argv: readonly string[], io: CliIO): Promis
     ...(values.model !== undefined ? { model: values.model } : {}),
     ...(values.native
       ? { search: "native" as const }
-      : values.client
+      : values.client || noModel
         ? { search: "client" as const }
         : {}),
     ...(strategy ? { strategy } : {}),
@@ -98,10 +98,12 @@ export async function prepareCommand(argv: readonly string[], io: CliIO): Promis
     ...(turn.request as Record<string, unknown>),
     system: turn.system,
     mode: turn.mode,
-    search: turn.searchReason,
+    search: noModel
+      ? `no --model given: client-side search (pass --model to look the model up in ${provider}'s tool-search table, or --native to force native search)`
+      : turn.searchReason,
     plan: turn.plan.reason,
     warnings: turn.warnings,
   };
-  io.stdout(`${JSON.stringify(output, null, 2)}\n`);
+  io.stdout(jsonText(output));
   return 0;
 }

@@ -1,18 +1,18 @@
-import { integerFlag, parseCommand, requireCatalogs } from "../args.js";
+import { catalogFlags, integerFlag, parseCommand } from "../args.js";
 import type { CliIO } from "../io.js";
 import { indexTools, loadTools, readQueries } from "../load.js";
+import { jsonLine } from "../terminal.js";
 import { UsageError } from "../usage-error.js";
 
-export const rankUsage = `Usage: toolsift rank --catalog PATH --queries FILE.jsonl [--k 10] [--strict]
+export const rankUsage = `Usage: toolsift rank --catalog PATH --queries FILE.jsonl [--k 10] [--strict] [--duplicates qualify|error]
 
 Prints one JSON line per input line, in input order: {"id": "...", "ranked": ["name", ...]}.
 Input lines are {"id", "query", ...}. Uses the search engine's defaults without the tail cut.`;
 
 const flags = {
-  catalog: { type: "string", multiple: true },
+  ...catalogFlags,
   queries: { type: "string" },
   k: { type: "string" },
-  strict: { type: "boolean" },
 } as const;
 
 /** `toolsift rank`: the top k names for every query of a JSONL file, in one process. */
@@ -21,9 +21,7 @@ export async function rankCommand(argv: readonly string[], io: CliIO): Promise<n
   if (positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}".`);
   if (!values.queries) throw new UsageError("--queries FILE.jsonl is required.");
   const k = integerFlag(values.k, "k", { min: 1, max: 1000 }, 10);
-  const tools = await loadTools(requireCatalogs(values.catalog), io, {
-    strict: values.strict === true,
-  });
+  const tools = await loadTools(values, io);
   const queries = await readQueries(values.queries);
   const index = indexTools(tools);
   // one buffered write per chunk keeps 20,000 lines fast without holding every line twice
@@ -33,10 +31,10 @@ export async function rankCommand(argv: readonly string[], io: CliIO): Promise<n
     try {
       // an empty query would browse the catalog; in a ranking file it is a mistake, not a query
       if (query.query.trim() === "") throw new Error("empty query: nothing to rank by");
-      line = JSON.stringify({ id: query.id, ranked: index.rank(query.query, k) });
+      line = jsonLine({ id: query.id, ranked: index.rank(query.query, k) });
     } catch (error) {
       // a query the engine refuses (no letters or digits) still gets its line, with the reason
-      line = JSON.stringify({ id: query.id, ranked: [], error: (error as Error).message });
+      line = jsonLine({ id: query.id, ranked: [], error: (error as Error).message });
     }
     buffer += `${line}\n`;
     if (buffer.length > 1 << 16) {

@@ -1,23 +1,28 @@
+import type { ToolDefinition } from "../../catalog/index.js";
 import { createToolSift } from "../../create-toolsift.js";
 import type { ProviderId } from "../../providers/index.js";
-import { contextWindowFlag, parseCommand, requireCatalogs } from "../args.js";
+import { catalogFlags, contextWindowFlag, parseCommand } from "../args.js";
 import type { CliIO } from "../io.js";
-import { loadTools } from "../load.js";
+import { catalogOf, loadTools } from "../load.js";
+import { createProgress, jsonText, safeText, styleFor, table } from "../terminal.js";
 import { UsageError } from "../usage-error.js";
 
-export const reportUsage = `Usage: toolsift report --catalog PATH [--catalog PATH ...] [--json] [--listing] [--context-window TOKENS]
+export const reportUsage = `Usage: toolsift report --catalog PATH [--catalog PATH ...] [--json] [--listing] [--by-server]
+       [--context-window TOKENS] [--strict] [--duplicates qualify|error]
 
 Token cost (o200k) of the catalog's tool definitions in each provider format (anthropic, openai,
 gemini, mcp): the full list, toolsift's first turn (client-side search, default settings), and the
 saving. --listing adds the directory of deferred tools to the search tool. --json prints
-{"tools": N, "full": {...}, "firstTurn": {...}, "savings": {...}}.`;
+{"tools": N, "full": {...}, "firstTurn": {...}, "savings": {...}}. --by-server adds each server's
+tool count and the tokens of its tools in the MCP tools/list form (JSON: "byServer"). On a
+terminal, progress goes to stderr.`;
 
 const flags = {
-  catalog: { type: "string", multiple: true },
+  ...catalogFlags,
   json: { type: "boolean" },
   listing: { type: "boolean" },
+  "by-server": { type: "boolean" },
   "context-window": { type: "string" },
-  strict: { type: "boolean" },
 } as const;
 
 /** Report formats: the three API families (OpenAI as Chat Completions) and MCP's tools/list. */
@@ -33,17 +38,17 @@ export async function reportCommand(argv: readonly string[], io: CliIO): Promise
   const { values, positionals } = parseCommand(argv, flags);
   if (positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}".`);
   const contextWindow = contextWindowFlag(values["context-window"]);
-  const tools = await loadTools(requireCatalogs(values.catalog), io, {
-    strict: values.strict === true,
-  });
-  const sift = createToolSift({ tools });
+  const progress = createProgress(io, 0);
+  progress.step("loading catalogs");
+  const tools = await loadTools(values, io);
+  const sift = createToolSift({ catalog: catalogOf(tools) });
   const count = (value: unknown) => sift.tokenCounter.count(JSON.stringify(value));
-
   const full: Record<string, number> = {};
   const firstTurn: Record<string, number> = {};
   const savings: Record<string, number> = {};
   const turn = { session: "report", contextWindow, ...(values.listing ? { listing: true } : {}) };
   for (const format of formats) {
+    progress.step(`counting tokens: ${format.name} (${sift.catalog.size} tools)`);
     if (format.provider) {
       const all = sift.prepare({
         ...turn,
@@ -57,37 +62,83 @@ export async function reportCommand(argv: readonly string[], io: CliIO): Promise
       firstTurn[format.name] =
         count(first.tools) + (first.system ? sift.tokenCounter.count(first.system) : 0);
     } else {
-      // MCP: the tools/list a gateway would serve, without and with toolsift in front
-      const asListed = (
-        list: readonly { name: string; description: string; inputSchema: unknown }[],
-      ) => list.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
       const plan = sift.prepare(turn);
-      full[format.name] = count(asListed(sift.catalog.list()));
+      full[format.name] = count(sift.catalog.list().map(asListed));
       firstTurn[format.name] =
-        count(asListed([...plan.metaTools, ...plan.loaded])) +
+        count([...plan.metaTools, ...plan.loaded].map(asListed)) +
         (plan.system ? sift.tokenCounter.count(plan.system) : 0);
     }
     const before = full[format.name] ?? 0;
     savings[format.name] = before === 0 ? 0 : 1 - (firstTurn[format.name] ?? 0) / before;
   }
-
+  const byServer = values["by-server"] ? serverRows(sift.catalog.list(), count) : undefined;
   if (values.json) {
     io.stdout(
-      `${JSON.stringify({ tools: sift.catalog.size, full, firstTurn, savings }, null, 2)}\n`,
+      jsonText({
+        tools: sift.catalog.size,
+        full,
+        firstTurn,
+        savings,
+        ...(byServer ? { byServer } : {}),
+      }),
     );
     return 0;
   }
+  const style = styleFor(io);
   io.stdout(
     `${sift.catalog.size} tools; first turn with default settings (auto, ${contextWindow.toLocaleString("en")}-token window${values.listing ? ", listing on" : ""}); o200k tokens\n\n`,
   );
-  io.stdout(
-    `${"format".padEnd(11)}${"full list".padStart(12)}${"first turn".padStart(12)}${"saving".padStart(9)}\n`,
+  const rows = formats.map((format) => [
+    format.name,
+    (full[format.name] ?? 0).toLocaleString("en"),
+    (firstTurn[format.name] ?? 0).toLocaleString("en"),
+    `${((savings[format.name] ?? 0) * 100).toFixed(2)}%`,
+  ]);
+  const [header = "", ...body] = table(
+    [
+      { header: "format" },
+      { header: "full list", align: "right" },
+      { header: "first turn", align: "right" },
+      { header: "saving", align: "right" },
+    ],
+    rows,
   );
-  for (const format of formats) {
-    const saving = `${((savings[format.name] ?? 0) * 100).toFixed(2)}%`;
-    io.stdout(
-      `${format.name.padEnd(11)}${(full[format.name] ?? 0).toLocaleString("en").padStart(12)}${(firstTurn[format.name] ?? 0).toLocaleString("en").padStart(12)}${saving.padStart(9)}\n`,
+  io.stdout(`${[style.bold(header), ...body].join("\n")}\n`);
+  if (byServer) {
+    const total = byServer.reduce((sum, row) => sum + row.tokens, 0) || 1;
+    const [serverHeader = "", ...serverBody] = table(
+      [
+        { header: "server" },
+        { header: "tools", align: "right" },
+        { header: "tokens (mcp)", align: "right" },
+        { header: "share", align: "right" },
+      ],
+      byServer.map((row) => [
+        safeText(row.server, { oneLine: true }),
+        String(row.tools),
+        row.tokens.toLocaleString("en"),
+        `${((row.tokens / total) * 100).toFixed(1)}%`,
+      ]),
     );
+    io.stdout(`\n${[style.bold(serverHeader), ...serverBody].join("\n")}\n`);
   }
   return 0;
+}
+
+/** MCP's tools/list form of a tool: what a gateway would serve. */
+function asListed({ name, description, inputSchema }: ToolDefinition) {
+  return { name, description, inputSchema };
+}
+
+/** Tools and MCP-form tokens per server, most tokens first; tools without a server are "(none)". */
+function serverRows(tools: readonly ToolDefinition[], count: (value: unknown) => number) {
+  const rows = new Map<string, { server: string; tools: number; tokens: number }>();
+  for (const tool of tools) {
+    const server = tool.server ?? "(none)";
+    const row = rows.get(server) ?? { server, tools: 0, tokens: 0 };
+    row.tools++;
+    row.tokens += count(asListed(tool));
+    rows.set(server, row);
+  }
+  return [...rows.values()].sort((a, b) => b.tokens - a.tokens || a.server.localeCompare(b.server));
 }

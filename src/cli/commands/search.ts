@@ -1,24 +1,60 @@
-import type { SearchHit, SearchResult } from "../../search/index.js";
-import { integerFlag, parseCommand, requireCatalogs } from "../args.js";
+import type { ToolDefinition } from "../../catalog/index.js";
+import { suggestNames } from "../../disclosure/index.js";
+import { parseQuery, type SearchHit, type SearchResult } from "../../search/index.js";
+import { catalogFlags, integerFlag, parseCommand } from "../args.js";
 import type { CliIO } from "../io.js";
 import { indexTools, loadTools } from "../load.js";
+import { clip, jsonText, type Style, safeText, styleFor, table } from "../terminal.js";
 import { UsageError } from "../usage-error.js";
 
-export const searchUsage = `Usage: toolsift search QUERY --catalog PATH [--catalog PATH ...] [--limit N] [--json] [--explain] [--regex] [--strict]
-
+export const searchUsage = `Usage: toolsift search QUERY --catalog PATH [--catalog PATH ...] [--limit N] [--json] [--explain] [--regex]
+       [--strict] [--duplicates qualify|error]
 Searches the catalog. QUERY may use: plain words, +required, -excluded, server:NAME,
-select:a,b,c (exact names), /regex/ (or --regex). --limit is 1-25 (default 5).`;
+select:a,b,c (exact names), /regex/ (or --regex). --limit is 1-25 (default 5).
+Exit code 0 when something matched, 1 when nothing did (the closest names are printed), 2 for bad
+usage or input.`;
 
 const flags = {
-  catalog: { type: "string", multiple: true },
+  ...catalogFlags,
   limit: { type: "string" },
   json: { type: "boolean" },
   explain: { type: "boolean" },
   regex: { type: "boolean" },
-  strict: { type: "boolean" },
 } as const;
 
-/** `toolsift search`: ranked hits for one query. */
+/** What the catalog can tell about a result that missed: ambiguous select names, near servers. */
+interface Hints {
+  /** select: names that several servers serve, qualified as server/name. */
+  ambiguous: Map<string, string[]>;
+  /** server: names that are no server, with the servers that look like them. */
+  servers: Map<string, string[]>;
+}
+
+function hintsFor(query: string, result: SearchResult, tools: readonly ToolDefinition[]): Hints {
+  // Maps, not objects: a tool may be named "__proto__" or "constructor"
+  const ambiguous = new Map<string, string[]>();
+  for (const name of result.missing ?? []) {
+    const qualified = tools.filter((tool) => tool.name.endsWith(`/${name}`)).map((t) => t.name);
+    if (qualified.length > 0) ambiguous.set(name, qualified);
+  }
+  const servers = new Map<string, string[]>();
+  if (result.hits.length === 0 && result.kind === "keyword") {
+    const known = [...new Set(tools.map((tool) => tool.server ?? ""))].filter(Boolean);
+    const lower = new Set(known.map((server) => server.toLowerCase()));
+    let wanted: string[] = [];
+    try {
+      wanted = parseQuery(query).servers;
+    } catch {
+      // the search already succeeded; a query the parser refuses has no server: filters
+    }
+    for (const server of wanted) {
+      if (!lower.has(server)) servers.set(server, suggestNames(server, known));
+    }
+  }
+  return { ambiguous, servers };
+}
+
+/** `toolsift search`: ranked hits for one query; exit 1 when nothing matched. */
 export async function searchCommand(argv: readonly string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommand(argv, flags);
   if (positionals.length === 0)
@@ -27,21 +63,25 @@ export async function searchCommand(argv: readonly string[], io: CliIO): Promise
     );
   const query = positionals.join(" ");
   const limit = integerFlag(values.limit, "limit", { min: 1, max: 25 }, 5);
-  const tools = await loadTools(requireCatalogs(values.catalog), io, {
-    strict: values.strict === true,
-  });
+  const tools = await loadTools(values, io);
   const index = indexTools(tools);
   const result = index.search(query, {
     limit,
     explain: values.explain === true,
     ...(values.regex ? { mode: "regex" as const } : {}),
   });
+  const hints = hintsFor(query, result, tools);
   if (values.json) {
-    io.stdout(`${JSON.stringify(toJson(result), null, 2)}\n`);
+    io.stdout(jsonText(toJson(result, hints)));
   } else {
-    io.stdout(formatResult(result));
+    const style = styleFor(io);
+    const body =
+      io.stdoutTTY === true
+        ? hitTable(result, style, io.columns ?? 100)
+        : result.hits.flatMap((hit, position) => hitLines(hit, position, result.kind));
+    io.stdout(`${[...body, ...footer(result, hints, style)].join("\n")}\n`);
   }
-  return 0;
+  return result.hits.length > 0 ? 0 : 1;
 }
 
 function hitToJson(hit: SearchHit) {
@@ -54,41 +94,108 @@ function hitToJson(hit: SearchHit) {
   };
 }
 
-/** The search result as printed by --json: tools are reduced to name, server and description. */
-export function toJson(result: SearchResult) {
-  return { ...result, hits: result.hits.map(hitToJson) };
+/** The search result as printed by --json: tools are reduced to name, server and description;
+ * `ambiguous` and `unknownServers` appear when the catalog explains a miss. */
+export function toJson(result: SearchResult, hints?: Hints) {
+  return {
+    ...result,
+    hits: result.hits.map(hitToJson),
+    ...(hints && hints.ambiguous.size > 0
+      ? { ambiguous: Object.fromEntries(hints.ambiguous) }
+      : {}),
+    ...(hints && hints.servers.size > 0
+      ? { unknownServers: Object.fromEntries(hints.servers) }
+      : {}),
+  };
 }
 
-function firstLine(text: string, max = 110): string {
-  const line = text.split("\n", 1)[0]?.trim() ?? "";
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+function firstLine(text: string): string {
+  return safeText(text.split("\n", 1)[0]?.trim() ?? "", { oneLine: true });
 }
 
-/** Human-readable listing of a search result. */
-export function formatResult(result: SearchResult): string {
+/** Piped output: a stable list, one hit per block, no colour and no width cut beyond 110. */
+function hitLines(hit: SearchHit, position: number, kind: SearchResult["kind"]): string[] {
+  const server = hit.tool.server ? `  [${safeText(hit.tool.server, { oneLine: true })}]` : "";
+  const score = kind === "keyword" ? `  ${hit.score.toFixed(3)}` : "";
+  const lines = [`${position + 1}. ${safeText(hit.name, { oneLine: true })}${score}${server}`];
+  const description = clip(firstLine(hit.tool.description), 110);
+  if (description) lines.push(`   ${description}`);
+  if (hit.explanation?.length) lines.push(`   why: ${why(hit)}`);
+  return lines;
+}
+
+function why(hit: SearchHit): string {
+  return (hit.explanation ?? [])
+    .map(
+      (entry) =>
+        `${safeText(entry.term, { oneLine: true })}@${entry.field} ${entry.score.toFixed(2)}`,
+    )
+    .join(", ");
+}
+
+/** Terminal output: an aligned table, descriptions cut to the terminal's width. */
+function hitTable(result: SearchResult, style: Style, columns: number): string[] {
+  if (result.hits.length === 0) return [];
+  const keyword = result.kind === "keyword";
+  const rows = result.hits.map((hit, position) => [
+    String(position + 1),
+    safeText(hit.name, { oneLine: true }),
+    safeText(hit.tool.server ?? "", { oneLine: true }),
+    keyword ? hit.score.toFixed(3) : "",
+  ]);
+  const lines = table(
+    [
+      { header: "#", align: "right" },
+      { header: "tool" },
+      { header: "server" },
+      { header: keyword ? "score" : "", align: "right" },
+    ],
+    rows,
+  );
+  const width = Math.max(...lines.map((line) => [...line].length));
+  const room = Math.max(20, columns - width - 2);
+  const [header = "", ...body] = lines;
+  const out = [style.bold(header)];
+  result.hits.forEach((hit, position) => {
+    out.push(
+      `${body[position] ?? ""}${" ".repeat(width - [...(body[position] ?? "")].length)}  ${style.dim(clip(firstLine(hit.tool.description), room))}`,
+    );
+    if (hit.explanation?.length) out.push(style.dim(`   why: ${why(hit)}`));
+  });
+  return out;
+}
+
+/** What follows the hits: why nothing matched and what to try instead. */
+function footer(result: SearchResult, hints: Hints, style: Style): string[] {
   const lines: string[] = [];
+  const list = (names: readonly string[]) =>
+    names.map((name) => safeText(name, { oneLine: true })).join(", ");
   if (result.hits.length === 0) {
-    lines.push(`No tools matched "${result.query}" among ${result.total} tools.`);
-    if (result.suggestions?.length) lines.push(`Closest names: ${result.suggestions.join(", ")}`);
-    if (result.servers?.length) {
+    lines.push(
+      style.yellow(
+        `No tools matched "${safeText(result.query, { oneLine: true })}" among ${result.total} tools.`,
+      ),
+    );
+  }
+  for (const [server, near] of hints.servers) {
+    const hint =
+      near.length > 0 ? ` Did you mean ${near.map((name) => `server:${name}`).join(", ")}?` : "";
+    lines.push(`No server is named "${safeText(server, { oneLine: true })}".${hint}`);
+  }
+  if (result.hits.length === 0) {
+    if (result.suggestions?.length) lines.push(`Closest names: ${list(result.suggestions)}`);
+    if (result.servers?.length && hints.servers.size === 0) {
       lines.push(
-        `Servers: ${result.servers.map((entry) => `${entry.server} (${entry.tools})`).join(", ")}`,
+        `Servers: ${result.servers.map((entry) => `${safeText(entry.server, { oneLine: true })} (${entry.tools})`).join(", ")}`,
       );
     }
   }
-  result.hits.forEach((hit, position) => {
-    const server = hit.tool.server ? `  [${hit.tool.server}]` : "";
-    const score = result.kind === "keyword" ? `  ${hit.score.toFixed(3)}` : "";
-    lines.push(`${position + 1}. ${hit.name}${score}${server}`);
-    const description = firstLine(hit.tool.description);
-    if (description) lines.push(`   ${description}`);
-    if (hit.explanation?.length) {
-      const parts = hit.explanation.map(
-        (entry) => `${entry.term}@${entry.field} ${entry.score.toFixed(2)}`,
-      );
-      lines.push(`   why: ${parts.join(", ")}`);
-    }
-  });
-  if (result.missing?.length) lines.push(`Missing: ${result.missing.join(", ")}`);
-  return `${lines.join("\n")}\n`;
+  for (const [name, qualified] of hints.ambiguous) {
+    lines.push(
+      `"${safeText(name, { oneLine: true })}" is served by ${qualified.length} servers, so each is named server/name: ${list(qualified)}. Select one of them.`,
+    );
+  }
+  const missing = (result.missing ?? []).filter((name) => !hints.ambiguous.has(name));
+  if (missing.length > 0) lines.push(`Missing: ${list(missing)}`);
+  return lines;
 }

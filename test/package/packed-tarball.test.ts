@@ -1,0 +1,169 @@
+// The package as a user gets it: `npm pack` (which builds through `prepack`), installed from the
+// tarball into an empty project, then every subpath imported from ESM JavaScript and from
+// TypeScript (node16 and bundler resolution), and the bin run through npx. The runtime
+// dependencies come from the npm cache that `npm ci` filled (--prefer-offline).
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as {
+  version: string;
+  exports: Record<string, unknown>;
+  dependencies: Record<string, string>;
+};
+/** Every import path the package offers, except its package.json. */
+const subpaths = Object.keys(manifest.exports)
+  .filter((key) => !key.endsWith("package.json"))
+  .map((key) => (key === "." ? "toolsift" : `toolsift/${key.slice(2)}`));
+const tsc = path.join(root, "node_modules/typescript/bin/tsc");
+
+let work = "";
+let app = "";
+let tarball = "";
+let packed: string[] = [];
+
+/** Runs a command; a failure shows its output (tsc writes its errors to stdout). */
+function run(command: string, args: readonly string[], cwd: string): string {
+  try {
+    return execFileSync(command, args, {
+      cwd,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, npm_config_update_notifier: "false", NO_COLOR: "1" },
+    });
+  } catch (error) {
+    const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
+    throw new Error(`${command} ${args.join(" ")} failed in ${cwd}:\n${stdout}\n${stderr}`);
+  }
+}
+
+beforeAll(() => {
+  work = mkdtempSync(path.join(tmpdir(), "toolsift-pack-"));
+  // without dist/, the tarball has a build only if `prepack` makes one
+  rmSync(path.join(root, "dist"), { recursive: true, force: true });
+  // --json lists the files packed; prepack builds dist/ first
+  const report = JSON.parse(run("npm", ["pack", "--json", "--pack-destination", work], root));
+  packed = report[0].files.map((file: { path: string }) => file.path);
+  tarball = path.join(work, report[0].filename);
+  app = path.join(work, "app");
+  run("mkdir", ["-p", app], work);
+  writeFileSync(
+    path.join(app, "package.json"),
+    JSON.stringify({ name: "app", private: true, type: "module" }),
+  );
+  run(
+    "npm",
+    ["install", "--prefer-offline", "--no-audit", "--no-fund", "--no-package-lock", tarball],
+    app,
+  );
+}, 240_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe("the packed tarball", () => {
+  it("ships the build, the licence and no source maps pointing at unshipped sources", () => {
+    expect(packed).toContain("LICENSE");
+    expect(packed).toContain("README.md");
+    expect(packed).toContain("dist/index.js");
+    expect(packed).toContain("dist/index.d.ts");
+    expect(packed).toContain("dist/cli/main.js");
+    expect(packed.filter((file) => file.endsWith(".map"))).toEqual([]);
+    expect(packed.filter((file) => file.includes(".test."))).toEqual([]);
+  });
+
+  it("imports every subpath from ESM JavaScript", () => {
+    const script = [
+      ...subpaths.map((subpath, index) => `import * as m${index} from ${JSON.stringify(subpath)};`),
+      `const modules = { ${subpaths.map((subpath, index) => `${JSON.stringify(subpath)}: m${index}`).join(", ")} };`,
+      "const counts = Object.fromEntries(Object.entries(modules).map(([k, v]) => [k, Object.keys(v).length]));",
+      "const sift = m0.createToolSift({ tools: [{ name: 'ping', description: 'Ping a host.', inputSchema: { type: 'object' } }] });",
+      "console.log(JSON.stringify({ counts, hit: sift.search('ping').hits[0]?.name }));",
+    ].join("\n");
+    writeFileSync(path.join(app, "check.mjs"), script);
+    const result = JSON.parse(run(process.execPath, ["check.mjs"], app));
+    for (const subpath of subpaths) expect(result.counts[subpath]).toBeGreaterThan(0);
+    expect(result.hit).toBe("ping");
+  });
+
+  it.each([
+    // node16 also checks every shipped declaration file (skipLibCheck off); bundler then checks
+    // resolution and use only, since a full library check costs ~15 s on a busy CI machine
+    ["node16", { module: "node16", moduleResolution: "node16", skipLibCheck: false }],
+    ["bundler", { module: "esnext", moduleResolution: "bundler", skipLibCheck: true }],
+  ])(
+    "type-checks every subpath from TypeScript (%s resolution)",
+    (name, options) => {
+      const source = [
+        'import { createToolSift, type ToolDefinition, type SearchResult } from "toolsift";',
+        ...subpaths
+          .slice(1)
+          .map((subpath, index) => `import * as p${index} from ${JSON.stringify(subpath)};`),
+        'const tool: ToolDefinition = { name: "ping", description: "Ping.", inputSchema: { type: "object" } };',
+        'const result: SearchResult = createToolSift({ tools: [tool] }).search("ping");',
+        `export const used = [result, ${subpaths
+          .slice(1)
+          .map((_, index) => `p${index}`)
+          .join(", ")}];`,
+      ].join("\n");
+      writeFileSync(path.join(app, `check-${name}.ts`), source);
+      writeFileSync(
+        path.join(app, `tsconfig.${name}.json`),
+        JSON.stringify({
+          compilerOptions: {
+            ...options,
+            target: "es2022",
+            strict: true,
+            noEmit: true,
+            typeRoots: [path.join(root, "node_modules/@types")],
+            types: ["node"],
+          },
+          files: [`check-${name}.ts`],
+        }),
+      );
+      expect(() => run(process.execPath, [tsc, "-p", `tsconfig.${name}.json`], app)).not.toThrow();
+    },
+    120_000,
+  );
+
+  it("passes publint (strict) and attw on the ESM-only profile", { timeout: 120_000 }, () => {
+    const bin = (name: string, file: string) => path.join(root, "node_modules", name, file);
+    const publint = run(
+      process.execPath,
+      [bin("publint", "src/cli.js"), "run", tarball, "--strict"],
+      work,
+    );
+    expect(publint).toContain("All good!");
+    // ESM-only: node10 and require() from CommonJS are out of scope (README, "Install")
+    const attw = run(
+      process.execPath,
+      [
+        bin("@arethetypeswrong/cli", "dist/index.js"),
+        tarball,
+        "--profile",
+        "esm-only",
+        "--format",
+        "json",
+      ],
+      work,
+    );
+    // run() throws on a non-zero exit; the JSON also lists the ignored resolutions, so filter them
+    const problems = Object.values(
+      (JSON.parse(attw) as { problems: Record<string, { resolutionKind?: string }[]> }).problems,
+    )
+      .flat()
+      .filter((problem) => !["node10", "node16-cjs"].includes(problem.resolutionKind ?? ""));
+    expect(problems).toEqual([]);
+  });
+
+  it("runs the bin through npx", { timeout: 60_000 }, () => {
+    expect(run("npx", ["--no-install", "toolsift", "--version"], app).trim()).toBe(
+      manifest.version,
+    );
+  });
+});
