@@ -44,6 +44,7 @@ export {
 export {
   type BudgetOptions,
   createToolSift,
+  type SearchOptionsOfToolSift,
   type ToolSift,
   type ToolSiftOptions,
 } from "./create-toolsift.js";
@@ -97,6 +98,9 @@ export type { ProviderId } from "./providers/index.js";
 // ── Search: the BM25F index and its query language ──
 export {
   createSearchIndex,
+  type Embedder,
+  type EmbedKind,
+  type SavedVectors,
   type SearchHit,
   type SearchIndexOptions,
   type SearchMode,
