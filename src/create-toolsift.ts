@@ -16,6 +16,7 @@ import {
 import type { Catalog, ToolDefinition, ToolResult } from "./catalog/index.js";
 import { createCatalog } from "./catalog/index.js";
 import {
+  type CallDispatcher,
   createDisclosure,
   type Disclosure,
   type DisclosureOptions,
@@ -74,6 +75,17 @@ export interface ToolSiftOptions {
   tools?: readonly ToolDefinition[];
   /** Use an existing catalog instead of creating one (then `tools` is added to it). */
   catalog?: Catalog;
+  /** Tools of different servers sharing a name: `qualify` (default) calls each `server/name`
+   * with one warning naming them; `error` throws `duplicate_tool`. Ignored with `catalog`. */
+  duplicates?: "qualify" | "error";
+  /** Receives load-time warnings (qualified names); default `console.warn`. */
+  onWarning?: (message: string) => void;
+  /**
+   * Runs every call whose tool has no `handler`, e.g. by forwarding it to the tool's MCP server:
+   * `({ tool, name, arguments, session, signal }) => client.callTool(...)`. Policy, argument
+   * validation and repair, hooks, the time limit and result budgets apply as for handlers.
+   */
+  onCall?: CallDispatcher;
   /** Disclosure defaults; every turn may override the `TurnSettings` part. */
   disclosure?: TurnSettings &
     Pick<
@@ -183,7 +195,12 @@ function spillReader(store: SpillStore, resultLimit: number): ToolDefinition {
  */
 export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
   const tokenCounter = counterFrom(options.tokens);
-  const catalog = options.catalog ?? createCatalog();
+  const catalog =
+    options.catalog ??
+    createCatalog([], {
+      ...(options.duplicates ? { duplicates: options.duplicates } : {}),
+      ...(options.onWarning ? { onWarning: options.onWarning } : {}),
+    });
   const policyOptions = options.policy ?? {};
   const layers = [...(policyOptions.layers ?? []), ...(policyOptions.rules ?? [])];
   const policy = createPolicy({
@@ -244,6 +261,7 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
   const disclosure = createDisclosure({
     ...options.disclosure,
     ...(definitions !== undefined ? { definitionBudget: definitions } : {}),
+    ...(options.onCall ? { onCall: options.onCall } : {}),
     catalog,
     search,
     isVisible,

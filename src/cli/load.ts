@@ -11,13 +11,17 @@ export async function loadTools(
   io: CliIO,
   options: { strict?: boolean } = {},
 ): Promise<ToolDefinition[]> {
-  const { tools, warnings } = await loadCatalogPaths(paths, {
+  const { tools, warnings, skippedFiles } = await loadCatalogPaths(paths, {
     onInvalid: options.strict ? "throw" : "skip",
+    strict: options.strict === true,
+    // files named on the command line are the user's own: keep their server and control fields
+    trust: "host",
     // the CLI reads catalogs as they come from the wild: odd names are mapped later by providers,
     // and a name served by two servers becomes server/name instead of failing the whole load
     nameRule: "lenient",
     duplicates: "qualify",
   });
+  for (const skipped of skippedFiles) io.stderr(`warning: skipped file: ${skipped.message}\n`);
   for (const warning of warnings.slice(0, 20)) {
     io.stderr(
       `warning: skipped ${warning.tool}${warning.source ? ` (${warning.source})` : ""}: ${warning.message}\n`,

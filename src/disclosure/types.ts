@@ -183,6 +183,23 @@ export type BeforeCallHook = (
   event: BeforeCallEvent,
 ) => BeforeCallDecision | undefined | Promise<BeforeCallDecision | undefined>;
 
+/** A call handed to the host's dispatcher (`onCall`): the real tool, never the bridge. */
+export interface DispatchedCall {
+  /** The real tool definition (its `server` says where to route the call). */
+  tool: ToolDefinition;
+  name: string;
+  /** Arguments after validation, repairs and before-hooks. */
+  arguments: { [key: string]: unknown };
+  session: string;
+  /** Aborted on the call's time limit or when the caller cancels; pass it on to your client. */
+  signal: AbortSignal;
+  route: CallRoute;
+}
+
+/** Runs every call whose tool has no `handler` (e.g. forwards it to an MCP client); returns an
+ * MCP-style result or any JSON value, like a handler. */
+export type CallDispatcher = (call: DispatchedCall) => unknown | Promise<unknown>;
+
 export type AfterCallHook = (
   event: AfterCallEvent,
 ) => ToolResult | undefined | Promise<ToolResult | undefined>;
@@ -203,6 +220,9 @@ export interface DisclosureOptions extends TurnSettings {
   store?: RevealStore;
   metaToolNames?: Partial<MetaToolNames>;
   hooks?: { before?: readonly BeforeCallHook[]; after?: readonly AfterCallHook[] };
+  /** Runs every call whose tool has no `handler`: policy, argument checks, hooks, the time limit
+   * and result budgets apply exactly as for handlers. Without it such calls fail `no_handler`. */
+  onCall?: CallDispatcher;
   /** Handler time limit in milliseconds; default 60,000; `Infinity` for none. */
   timeoutMs?: number;
   /** Search hits per query when the model gives no limit (default 5) and the most it may ask
