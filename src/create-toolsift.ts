@@ -160,6 +160,8 @@ function spillReader(store: SpillStore, resultLimit: number): ToolDefinition {
   const pageTokens = spillPageTokens(resultLimit);
   return {
     ...spillReadToolDefinition,
+    // the model needs it as soon as a result is cut, so it is never hidden behind search
+    core: true,
     maxResultTokens: resultLimit,
     handler: (args) => {
       const page = store.read(String(args.id), { page: Number(args.page ?? 1), pageTokens });

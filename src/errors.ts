@@ -18,6 +18,7 @@ export type ToolsiftErrorCode =
   | "missing_required_tools"
   | "upstream_error"
   | "budget_exceeded"
+  | "too_many_tools"
   | "internal";
 
 /** Base class of every error toolsift throws. */

@@ -1,4 +1,5 @@
 import type { ToolDefinition } from "../catalog/index.js";
+import { ToolsiftError } from "../errors.js";
 import { buildListing, type Listing, type ListingEntry } from "./build-listing.js";
 import { compactSignature } from "./compact-signature.js";
 import { decideActivation } from "./decide-activation.js";
@@ -31,6 +32,8 @@ export interface ResolvedSettings {
   maxLimit: number;
   /** Token budget of the tools array (meta tools + loaded tools); undefined for none. */
   definitionBudget: number | undefined;
+  /** Most tool definitions per request; undefined for no limit. */
+  maxTools: number | undefined;
 }
 
 /** Measuring helpers a plan needs. */
@@ -82,6 +85,7 @@ function chooseReveals(
   basis: PlanBasis,
   revealed: readonly string[],
   room: number | undefined,
+  slots: number | undefined,
   counters: PlanCounters,
 ): { chosen: ToolDefinition[]; skipped: string[] } {
   const candidates = new Map<string, ToolDefinition>();
@@ -89,14 +93,19 @@ function chooseReveals(
     const tool = basis.visible.get(name);
     if (tool && basis.deferrableNames.has(name)) candidates.set(name, tool);
   }
-  if (room === undefined) return { chosen: [...candidates.values()], skipped: [] };
+  if (room === undefined && slots === undefined) {
+    return { chosen: [...candidates.values()], skipped: [] };
+  }
   const kept = new Set<string>();
   const skipped: string[] = [];
+  let left = room ?? Number.POSITIVE_INFINITY;
+  let free = slots ?? Number.POSITIVE_INFINITY;
   for (const tool of [...candidates.values()].reverse()) {
-    const size = counters.definition(tool);
-    if (size <= room) {
+    const size = room === undefined ? 0 : counters.definition(tool);
+    if (size <= left && free > 0) {
       kept.add(tool.name);
-      room -= size;
+      left -= size;
+      free -= 1;
     } else skipped.push(tool.name);
   }
   return { chosen: [...candidates.values()].filter((tool) => kept.has(tool.name)), skipped };
@@ -153,6 +162,13 @@ export function planTurn(
   };
   const loaded: ToolDefinition[] = [...basis.core];
   if (!active) {
+    const most = settings.maxTools;
+    if (most !== undefined && basis.visible.size > most) {
+      throw new ToolsiftError(
+        "too_many_tools",
+        `${basis.visible.size} tools would be sent with disclosure off (${reason}), more than the provider's limit of ${most} tools per request. Use mode "auto" or "on" so toolsift defers the rest, or hide tools with the policy.`,
+      );
+    }
     loaded.push(...basis.deferrable);
     loaded.sort(byName);
     stats.loaded = loaded.length;
@@ -179,7 +195,11 @@ export function planTurn(
   const skipped: string[] = [];
   if (strategy === "reveal" && !settings.nativeSearch) {
     const room = limit === undefined ? undefined : limit - stats.metaTokens - coreTokens;
-    const choice = chooseReveals(basis, revealed, room, counters);
+    const slots =
+      settings.maxTools === undefined
+        ? undefined
+        : settings.maxTools - metaTools.length - basis.core.length;
+    const choice = chooseReveals(basis, revealed, room, slots, counters);
     for (const tool of choice.chosen) promoted.add(tool.name);
     loaded.push(...choice.chosen);
     skipped.push(...choice.skipped);

@@ -61,6 +61,8 @@ export function resolveSettings(options: DisclosureOptions, turn: TurnSettings):
     fail("searchLimit.default", defaultLimit, `keep it at most searchLimit.max (${maxLimit})`);
   const definitionBudget = turn.definitionBudget ?? options.definitionBudget;
   checkPositive("definitionBudget", definitionBudget, true);
+  const maxTools = turn.maxTools ?? options.maxTools;
+  checkPositive("maxTools", maxTools, true);
   checkTimeout(options.timeoutMs);
   const names = { ...DEFAULT_META_TOOL_NAMES, ...options.metaToolNames };
   if (new Set([names.search, names.describe, names.call]).size !== 3) {
@@ -77,5 +79,6 @@ export function resolveSettings(options: DisclosureOptions, turn: TurnSettings):
     defaultLimit,
     maxLimit,
     definitionBudget,
+    maxTools,
   };
 }

@@ -78,6 +78,15 @@ export interface TurnSettings {
    * Mode `off` never defers: the budget is then only reported in `plan.budget`, not enforced.
    */
   definitionBudget?: number;
+  /**
+   * Most tool definitions the request may carry (meta tools + loaded tools): a provider's limit
+   * (OpenAI Chat 128), set by provider turns from its capabilities. Above it disclosure activates
+   * even in `auto`, unpinned core tools move to the deferrable side (smaller first stay) and
+   * reveals are promoted newest-first while slots remain. Pinned tools never move: when they
+   * alone pass the limit, or mode is `off` with more tools than it, `prepare` throws
+   * `too_many_tools` with the counts and the fix.
+   */
+  maxTools?: number;
 }
 
 /** Input of `prepare`. */
