@@ -1,4 +1,5 @@
 import { ToolsiftError } from "../errors.js";
+import type { DirectoryOptions } from "./build-directory.js";
 import { DEFAULT_META_TOOL_NAMES } from "./meta-tools.js";
 import type { ResolvedSettings } from "./plan-turn.js";
 import type { DisclosureOptions, ListingOptions, TurnSettings } from "./types.js";
@@ -23,6 +24,14 @@ export function checkTimeout(value: number | undefined): void {
   if (value !== undefined && !(value > 0)) {
     fail("timeoutMs", value, "use a positive number of milliseconds, or Infinity for no limit");
   }
+}
+
+function directoryOf(value: TurnSettings["directory"]): DirectoryOptions | undefined {
+  if (value === false) return undefined;
+  if (value === undefined || value === true) return {};
+  checkPositive("directory.maxTokens", value.maxTokens, true);
+  checkPositive("directory.words", value.words, true);
+  return value;
 }
 
 function listingOf(value: TurnSettings["listing"]): ListingOptions | undefined {
@@ -73,6 +82,7 @@ export function resolveSettings(options: DisclosureOptions, turn: TurnSettings):
     strategy,
     auto,
     listing: listingOf(turn.listing ?? options.listing),
+    directory: directoryOf(turn.directory ?? options.directory),
     contextWindow,
     nativeSearch: turn.nativeSearch ?? options.nativeSearch ?? false,
     names,

@@ -2,6 +2,7 @@
 
 import type { ToolDefinition, ToolResult } from "../catalog/index.js";
 import type { SearchOptions, SearchResult } from "../search/index.js";
+import type { DirectoryOptions } from "./build-directory.js";
 import type { RevealStore } from "./reveal-store.js";
 
 /** `off` never defers, `on` defers whenever a tool is deferrable, `auto` defers above a threshold. */
@@ -62,6 +63,13 @@ export interface TurnSettings {
   auto?: AutoThreshold;
   /** Embed a directory of deferred tools in the search tool's description (default false). */
   listing?: boolean | ListingOptions;
+  /**
+   * The server directory (default on): one line per server whose tools are deferred (name, tool
+   * count, a few words derived from its tools), at the end of the search tool's description, or
+   * of the system note under native search. Budgeted at 1% of the context window (1,000 tokens
+   * without one), degrading to names and counts; `false` turns it off.
+   */
+  directory?: boolean | DirectoryOptions;
   /** Tools kept loaded by exact name or picomatch glob, on top of `defer: "never"`. */
   neverDefer?: readonly string[];
   /** Context window of the model, in tokens; used by the share threshold and the listing budget. */
@@ -129,6 +137,8 @@ export interface PlanStats {
   loadedTokens: number;
   metaTokens: number;
   listingTokens: number;
+  /** Tokens of the server directory (part of `metaTokens`, or of the system note when native). */
+  directoryTokens: number;
   listingTier: "none" | "summaries" | "names" | "servers";
 }
 
@@ -159,8 +169,9 @@ export interface TurnPlan {
   nativeSearch: boolean;
   stats: PlanStats;
   budget?: DefinitionBudgetReport;
-  /** The directory of deferred tools appended to the search tool's description, when a listing
-   * is on; formatters for providers that cap description length move it to the system note. */
+  /** The text appended to the search tool's description: the server directory and, when on, the
+   * listing of deferred tools. Formatters for providers that cap description length move it to
+   * the system note. */
   listing?: string;
 }
 

@@ -50,6 +50,8 @@ export async function reportCommand(argv: readonly string[], io: CliIO): Promise
         provider: format.provider,
         search: "client",
         mode: "off",
+        // the full list as it is, past the provider's tool limit: the figure to compare with
+        maxTools: Number.MAX_SAFE_INTEGER,
       });
       const first = sift.prepare({ ...turn, provider: format.provider, search: "client" });
       full[format.name] = count(all.tools);
@@ -71,9 +73,11 @@ export async function reportCommand(argv: readonly string[], io: CliIO): Promise
     savings[format.name] = before === 0 ? 0 : 1 - (firstTurn[format.name] ?? 0) / before;
   }
 
+  // the server directory is part of every first turn above; its own cost, shown separately
+  const directory = sift.prepare(turn).stats.directoryTokens;
   if (values.json) {
     io.stdout(
-      `${JSON.stringify({ tools: sift.catalog.size, full, firstTurn, savings }, null, 2)}\n`,
+      `${JSON.stringify({ tools: sift.catalog.size, full, firstTurn, savings, directoryTokens: directory }, null, 2)}\n`,
     );
     return 0;
   }
@@ -89,5 +93,8 @@ export async function reportCommand(argv: readonly string[], io: CliIO): Promise
       `${format.name.padEnd(11)}${(full[format.name] ?? 0).toLocaleString("en").padStart(12)}${(firstTurn[format.name] ?? 0).toLocaleString("en").padStart(12)}${saving.padStart(9)}\n`,
     );
   }
+  io.stdout(
+    `\nserver directory (one line per server, included in the first turn): ${directory.toLocaleString("en")} tokens\n`,
+  );
   return 0;
 }
