@@ -21,12 +21,15 @@ import { roundTripAnthropic, roundTripOpenAIChat } from "./demo-round-trips.js";
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 /** The real catalogs when `../shared` is beside the repository, else the 40-tool fixture. */
-async function loadTools(): Promise<{ tools: ToolDefinition[]; source: string }> {
-  const candidates = [
-    process.env.TOOLSIFT_SHARED && path.join(process.env.TOOLSIFT_SHARED, "catalogs"),
-    path.join(here, "../../shared/catalogs"),
-    path.join(here, "../../../shared/catalogs"), // a git worktree two levels down
-  ].filter((item): item is string => Boolean(item));
+async function loadTools(): Promise<{ tools: ToolDefinition[]; source: string; real: boolean }> {
+  // TOOLSIFT_SHARED names the shared folder; without it, look beside the repository
+  const shared = process.env.TOOLSIFT_SHARED;
+  const candidates = shared
+    ? [path.join(shared, "catalogs")]
+    : [
+        path.join(here, "../../shared/catalogs"),
+        path.join(here, "../../../shared/catalogs"), // a git worktree two levels down
+      ];
   const real = candidates.find((candidate) => existsSync(candidate));
   if (real) {
     const { tools, files, renamed } = await loadCatalogPaths([real]);
@@ -34,6 +37,7 @@ async function loadTools(): Promise<{ tools: ToolDefinition[]; source: string }>
     const note = `; ${shared} tool names exist on several servers, so those tools are called server/name`;
     return {
       tools,
+      real: true,
       source: `${files.length} MCP servers in ${path.relative(process.cwd(), real)}${shared > 0 ? note : ""}`,
     };
   }
@@ -42,7 +46,7 @@ async function loadTools(): Promise<{ tools: ToolDefinition[]; source: string }>
   );
   const fixture = path.join(here, "../test/fixtures/catalogs/example-tools.json");
   const { tools } = await loadCatalogPaths([fixture], { trust: "host" });
-  return { tools, source: "the example catalog" };
+  return { tools, source: "the example catalog", real: false };
 }
 
 function heading(text: string): void {
@@ -65,16 +69,22 @@ function showSearch(sift: ToolSift, label: string, query: string): void {
   console.log();
 }
 
-function searchSection(sift: ToolSift): void {
+function searchSection(sift: ToolSift, real: boolean): void {
   heading("1. Search: the model asks in its own words");
   showSearch(sift, "A short keyword query:", "create a github issue");
   showSearch(
     sift,
-    "A request that needs two tools from two servers (CI status, then chat):",
-    "post the latest failed CircleCI pipeline to the team's Slack channel",
+    "A request that needs two tools from two servers:",
+    real
+      ? "post the latest failed CircleCI pipeline to the team's Slack channel"
+      : "save the query results to a file",
   );
   showSearch(sift, "A whole sentence from a user:", "take a screenshot of the checkout page");
-  showSearch(sift, "Only one server's tools:", "server:server-slack message");
+  showSearch(
+    sift,
+    "Only one server's tools:",
+    real ? "server:server-slack message" : "server:database table",
+  );
 }
 
 function planSection(sift: ToolSift): void {
@@ -100,7 +110,7 @@ function planSection(sift: ToolSift): void {
   });
   console.log(
     `\nOpenAI Chat (gpt-4.1): ${openai.mode} search — the request carries ${openai.tools.length} tool(s): ` +
-      `${openai.plan.metaTools.map((tool) => tool.name).join(", ")}.\n` +
+      `${[...openai.plan.metaTools, ...openai.plan.loaded].map((tool) => tool.name).join(", ")}.\n` +
       "  The model calls tool_search; the tools it finds are sent in full from its next turn on.\n" +
       `  (OpenAI Chat takes at most 128 tools per request; ${openai.plan.deferred.length} wait behind the search.)`,
   );
@@ -146,9 +156,11 @@ function savingsSection(sift: ToolSift): void {
 }
 
 const started = performance.now();
-const { tools, source } = await loadTools();
+const { tools, source, real } = await loadTools();
 // MCP tools carry no handlers here: the round trips below answer every call through onCall
 const sift = createToolSift({
+  // the 40-tool fallback is below auto's threshold (10% of the window): defer it anyway to show how
+  disclosure: { mode: real ? "auto" : "on" },
   tools,
   onWarning: (message) => console.log(`note: ${message.split(": ")[0]}.\n`),
   onCall: ({ tool, arguments: args }) => ({
@@ -158,7 +170,7 @@ const sift = createToolSift({
   }),
 });
 console.log(`Loaded ${sift.catalog.size.toLocaleString("en")} tools from ${source}.`);
-searchSection(sift);
+searchSection(sift, real);
 planSection(sift);
 heading("3. One round trip per provider (official SDKs, local mock server)");
 await roundTripAnthropic(sift);
