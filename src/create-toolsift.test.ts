@@ -84,6 +84,20 @@ describe("createToolSift", () => {
     expect(seen).toHaveLength(1);
   });
 
+  it("qualifies a name two servers share, with one warning, unless duplicates is error", () => {
+    const warnings: string[] = [];
+    const shared = [echo("create_issue", "github"), echo("create_issue", "gitlab")];
+    const sift = createToolSift({ tools: shared, onWarning: (text) => warnings.push(text) });
+    expect(sift.catalog.list().map((tool) => tool.name)).toEqual([
+      "github/create_issue",
+      "gitlab/create_issue",
+    ]);
+    expect(warnings).toEqual([
+      expect.stringMatching(/^1 tool name\(s\) are served by more than one server/),
+    ]);
+    expect(() => createToolSift({ tools: shared, duplicates: "error" })).toThrow(/same name/);
+  });
+
   it("onCall gets an abort signal that fires on the time limit", async () => {
     let aborted: AbortSignal | undefined;
     const sift = createToolSift({
