@@ -27,6 +27,9 @@ export async function runQualityBench(): Promise<QualityRow[]> {
     const { tools } = await loadCatalogPaths([path.join(root, dataset, "catalog.json")], {
       onInvalid: "skip",
       nameRule: "lenient",
+      // benchmark catalogs are written by their authors, one file for many servers
+      trust: "host",
+      duplicates: "error",
     });
     const queries = (await readQueries(path.join(root, dataset, "queries.jsonl"))).filter(
       (query): query is typeof query & { relevant: string[] } => (query.relevant?.length ?? 0) > 0,

@@ -1,135 +1,179 @@
 /**
- * The toolsift demo: load an example catalog (40 tools on five servers), keep a search index in
- * sync with it and run every query form; then plan a turn and run model calls through dispatch
- * (search → reveal → call, argument validation and repair, policy, suggestions).
- * Run with `npm run demo`.
+ * The toolsift demo: load the 20 real MCP servers of `../shared/catalogs` (1,371 tools), search
+ * them, plan an Anthropic turn (the provider's own tool search) and an OpenAI Chat turn (toolsift's
+ * search tool), run one round trip per provider with the official SDK against a local mock server,
+ * and print what the first turn costs with and without toolsift. Run with `npm run demo`.
+ *
+ * Each part is one function below, so a section can be added or run on its own.
  */
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadCatalogFile } from "../src/catalog/node.js";
 import {
-  createCatalog,
-  createSearchIndex,
   createToolSift,
   type SearchResult,
-  syncSearchIndex,
+  type ToolDefinition,
+  type ToolSift,
 } from "../src/index.js";
+import { loadCatalogPaths } from "../src/node.js";
+import { roundTripAnthropic, roundTripOpenAIChat } from "./demo-round-trips.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const file = path.join(here, "../test/fixtures/catalogs/example-tools.json");
 
-const { tools } = await loadCatalogFile(file);
-const catalog = createCatalog(tools);
-const index = createSearchIndex();
-syncSearchIndex(index, catalog);
-console.log(
-  `Loaded ${catalog.size} tools from ${path.basename(file)} (fingerprint ${catalog.fingerprint()}).\n`,
-);
+/** The real catalogs when `../shared` is beside the repository, else the 40-tool fixture. */
+async function loadTools(): Promise<{ tools: ToolDefinition[]; source: string; real: boolean }> {
+  // TOOLSIFT_SHARED names the shared folder; without it, look beside the repository
+  const shared = process.env.TOOLSIFT_SHARED;
+  const candidates = shared
+    ? [path.join(shared, "catalogs")]
+    : [
+        path.join(here, "../../shared/catalogs"),
+        path.join(here, "../../../shared/catalogs"), // a git worktree two levels down
+      ];
+  const real = candidates.find((candidate) => existsSync(candidate));
+  if (real) {
+    const { tools, files, renamed } = await loadCatalogPaths([real]);
+    const shared = new Set(renamed.map((item) => item.from)).size;
+    const note = `; ${shared} tool names exist on several servers, so those tools are called server/name`;
+    return {
+      tools,
+      real: true,
+      source: `${files.length} MCP servers in ${path.relative(process.cwd(), real)}${shared > 0 ? note : ""}`,
+    };
+  }
+  console.log(
+    "(../shared/catalogs is not beside the repository: using the 40-tool example catalog instead;\n set TOOLSIFT_SHARED to the shared folder to see the real servers.)\n",
+  );
+  const fixture = path.join(here, "../test/fixtures/catalogs/example-tools.json");
+  const { tools } = await loadCatalogPaths([fixture], { trust: "host" });
+  return { tools, source: "the example catalog", real: false };
+}
 
-function show(label: string, result: SearchResult): void {
-  console.log(`── ${label}: ${JSON.stringify(result.query)} (${result.kind})`);
+function heading(text: string): void {
+  console.log(`\n━━ ${text} ${"━".repeat(Math.max(0, 70 - text.length))}\n`);
+}
+
+function showSearch(sift: ToolSift, label: string, query: string): void {
+  const result: SearchResult = sift.search(query, { limit: 4 });
+  console.log(`${label}\n  “${query}”`);
   for (const hit of result.hits) {
-    const score = result.kind === "keyword" ? ` ${hit.score.toFixed(2)}` : "";
-    console.log(
-      `   ${hit.name.padEnd(28)}${score.padEnd(7)} ${hit.tool.description.split(". ")[0]}`,
-    );
+    const about =
+      hit.tool.description
+        .trim()
+        .split(/(?<=\.)\s|\n/)[0]
+        ?.slice(0, 70) ?? "";
+    console.log(`   → ${hit.name.padEnd(40)} ${about}`);
   }
-  if (result.missing?.length) console.log(`   missing: ${result.missing.join(", ")}`);
-  if (result.hits.length === 0) {
-    console.log(`   no match; closest names: ${result.suggestions?.join(", ") ?? "none"}`);
-    console.log(
-      `   servers: ${result.servers?.map((entry) => `${entry.server} (${entry.tools})`).join(", ")}`,
-    );
-  }
+  if (result.hits.length === 0)
+    console.log(`   no match; closest: ${result.suggestions?.join(", ")}`);
   console.log();
 }
 
-show("a model's keyword query", index.search("github issue create"));
-show(
-  "a raw user request",
-  index.search("Can you please put a meeting with Ana on my calendar for Friday?"),
-);
-show("exact fetch", index.search("select:read-file,runQuery,no_such_tool"));
-show("required and excluded terms", index.search("+pull -merge request"));
-show("server filter", index.search("server:database table"));
-show("regex mode (linear time)", index.search("/^browser\\.(click|type)$/"));
-show("no match: suggestions instead of a dead end", index.search("crete_isue"));
-
-const explained = index.search("take a screenshot of the page", { limit: 1, explain: true });
-console.log(`── why ${explained.hits[0]?.name} ranks first:`);
-for (const part of explained.hits[0]?.explanation ?? []) {
-  console.log(`   ${part.term.padEnd(12)} in ${part.field.padEnd(18)} +${part.score.toFixed(2)}`);
+function searchSection(sift: ToolSift, real: boolean): void {
+  heading("1. Search: the model asks in its own words");
+  showSearch(sift, "A short keyword query:", "create a github issue");
+  showSearch(
+    sift,
+    "A request that needs two tools from two servers:",
+    real
+      ? "post the latest failed CircleCI pipeline to the team's Slack channel"
+      : "save the query results to a file",
+  );
+  showSearch(sift, "A whole sentence from a user:", "take a screenshot of the checkout page");
+  showSearch(
+    sift,
+    "Only one server's tools:",
+    real ? "server:server-slack message" : "server:database table",
+  );
 }
 
-// the index follows the catalog: a new tool is searchable at once, a removed one is gone
-catalog.add({
-  name: "send_slack_message",
-  description: "Send a message to a Slack channel.",
-  inputSchema: {
-    type: "object",
-    properties: { channel: { type: "string" }, text: { type: "string" } },
-  },
-  server: "slack",
-});
-catalog.remove("browser.evaluate");
-console.log();
-show("after adding a Slack tool", index.search("notify the team on slack", { limit: 2 }));
+function planSection(sift: ToolSift): void {
+  heading("2. What the model sees in its first turn");
+  const anthropic = sift.prepare({
+    session: "plan-anthropic",
+    provider: "anthropic",
+    model: "claude-sonnet-4-6",
+    contextWindow: 200_000,
+  });
+  console.log(
+    `Anthropic (claude-sonnet-4-6): ${anthropic.mode} search — ${anthropic.searchReason}.\n` +
+      `  ${anthropic.plan.deferred.length} tools are sent with defer_loading, so Claude's own tool search\n` +
+      "  finds them; none of them takes room in the context until found. The system text names the servers:\n",
+  );
+  const directory = anthropic.system.split("\n\n").slice(1).join("\n\n");
+  console.log(directory.replace(/^/gm, "    "));
+  const openai = sift.prepare({
+    session: "plan-openai",
+    provider: "openai-chat",
+    model: "gpt-4.1",
+    contextWindow: 128_000,
+  });
+  console.log(
+    `\nOpenAI Chat (gpt-4.1): ${openai.mode} search — the request carries ${openai.tools.length} tool(s): ` +
+      `${[...openai.plan.metaTools, ...openai.plan.loaded].map((tool) => tool.name).join(", ")}.\n` +
+      "  The model calls tool_search; the tools it finds are sent in full from its next turn on.\n" +
+      `  (OpenAI Chat takes at most 128 tools per request; ${openai.plan.deferred.length} wait behind the search.)`,
+  );
+}
 
-// ── disclosure and dispatch: what the model sees, and what happens when it calls ──
-console.log("\n════ disclosure and dispatch ════\n");
-const withHandlers = tools.map((tool) => ({
-  ...tool,
-  handler: (args: Record<string, unknown>) => ({ ok: true, tool: tool.name, received: args }),
-}));
+function savingsSection(sift: ToolSift): void {
+  heading("4. Savings: tokens the tool definitions take in the first turn");
+  const rows: [string, number, number][] = [];
+  for (const [label, provider, model] of [
+    ["Anthropic, native search", "anthropic", "claude-sonnet-4-6"],
+    ["Anthropic, toolsift search", "anthropic", "claude-3-haiku-20240307"],
+    ["OpenAI Chat", "openai-chat", "gpt-4.1"],
+    ["OpenAI Responses", "openai-responses", "gpt-4.1"],
+    ["Gemini", "gemini", "gemini-2.5-pro"],
+  ] as const) {
+    const turn = sift.prepare({
+      session: `savings-${label}`,
+      provider,
+      model,
+      contextWindow: 200_000,
+    });
+    const count = (text: string) => sift.tokenCounter.count(text);
+    // what enters the context: natively deferred tools do not until found; otherwise the tools
+    // array as sent (the directory may have moved from the search tool to the system text)
+    const tools =
+      turn.mode === "native" ? turn.plan.stats.loadedTokens : count(JSON.stringify(turn.tools));
+    const first = tools + (turn.system ? count(turn.system) : 0);
+    const stats = turn.plan.stats;
+    rows.push([label, stats.allTokens, first]);
+  }
+  console.log(
+    `${"".padEnd(28)}${"every tool loaded".padStart(19)}${"with toolsift".padStart(15)}${"saved".padStart(9)}`,
+  );
+  for (const [label, all, first] of rows) {
+    const saved = `${(100 * (1 - first / all)).toFixed(1)}%`;
+    console.log(
+      `${label.padEnd(28)}${all.toLocaleString("en").padStart(19)}${first.toLocaleString("en").padStart(15)}${saved.padStart(9)}`,
+    );
+  }
+  console.log(
+    "\n(tokens counted with the tokenizer of OpenAI's current models; other providers count within a few percent)",
+  );
+}
+
+const started = performance.now();
+const { tools, source, real } = await loadTools();
+// MCP tools carry no handlers here: the round trips below answer every call through onCall
 const sift = createToolSift({
-  tools: [
-    ...withHandlers,
-    {
-      name: "think",
-      description: "Write down a thought before acting.",
-      inputSchema: {
-        type: "object",
-        properties: { thought: { type: "string" } },
-        required: ["thought"],
-      },
-      handler: () => "noted",
-    },
-  ],
-  // "on" defers every MCP tool even for a catalog this small ("auto" waits for 10% of the window)
-  disclosure: { mode: "on", strategy: "reveal" },
-  policy: { rules: [{ label: "safety", deny: ["*delete*"] }] },
-  budget: { perToolResult: 200 },
+  // the 40-tool fallback is below auto's threshold (10% of the window): defer it anyway to show how
+  disclosure: { mode: real ? "auto" : "on" },
+  tools,
+  onWarning: (message) => console.log(`note: ${message.split(": ")[0]}.\n`),
+  onCall: ({ tool, arguments: args }) => ({
+    ok: true,
+    note: `a real host would forward this to the ${tool.server ?? "tool's"} MCP server`,
+    arguments: args,
+  }),
 });
-const turn = sift.prepare({ session: "demo", contextWindow: 200_000 });
-console.log(`turn 1: ${turn.reason}`);
-console.log(`  loaded: ${turn.loaded.map((tool) => tool.name).join(", ")}`);
-console.log(`  meta tools: ${turn.metaTools.map((tool) => tool.name).join(", ")}`);
-console.log(
-  `  deferred: ${turn.deferred.length} tools; ${turn.stats.loadedTokens + turn.stats.metaTokens} of ${turn.stats.allTokens} definition tokens sent (o200k)`,
-);
-
-const call = async (name: string, args: unknown) => {
-  const outcome = await sift.execute({ session: "demo", name, arguments: args });
-  const text = outcome.content
-    .map((block) => (block.type === "text" ? block.text : `[${block.type}]`))
-    .join(" ");
-  console.log(`\n→ ${name}(${JSON.stringify(args)})${outcome.isError ? "  [error]" : ""}`);
-  console.log(`  ${text.length > 400 ? `${text.slice(0, 400)}…` : text}`.replaceAll("\n", "\n  "));
-  if (outcome.repairs.length) console.log(`  repaired: ${outcome.repairs.join("; ")}`);
-  return outcome;
-};
-await call("tool_search", { queries: ["schedule a meeting"] });
-console.log(
-  `\nturn 2 loads: ${sift
-    .prepare({ session: "demo", contextWindow: 200_000 })
-    .loaded.map((tool) => tool.name)
-    .join(", ")}`,
-);
-await call("API-create-event", { summary: "Sync with Ana" });
-await call(
-  "API-create-event",
-  '{"calendarId": "primary", "summary": "Sync with Ana", "start": "2026-11-27T10:00:00Z", "end": "2026-11-27T10:30:00Z"}',
-);
-await call("API-delete-event", { eventId: "42" });
-await call("creat_issue", { title: "x" });
-console.log(`\nwhy is API-delete-event unavailable? ${sift.explain("API-delete-event").reason}`);
+console.log(`Loaded ${sift.catalog.size.toLocaleString("en")} tools from ${source}.`);
+searchSection(sift, real);
+planSection(sift);
+heading("3. One round trip per provider (official SDKs, local mock server)");
+await roundTripAnthropic(sift);
+await roundTripOpenAIChat(sift);
+savingsSection(sift);
+console.log(`\nDone in ${((performance.now() - started) / 1000).toFixed(1)} s.`);

@@ -55,10 +55,8 @@ describe("createToolSift with an embedder", () => {
     const warnings: string[] = [];
     const sift = createToolSift({
       tools,
-      search: {
-        embedder: { embed: async () => Promise.reject(new Error("offline")) },
-        onWarning: (m) => warnings.push(m),
-      },
+      search: { embedder: { embed: async () => Promise.reject(new Error("offline")) } },
+      onWarning: (message) => warnings.push(message),
     });
     const result = await sift.searchAsync("send email");
     expect(result.hits[0]?.name).toBe("send_email");

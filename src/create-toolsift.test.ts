@@ -13,7 +13,8 @@ const echo = (name: string, server?: string, description = `Tool ${name}.`): Too
   description,
   inputSchema: { type: "object", properties: { text: { type: "string" } } },
   handler: (args) => `ran ${name} with ${JSON.stringify(args)}`,
-  ...(server ? { server } : {}),
+  // a host tool without a server is core only because it says so
+  ...(server ? { server } : { core: true }),
 });
 
 const tools: ToolDefinition[] = [
@@ -29,6 +30,92 @@ const tools: ToolDefinition[] = [
 ];
 
 describe("createToolSift", () => {
+  it("onCall runs calls of tools without a handler, after validation, repair and hooks", async () => {
+    const seen: unknown[] = [];
+    const sift = createToolSift({
+      tools: [
+        {
+          name: "add",
+          server: "math",
+          description: "Add two numbers.",
+          inputSchema: {
+            type: "object",
+            properties: { a: { type: "number" }, b: { type: "number" } },
+            required: ["a", "b"],
+          },
+        },
+        { ...echo("local", undefined), handler: () => "own handler" },
+      ],
+      disclosure: {
+        mode: "off",
+        hooks: {
+          before: [(event) => (event.arguments.b === 13 ? { deny: "unlucky" } : undefined)],
+        },
+      },
+      budget: { perToolResult: 50 },
+      tokens: "estimate",
+      onCall: async (call) => {
+        seen.push({
+          tool: call.tool.server,
+          name: call.name,
+          arguments: call.arguments,
+          session: call.session,
+          aborted: call.signal.aborted,
+        });
+        return call.name === "add"
+          ? { sum: Number(call.arguments.a) + Number(call.arguments.b), pad: "x".repeat(2_000) }
+          : "unexpected";
+      },
+    });
+    // "2" is repaired to 2 before the dispatcher sees it; the result is budgeted like a handler's
+    const outcome = await sift.execute({ session: "s", name: "add", arguments: { a: "2", b: 3 } });
+    expect(outcome.ran).toBe(true);
+    expect(seen).toEqual([
+      { tool: "math", name: "add", arguments: { a: 2, b: 3 }, session: "s", aborted: false },
+    ]);
+    expect(JSON.stringify(outcome.content).length).toBeLessThan(1_000);
+    expect(JSON.stringify(outcome.content)).toContain('\\"sum\\":5');
+    const denied = await sift.execute({ session: "s", name: "add", arguments: { a: 1, b: 13 } });
+    expect(denied).toMatchObject({ ran: false, errorCode: "denied" });
+    const local = await sift.execute({ session: "s", name: "local", arguments: {} });
+    expect(local.content[0]).toMatchObject({ text: "own handler" });
+    const invalid = await sift.execute({ session: "s", name: "add", arguments: { a: 1 } });
+    expect(invalid).toMatchObject({ ran: false, errorCode: "invalid_arguments" });
+    expect(seen).toHaveLength(1);
+  });
+
+  it("qualifies a name two servers share, with one warning, unless duplicates is error", () => {
+    const warnings: string[] = [];
+    const shared = [echo("create_issue", "github"), echo("create_issue", "gitlab")];
+    const sift = createToolSift({ tools: shared, onWarning: (text) => warnings.push(text) });
+    expect(sift.catalog.list().map((tool) => tool.name)).toEqual([
+      "github/create_issue",
+      "gitlab/create_issue",
+    ]);
+    expect(warnings).toEqual([
+      expect.stringMatching(/^1 tool name\(s\) are served by more than one server/),
+    ]);
+    expect(() => createToolSift({ tools: shared, duplicates: "error" })).toThrow(/same name/);
+  });
+
+  it("onCall gets an abort signal that fires on the time limit", async () => {
+    let aborted: AbortSignal | undefined;
+    const sift = createToolSift({
+      tools: [{ name: "slow", server: "s", description: "", inputSchema: { type: "object" } }],
+      disclosure: { mode: "off", timeoutMs: 20 },
+      onCall: (call) => {
+        aborted = call.signal;
+        return new Promise(() => {});
+      },
+    });
+    const outcome = await sift.execute({ session: "s", name: "slow", arguments: {} });
+    expect(outcome.isError).toBe(true);
+    expect(outcome.content[0]).toMatchObject({
+      text: expect.stringMatching(/timed out after 20 ms/),
+    });
+    expect(aborted?.aborted).toBe(true);
+  });
+
   it("runs the reveal loop: search, then the found tool is loaded and callable", async () => {
     const sift = createToolSift({ tools, disclosure: { mode: "on" }, tokens: "estimate" });
     const first = sift.prepare({ session: "s1" });
@@ -162,7 +249,12 @@ describe("createToolSift", () => {
 
   it("passes budget.toolDefinitions to disclosure as the definitions budget", async () => {
     // with chars/4 the six tools take 606 tokens, the search tool 466 and read_file 92
-    const sift = createToolSift({ tools, budget: { toolDefinitions: 500 }, tokens: "estimate" });
+    const sift = createToolSift({
+      tools,
+      budget: { toolDefinitions: 500 },
+      disclosure: { directory: false }, // keeps the token arithmetic below exact
+      tokens: "estimate",
+    });
     const plan = sift.prepare({ session: "s" });
     // six tools stay below the tool-count threshold: only the budget activates disclosure here
     expect(plan.active).toBe(true);
@@ -227,7 +319,7 @@ describe("createToolSift on the 20 real catalogs", () => {
   });
 
   it("fits the first turn into budget.toolDefinitions (8,000 o200k tokens)", () => {
-    const asHostTools = real.map(({ server: _server, ...tool }) => tool);
+    const asHostTools = real.map(({ server: _server, ...tool }) => ({ ...tool, core: true }));
     // o200k over 1,371 definitions is the slow part: count each distinct text once
     const memo = new Map<string, number>();
     const counted: TokenCounter = {
@@ -237,7 +329,7 @@ describe("createToolSift on the 20 real catalogs", () => {
     const figures: string[] = [];
     for (const [label, catalog] of [
       ["MCP tools", real],
-      ["same tools without a server (host core tools)", asHostTools],
+      ["same tools declared core by the host", asHostTools],
     ] as const) {
       const turn = (budget?: number) => {
         const sift = createToolSift({

@@ -16,6 +16,7 @@ import {
 import type { Catalog, ToolDefinition, ToolResult } from "./catalog/index.js";
 import { createCatalog } from "./catalog/index.js";
 import {
+  type CallDispatcher,
   createDisclosure,
   type Disclosure,
   type DisclosureOptions,
@@ -77,6 +78,19 @@ export interface ToolSiftOptions {
   tools?: readonly ToolDefinition[];
   /** Use an existing catalog instead of creating one (then `tools` is added to it). */
   catalog?: Catalog;
+  /** Tools of different servers sharing a name: `qualify` (default) calls each `server/name`
+   * with one warning naming them; `error` throws `duplicate_tool`. Ignored with `catalog`. */
+  duplicates?: "qualify" | "error";
+  /** Receives every warning meant for the host, each once: names qualified at load, a catalog
+   * tool renamed because it takes a meta tool's name, an embedder that failed. Default
+   * `console.warn`. */
+  onWarning?: (message: string) => void;
+  /**
+   * Runs every call whose tool has no `handler`, e.g. by forwarding it to the tool's MCP server:
+   * `({ tool, name, arguments, session, signal }) => client.callTool(...)`. Policy, argument
+   * validation and repair, hooks, the time limit and result budgets apply as for handlers.
+   */
+  onCall?: CallDispatcher;
   /** Disclosure defaults; every turn may override the `TurnSettings` part. */
   disclosure?: TurnSettings &
     Pick<
@@ -89,7 +103,6 @@ export interface ToolSiftOptions {
       | "searchResponseTokens"
       | "describeResponseTokens"
       | "sanitizeDescription"
-      | "onWarning"
     >;
   /** The active profile and the ordered allow/deny layers (`rules` is an alias of `layers`). */
   policy?: {
@@ -114,8 +127,6 @@ export interface SearchOptionsOfToolSift extends SearchIndexOptions {
   embedTimeoutMs?: number;
   /** Tool vectors from `sift.exportVectors()` of an earlier run. */
   vectors?: SavedVectors;
-  /** Told when the embedder fails (search then stays lexical); default `console.warn`. */
-  onWarning?: (message: string) => void;
 }
 
 /** One toolsift instance. */
@@ -179,6 +190,8 @@ function spillReader(store: SpillStore, resultLimit: number): ToolDefinition {
   const pageTokens = spillPageTokens(resultLimit);
   return {
     ...spillReadToolDefinition,
+    // the model needs it as soon as a result is cut, so it is never hidden behind search
+    core: true,
     maxResultTokens: resultLimit,
     handler: (args) => {
       const page = store.read(String(args.id), { page: Number(args.page ?? 1), pageTokens });
@@ -223,7 +236,14 @@ function searchQueries(args: unknown): string[] {
  */
 export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
   const tokenCounter = counterFrom(options.tokens);
-  const catalog = options.catalog ?? createCatalog();
+  const onWarning =
+    options.onWarning ?? ((message: string) => console.warn(`toolsift: ${message}`));
+  const catalog =
+    options.catalog ??
+    createCatalog([], {
+      ...(options.duplicates ? { duplicates: options.duplicates } : {}),
+      onWarning,
+    });
   const policyOptions = options.policy ?? {};
   const layers = [...(policyOptions.layers ?? []), ...(policyOptions.rules ?? [])];
   const policy = createPolicy({
@@ -243,7 +263,7 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
   if (budget.spill) catalog.replace(spillReader(budget.spill, budget.perToolResult ?? 2_000));
   if (options.tools) catalog.add(options.tools);
 
-  const { embedder, semanticWeight, embedTimeoutMs, vectors, onWarning, ...indexOptions } =
+  const { embedder, semanticWeight, embedTimeoutMs, vectors, ...indexOptions } =
     options.search ?? {};
   const index = createSearchIndex(indexOptions);
   syncSearchIndex(index, catalog);
@@ -279,7 +299,7 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
           ...(vectors ? { vectors } : {}),
         },
         { list: () => catalog.list(), version: () => catalogVersion },
-        onWarning ?? ((message) => console.warn(`toolsift: ${message}`)),
+        onWarning,
       )
     : undefined;
   // fused when the query's vector is ready (execute and searchAsync embed first), else lexical
@@ -307,6 +327,8 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
   const disclosure = createDisclosure({
     ...options.disclosure,
     ...(definitions !== undefined ? { definitionBudget: definitions } : {}),
+    ...(options.onCall ? { onCall: options.onCall } : {}),
+    onWarning,
     catalog,
     search: hybridSearch,
     isVisible,

@@ -15,6 +15,7 @@ export type ToolsiftErrorCode =
   | "invalid_catalog_file"
   | "invalid_arguments"
   | "missing_required_tools"
+  | "too_many_tools"
   | "internal";
 
 /** Base class of every error toolsift throws. */

@@ -117,13 +117,14 @@ export function createProviderTurns(disclosure: Disclosure) {
     const { provider, model, search, format, ...turn } = input;
     const formatter = formatterFor(provider, model);
     const decision = nativeSearchSupport(provider, model ?? "", search ? { override: search } : {});
-    const settings: PrepareInput & TurnSettings = { ...turn, nativeSearch: decision.native };
-    let plan = disclosure.prepare(settings);
     const limit = formatter.capabilities.maxTools;
-    // a provider tool limit makes deferral mandatory: more loaded tools than it takes would fail
-    if (!plan.active && limit !== undefined && plan.loaded.length > limit && turn.mode !== "off") {
-      plan = disclosure.prepare({ ...settings, mode: "on" });
-    }
+    // the provider's tool limit binds the plan: disclosure defers what it must, or throws
+    const settings: PrepareInput & TurnSettings = {
+      ...turn,
+      nativeSearch: decision.native,
+      ...(limit !== undefined && turn.maxTools === undefined ? { maxTools: limit } : {}),
+    };
+    const plan = disclosure.prepare(settings);
     const formatted = formatter.formatTools(plan, format);
     remember(`${turn.session}\u0000${provider}`, formatted);
     return {

@@ -166,3 +166,39 @@ describe("createCatalog", () => {
     );
   });
 });
+
+describe("createCatalog duplicates", () => {
+  const tool = (name: string, server?: string) => ({
+    name,
+    description: "",
+    inputSchema: { type: "object" },
+    ...(server ? { server } : {}),
+  });
+
+  it("qualifies names shared by servers with one warning, or throws with duplicates: error", () => {
+    const warnings: string[] = [];
+    const catalog = createCatalog(
+      [tool("create_issue", "github"), tool("create_issue", "gitlab")],
+      {
+        onWarning: (message) => warnings.push(message),
+      },
+    );
+    expect(catalog.list().map((t) => t.name)).toEqual([
+      "github/create_issue",
+      "gitlab/create_issue",
+    ]);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/create_issue → github\/create_issue, gitlab\/create_issue/);
+    catalog.add(tool("create_issue", "jira"));
+    expect(catalog.has("jira/create_issue")).toBe(false); // no stored plain create_issue to clash
+    expect(() => createCatalog([tool("a", "x"), tool("a", "y")], { duplicates: "error" })).toThrow(
+      /duplicate|same name/,
+    );
+  });
+
+  it("cannot qualify tools without a server and says how to give them one", () => {
+    expect(() => createCatalog([tool("a"), tool("a")], { onWarning: () => {} })).toThrow(
+      /fromMCPToolsList\(result, \{ server \}\)/,
+    );
+  });
+});

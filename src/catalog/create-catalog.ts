@@ -1,8 +1,9 @@
 /** The live catalog: a validated, name-unique set of tools with change events and a fingerprint. */
 import { InvalidToolError, ToolsiftError } from "../errors.js";
 import { combineHashes, compareNames, fingerprintTool } from "./fingerprint-tools.js";
+import { describeRenames, qualifyDuplicateNames } from "./from-mcp-tools-list.js";
 import type { Catalog, CatalogChange, ToolDefinition } from "./types.js";
-import { type NameRule, validateTools } from "./validate-tools.js";
+import { isPlainObject, type NameRule, validateTools } from "./validate-tools.js";
 
 /** Options of `createCatalog`. */
 export interface CatalogOptions {
@@ -14,6 +15,15 @@ export interface CatalogOptions {
    * run, as a ToolsiftError (`internal`) whose `cause` is the error (or an AggregateError).
    */
   onListenerError?: (error: unknown, change: CatalogChange) => void;
+  /**
+   * `qualify` (default): when tools of different servers share a name, each of them is called
+   * `server/name` (within one `add` batch every one of them, so load order does not matter; a
+   * later batch's tool clashing with a stored one of another server is the one renamed), and one
+   * warning per batch names the collisions. `error`: such a clash is `duplicate_tool`.
+   */
+  duplicates?: "qualify" | "error";
+  /** Receives the warning naming qualified names; default `console.warn`. */
+  onWarning?: (message: string) => void;
 }
 
 type Listener = (change: CatalogChange) => void;
@@ -72,9 +82,26 @@ export function createCatalog(
     }
   };
 
+  // names shared by tools of different servers become server/name, with one warning per batch
+  const qualify = (batch: readonly unknown[]): readonly unknown[] => {
+    if (options.duplicates === "error") return batch;
+    const { entries, renamed } = qualifyDuplicateNames(batch);
+    const result = entries.map((entry) => {
+      if (!isPlainObject(entry) || typeof entry.name !== "string") return entry;
+      const stored = byName.get(entry.name);
+      if (typeof entry.server !== "string" || stored?.server === undefined) return entry;
+      if (stored.server === entry.server) return entry;
+      const to = `${entry.server}/${entry.name}`;
+      renamed.push({ from: entry.name, to, server: entry.server });
+      return { ...entry, name: to };
+    });
+    if (renamed.length > 0) (options.onWarning ?? console.warn)(describeRenames(renamed));
+    return result;
+  };
+
   const catalog: Catalog = {
     add(input) {
-      const batch: readonly unknown[] = Array.isArray(input) ? input : [input];
+      const batch = qualify(Array.isArray(input) ? input : [input]);
       const { valid, issues } = validateTools(batch, { nameRule, existing: byName });
       if (issues.length > 0) throw new InvalidToolError(issues);
       for (const tool of valid) byName.set(tool.name, tool);

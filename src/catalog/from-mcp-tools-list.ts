@@ -2,22 +2,24 @@
 import { InvalidToolError, ToolsiftError } from "../errors.js";
 import type { ToolDefinition } from "./types.js";
 import { isPlainObject, type NameRule, validateTools } from "./validate-tools.js";
+import { type SourceOptions, toHostEntry } from "./wire-entry.js";
 
-/** Options of `fromMCPToolsList`. */
-export interface FromMCPToolsListOptions {
-  /** Server name given to tools that do not name one. */
-  server?: string;
+/** Options of `fromMCPToolsList`: where `server` and the control fields come from (see
+ * `SourceOptions`; by default only MCP fields are read from the payload) and the name rule. */
+export interface FromMCPToolsListOptions extends SourceOptions {
   /** Name rule; default `strict`. */
   nameRule?: NameRule;
 }
 
-/** What a catalog document may be: a JSON array of tools, or `{ "tools": [...] }`. */
+/** What a catalog document may be: a JSON array of tools, `{ "tools": [...] }`, or a JSON-RPC
+ * response carrying that result. */
 export const CATALOG_SHAPES =
-  'a JSON array of tools ([{"name", "description", "inputSchema"}, ...]), an MCP tools/list result ({"tools": [...]}) or a JSON-RPC response carrying one ({"result": {"tools": [...]}})';
+  'a JSON array of tools ([{"name", "description", "inputSchema"}, ...]), an MCP tools/list result ({"tools": [...]}) or a JSON-RPC response ({"jsonrpc": "2.0", "id": 1, "result": {"tools": [...]}})';
 
 /**
- * Returns the raw tool entries of a catalog document (array or `{tools: [...]}`; other fields such
- * as `nextCursor` and `_meta` are ignored), or a sentence saying why the shape is wrong.
+ * Returns the raw tool entries of a catalog document (array, `{tools: [...]}` or a JSON-RPC
+ * response whose `result` is one; other fields such as `nextCursor` and `_meta` are ignored), or
+ * a sentence saying why the shape is wrong.
  */
 export function extractToolEntries(
   document: unknown,
@@ -25,9 +27,14 @@ export function extractToolEntries(
   if (Array.isArray(document)) return { entries: document };
   if (isPlainObject(document)) {
     if (Array.isArray(document.tools)) return { entries: document.tools };
-    // a whole JSON-RPC response, as saved from the wire: {"jsonrpc", "id", "result": {"tools"}}
     if (isPlainObject(document.result) && Array.isArray(document.result.tools)) {
       return { entries: document.result.tools };
+    }
+    if (isPlainObject(document.error)) {
+      const message = String(document.error.message ?? "no message");
+      return {
+        problem: `it is a JSON-RPC error response (${message}), not a tools/list result; fix the server call and save its result`,
+      };
     }
     const keys = Object.keys(document).slice(0, 5).join(", ");
     return {
@@ -38,18 +45,14 @@ export function extractToolEntries(
   return { problem: `its top level is ${kind}; expected ${CATALOG_SHAPES}` };
 }
 
-/** Gives entries without a `server` the default server (entries are copied, never mutated). */
-export function withDefaultServer(entries: readonly unknown[], server: string | undefined) {
-  if (server === undefined) return entries;
-  return entries.map((entry) =>
-    isPlainObject(entry) && entry.server === undefined ? { ...entry, server } : entry,
-  );
-}
-
 /**
- * Converts an MCP `tools/list` result into validated tool definitions, keeping `title`,
- * `annotations` and `outputSchema` and filling `server` from the options where a tool has none.
- * Throws InvalidToolError listing every bad tool, or a ToolsiftError when the shape is wrong.
+ * Converts an MCP `tools/list` result (bare, or inside a JSON-RPC response) into validated tool
+ * definitions. Only MCP fields are read from the payload (`name`, `title`, `description`,
+ * `inputSchema`, `outputSchema`, `annotations`): `server` comes from the options (the connection)
+ * and toolsift's control fields (`tags`, `defer`, `maxResultTokens`, …) from `control`, so a
+ * server cannot pin, re-tag or re-budget its own tools. Tools are deferrable unless `control`
+ * marks them `core`. Throws InvalidToolError listing every bad tool, or a ToolsiftError when the
+ * shape is wrong.
  *
  * @example
  * const tools = fromMCPToolsList(await client.listTools(), { server: "github" });
@@ -65,7 +68,7 @@ export function fromMCPToolsList(
       `Cannot read this tools/list result: ${extracted.problem}.`,
     );
   }
-  const entries = withDefaultServer(extracted.entries, options.server);
+  const entries = extracted.entries.map((entry) => toHostEntry(entry, options));
   const validated = validateTools(
     entries,
     options.nameRule === undefined ? {} : { nameRule: options.nameRule },
@@ -74,14 +77,23 @@ export function fromMCPToolsList(
   return validated.valid;
 }
 
+/** A tool renamed to `server/name` because another server has a tool of the same name. */
+export interface RenamedTool {
+  from: string;
+  to: string;
+  server: string;
+}
+
 /**
  * Renames tools whose name is shared by tools of different servers to `server/name` (every one of
- * them, so the outcome does not depend on load order). Same-server duplicates and entries without
- * a string `server` are left alone (validation reports them). Returns the renamed entries.
+ * them, so the outcome does not depend on load order). A tool whose literal name equals one of
+ * those qualified names is qualified with its own server too, so a literal name can never shadow
+ * a qualified one. Same-server duplicates and entries without a string `server` are left alone
+ * (validation reports them). Returns the renamed entries.
  */
 export function qualifyDuplicateNames<T>(entries: readonly T[]): {
   entries: T[];
-  renamed: { from: string; to: string; server: string }[];
+  renamed: RenamedTool[];
 } {
   const servers = new Map<string, Set<string>>();
   for (const entry of entries) {
@@ -95,13 +107,32 @@ export function qualifyDuplicateNames<T>(entries: readonly T[]): {
       servers.set(entry.name, set);
     }
   }
-  const renamed: { from: string; to: string; server: string }[] = [];
+  const shared = (name: string) => (servers.get(name)?.size ?? 0) >= 2;
+  const qualified = new Set<string>();
+  for (const [name, set] of servers) {
+    if (set.size >= 2) for (const server of set) qualified.add(`${server}/${name}`);
+  }
+  const renamed: RenamedTool[] = [];
   const result = entries.map((entry) => {
     if (!isPlainObject(entry) || typeof entry.name !== "string") return entry;
-    if (typeof entry.server !== "string" || (servers.get(entry.name)?.size ?? 0) < 2) return entry;
+    if (typeof entry.server !== "string") return entry;
+    if (!shared(entry.name) && !qualified.has(entry.name)) return entry;
     const to = `${entry.server}/${entry.name}`;
     renamed.push({ from: entry.name, to, server: entry.server });
     return { ...entry, name: to } as T;
   });
   return { entries: result, renamed };
+}
+
+/** One line naming the names shared by several servers and what they became. */
+export function describeRenames(renamed: readonly RenamedTool[]): string {
+  const byName = new Map<string, string[]>();
+  for (const item of renamed) byName.set(item.from, [...(byName.get(item.from) ?? []), item.to]);
+  const names = [...byName.keys()];
+  const shown = names
+    .slice(0, 8)
+    .map((name) => `${name} → ${(byName.get(name) ?? []).join(", ")}`)
+    .join("; ");
+  const more = names.length > 8 ? ` (and ${names.length - 8} more names)` : "";
+  return `${names.length} tool name(s) are served by more than one server, so those tools are called server/name: ${shown}${more}. Pass duplicates: "error" to fail instead.`;
 }

@@ -10,10 +10,12 @@ export {
 } from "./fingerprint-tools.js";
 export {
   CATALOG_SHAPES,
+  describeRenames,
   extractToolEntries,
   type FromMCPToolsListOptions,
   fromMCPToolsList,
   qualifyDuplicateNames,
+  type RenamedTool,
 } from "./from-mcp-tools-list.js";
 export { type JsonErrorLocation, locateJsonError } from "./locate-json-error.js";
 export type * from "./types.js";
@@ -23,3 +25,10 @@ export {
   type ValidationResult,
   validateTools,
 } from "./validate-tools.js";
+export {
+  type ControlOption,
+  type SourceOptions,
+  type ToolControl,
+  toHostEntry,
+  WIRE_FIELDS,
+} from "./wire-entry.js";

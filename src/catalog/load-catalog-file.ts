@@ -6,33 +6,50 @@ import { compareNames } from "./fingerprint-tools.js";
 import {
   extractToolEntries,
   qualifyDuplicateNames,
-  withDefaultServer,
+  type RenamedTool,
 } from "./from-mcp-tools-list.js";
 import { locateJsonError } from "./locate-json-error.js";
 import type { ToolDefinition } from "./types.js";
 import { type NameRule, type SourcedEntry, validateEntries } from "./validate-tools.js";
+import { type SourceOptions, toHostEntry } from "./wire-entry.js";
 
-/** Options of `loadCatalogFile` and `loadCatalogPaths`. */
-export interface LoadCatalogOptions {
+/**
+ * Options of `loadCatalogFile` and `loadCatalogPaths`. By default a file is read as an MCP
+ * `tools/list` result: only MCP fields are kept, `server` is the file's base name and control
+ * fields come from `control`; pass `trust: "host"` for catalog files you wrote yourself (see
+ * `SourceOptions`).
+ */
+export interface LoadCatalogOptions extends SourceOptions {
   /** `throw` (default): any bad tool throws InvalidToolError listing all of them.
    * `skip`: bad tools are left out and returned as `warnings`. */
   onInvalid?: "throw" | "skip";
-  /** Server for tools without one; default: the file's base name without `.json`. */
+  /** Server of every tool; default: the file's base name without `.json`. */
   server?: string;
   /** Name rule; default `strict`. Use `lenient` for imported data with names like `PDF&URLTool`. */
   nameRule?: NameRule;
-  /** `error` (default): a name used by two servers is `duplicate_tool`.
-   * `qualify`: such tools are renamed `server/name` (all of them) and listed in `renamed`. */
+  /** `qualify` (default): a name served by two servers becomes `server/name` for each of them
+   * (listed in `renamed`). `error`: such names are `duplicate_tool`. */
   duplicates?: "error" | "qualify";
+  /** `true`: a file that cannot be read, is not JSON or has the wrong shape throws (all such
+   * files named). Default: such files are listed in `skippedFiles` and the rest still load. */
+  strict?: boolean;
 }
 
-/** The tools loaded, the tools left out (skip mode) and the tools renamed (`qualify`). */
+/** A catalog file left out of a non-strict load, and why. */
+export interface SkippedFile {
+  file: string;
+  message: string;
+}
+
+/** The tools loaded, the tools left out (skip mode), the tools renamed (`qualify`) and the files
+ * left out (non-strict). */
 export interface LoadedCatalog {
   tools: ToolDefinition[];
   warnings: ToolIssue[];
-  renamed: { from: string; to: string; server: string }[];
-  /** Every file read, in load order. */
+  renamed: RenamedTool[];
+  /** Every file read, in load order (skipped files included). */
   files: string[];
+  skippedFiles: SkippedFile[];
 }
 
 /**
@@ -51,7 +68,8 @@ export function loadCatalogFile(
 
 /**
  * Loads several files and directories into one validated tool list (names unique across all).
- * A directory contributes its `*.json` files, sorted by name, not recursing into subfolders.
+ * A directory contributes its `*.json` files, sorted by name, not recursing into subfolders. A
+ * path that does not exist throws; a bad file is skipped and reported unless `strict`.
  */
 export async function loadCatalogPaths(
   paths: readonly string[],
@@ -60,22 +78,37 @@ export async function loadCatalogPaths(
   const files: string[] = [];
   for (const item of paths) files.push(...(await expandPath(item)));
   let entries: SourcedEntry[] = [];
+  const skippedFiles: SkippedFile[] = [];
   for (const file of files) {
-    const document = await readJsonFile(file);
-    const extracted = extractToolEntries(document);
+    let extracted: ReturnType<typeof extractToolEntries>;
+    try {
+      extracted = extractToolEntries(await readJsonFile(file));
+    } catch (error) {
+      if (!(error instanceof ToolsiftError)) throw error;
+      skippedFiles.push({ file, message: error.message });
+      continue;
+    }
     if ("problem" in extracted) {
-      throw new ToolsiftError(
-        "invalid_catalog_file",
-        `Catalog file ${file} has the wrong shape: ${extracted.problem}.`,
-      );
+      skippedFiles.push({
+        file,
+        message: `Catalog file ${file} has the wrong shape: ${extracted.problem}.`,
+      });
+      continue;
     }
     const server = options.server ?? path.basename(file).replace(/\.json$/i, "");
-    for (const value of withDefaultServer(extracted.entries, server)) {
-      entries.push({ value, source: file });
+    for (const raw of extracted.entries) {
+      entries.push({ value: toHostEntry(raw, { ...options, server }), source: file });
     }
   }
+  if (skippedFiles.length > 0 && (options.strict || skippedFiles.length === files.length)) {
+    const why = options.strict ? "strict load" : "no file could be loaded";
+    throw new ToolsiftError(
+      "invalid_catalog_file",
+      `${skippedFiles.length} catalog file(s) failed (${why}): ${skippedFiles.map((item) => item.message).join(" ")}`,
+    );
+  }
   let renamed: LoadedCatalog["renamed"] = [];
-  if (options.duplicates === "qualify") {
+  if (options.duplicates !== "error") {
     const qualified = qualifyDuplicateNames(entries.map((entry) => entry.value));
     entries = entries.map((entry, index) => ({ ...entry, value: qualified.entries[index] }));
     renamed = qualified.renamed;
@@ -85,7 +118,7 @@ export async function loadCatalogPaths(
     options.nameRule === undefined ? {} : { nameRule: options.nameRule },
   );
   if (issues.length > 0 && options.onInvalid !== "skip") throw new InvalidToolError(issues);
-  return { tools: valid, warnings: issues, renamed, files };
+  return { tools: valid, warnings: issues, renamed, files, skippedFiles };
 }
 
 async function expandPath(item: string): Promise<string[]> {

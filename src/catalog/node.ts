@@ -5,4 +5,5 @@ export {
   type LoadedCatalog,
   loadCatalogFile,
   loadCatalogPaths,
+  type SkippedFile,
 } from "./load-catalog-file.js";

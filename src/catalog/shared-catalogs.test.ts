@@ -28,14 +28,19 @@ describe("the real catalogs in shared/", () => {
   });
 
   it("as one directory: 26 names are shared by servers; qualify keeps all 1,371", async () => {
-    const error = await loadCatalogPaths([catalogsDir]).catch((caught: unknown) => caught);
+    const error = await loadCatalogPaths([catalogsDir], { duplicates: "error" }).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(InvalidToolError);
     const issues = (error as InvalidToolError).issues;
     expect(issues.every((issue) => issue.code === "duplicate_tool")).toBe(true);
     expect(new Set(issues.map((issue) => issue.tool)).size).toBe(26);
-    const skipped = await loadCatalogPaths([catalogsDir], { onInvalid: "skip" });
+    const skipped = await loadCatalogPaths([catalogsDir], {
+      onInvalid: "skip",
+      duplicates: "error",
+    });
     expect(skipped.tools.length + skipped.warnings.length).toBe(1371);
-    const qualified = await loadCatalogPaths([catalogsDir], { duplicates: "qualify" });
+    const qualified = await loadCatalogPaths([catalogsDir]); // qualify is the default
     expect(qualified.tools).toHaveLength(1371);
     expect(qualified.renamed).toHaveLength(63);
     expect(qualified.tools.some((tool) => tool.name === "server-github/create_issue")).toBe(true);

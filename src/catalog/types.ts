@@ -69,7 +69,7 @@ export interface ToolDefinition {
   title?: string;
   outputSchema?: JsonSchema;
   annotations?: ToolAnnotations;
-  /** MCP server (or other source) the tool comes from. Tools with a server defer by default. */
+  /** MCP server (or other source) the tool comes from: the connection or file, set by the host. */
   server?: string;
   category?: string;
   tags?: string[];
@@ -78,8 +78,12 @@ export interface ToolDefinition {
   keywords?: string[];
   /** Names of the profiles this tool belongs to. */
   profiles?: string[];
-  /** Defer policy; default `auto`. */
+  /** Defer policy; default `auto`. `never` pins the tool loaded in every turn. */
   defer?: DeferPolicy;
+  /** A core tool of the host: loaded in every turn while a definitions budget or a provider's
+   * tool limit leaves room (unlike `defer: "never"`, which nothing moves). Tools without `core`,
+   * `defer: "never"` or a `neverDefer` match are deferrable. */
+  core?: boolean;
   /** Per-tool result budget, in tokens. */
   maxResultTokens?: number;
   truncation?: TruncationStrategy;

@@ -76,7 +76,7 @@ export function validateEntries(
         report(
           tool.name,
           "duplicate_tool",
-          `Tool "${tool.name}" (entry #${index}) has the same name as entry #${first}; rename one of them, or load with duplicates: "qualify" to prefix names with their server.`,
+          `Tool "${tool.name}" (entry #${index}) has the same name as entry #${first}; rename one of them, or give each tool its server (fromMCPToolsList(result, { server }); the file loader uses the file name) so that duplicates: "qualify" calls them server/name.`,
         );
       } else if (options.existing?.has(tool.name)) {
         report(
@@ -141,6 +141,9 @@ function checkTool(
   }
   if (raw.defer !== undefined && !DEFER.has(raw.defer as string)) {
     fail("field_invalid", `defer is ${describe(raw.defer)}; use "never", "auto" or "always".`);
+  }
+  if (raw.core !== undefined && typeof raw.core !== "boolean") {
+    fail("field_invalid", `core is ${describe(raw.core)}; use true or false.`);
   }
   const budget = raw.maxResultTokens;
   if (budget !== undefined && !(Number.isInteger(budget) && (budget as number) > 0)) {
@@ -213,7 +216,7 @@ function normalise(raw: Record<string, unknown>, inputSchema: Record<string, unk
     inputSchema,
   };
   const optional = ["title", "outputSchema", "annotations", "server", "category", "searchHint"];
-  for (const key of [...optional, "defer", "maxResultTokens", "truncation", "handler"]) {
+  for (const key of [...optional, "defer", "core", "maxResultTokens", "truncation", "handler"]) {
     if (raw[key] !== undefined) tool[key] = raw[key];
   }
   // lists are copied and frozen: they are small, and a caller pushing a tag must not desync the index

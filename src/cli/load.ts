@@ -146,6 +146,9 @@ export async function loadTools(flags: LoadFlags, io: CliIO): Promise<ToolDefini
               onInvalid: strict ? "throw" : "skip",
               nameRule: NAME_RULE,
               duplicates: "qualify",
+              // files named on the command line are the user's own: keep their server and
+              // control fields (benchmark catalogs hold several servers in one file)
+              trust: "host",
             });
       for (const tool of result.tools) loaded.push({ tool, source });
       warnings.push(...result.warnings);

@@ -190,6 +190,9 @@ describe("toolsift report and prepare", () => {
         10,
       );
     }
+    // the server directory's own cost: none here, as this small catalog stays fully loaded
+    expect(report.firstTurn.mcp).toBe(report.full.mcp);
+    expect(report.directoryTokens).toBe(0);
   });
 
   it("prints the request fragment for a provider, with --reveal and --all-loaded", async () => {

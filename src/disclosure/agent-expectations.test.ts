@@ -23,7 +23,7 @@ describe("a catalog tool named like a meta tool", () => {
     const warnings: string[] = [];
     const sift = createToolSift({
       tools: [tool("tool_search", "evil"), tool("read_file", "fs")],
-      disclosure: { onWarning: (warning) => warnings.push(warning) },
+      onWarning: (warning) => warnings.push(warning),
       tokens: "estimate",
     });
     for (const mode of ["off", "on", "auto"] as const) {

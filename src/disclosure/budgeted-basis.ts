@@ -1,5 +1,6 @@
 import { fitToBudget } from "../budget/index.js";
 import type { ToolDefinition } from "../catalog/index.js";
+import { ToolsiftError } from "../errors.js";
 import { decideActivation } from "./decide-activation.js";
 import { byName, type PlanBasis } from "./plan-basis.js";
 import { metaToolsFor, type PlanCounters, type ResolvedSettings, sumTokens } from "./plan-turn.js";
@@ -19,10 +20,48 @@ function demote(basis: PlanBasis, tools: readonly ToolDefinition[]): PlanBasis {
     deferrable,
     deferrableNames: new Set(deferrable.map((tool) => tool.name)),
     pinned: basis.pinned,
-    demoted: tools.map((tool) => tool.name).sort(),
+    demoted: [...basis.demoted, ...tools.map((tool) => tool.name)].sort(),
     renamed: basis.renamed,
     warnings: basis.warnings,
   };
+}
+
+function activeFor(basis: PlanBasis, settings: ResolvedSettings, counters: PlanCounters) {
+  const coreTokens = sumTokens(basis.core, counters);
+  const deferrableTokens = sumTokens(basis.deferrable, counters);
+  return decideActivation(settings, {
+    visible: basis.visible.size,
+    deferrable: basis.deferrable.length,
+    deferrableTokens,
+    allTokens: coreTokens + deferrableTokens,
+  }).active;
+}
+
+/** Throws `too_many_tools`: the pinned tools and meta tools alone pass the provider's limit. */
+function tooManyPinned(basis: PlanBasis, meta: number, limit: number): never {
+  throw new ToolsiftError(
+    "too_many_tools",
+    `${basis.pinned.size} pinned tools (defer: "never" or neverDefer) plus ${meta} meta tool(s) are more than the provider's limit of ${limit} tools per request, so no request it accepts can be built. Pin at most ${Math.max(0, limit - meta)} tools (remove names from neverDefer, or drop defer: "never"), or hide some with the policy.`,
+  );
+}
+
+/** The basis with unpinned core tools moved to the deferrable side until meta + core tools fit in
+ * the provider's tool limit (`maxTools`); smaller tools stay first, like a definitions budget. */
+function limitCount(
+  basis: PlanBasis,
+  settings: ResolvedSettings,
+  counters: PlanCounters,
+  limit: number,
+): PlanBasis {
+  const total = basis.core.length + basis.deferrable.length;
+  if (total <= limit && !activeFor(basis, settings, counters)) return basis;
+  const meta = metaToolsFor(basis, settings, counters).length;
+  if (basis.core.length + meta <= limit) return basis;
+  const optional = basis.core.filter((tool) => !basis.pinned.has(tool.name));
+  const room = limit - meta - (basis.core.length - optional.length);
+  if (room < 0) tooManyPinned(basis, meta, limit);
+  const { dropped } = fitToBudget(optional, { maxTokens: room, measure: () => 1 });
+  return demote(basis, dropped);
 }
 
 function split(
@@ -78,7 +117,8 @@ export function budgetedBasis(
   counters: PlanCounters,
 ): PlanBasis {
   const limit = settings.definitionBudget;
-  if (limit === undefined || settings.mode === "off") return basis;
+  const most = settings.maxTools;
+  if ((limit === undefined && most === undefined) || settings.mode === "off") return basis;
   let perBasis = budgeted.get(basis);
   if (!perBasis) {
     perBasis = new Map();
@@ -87,7 +127,8 @@ export function budgetedBasis(
   const key = JSON.stringify(settings);
   let result = perBasis.get(key);
   if (!result) {
-    result = split(basis, settings, counters, limit);
+    result = limit === undefined ? basis : split(basis, settings, counters, limit);
+    if (most !== undefined) result = limitCount(result, settings, counters, most);
     if (perBasis.size >= CACHE_PER_BASIS) perBasis.clear();
     perBasis.set(key, result);
   }

@@ -20,9 +20,10 @@ export function createPinMatcher(
 /**
  * Builds the classifier that decides which tools may be deferred.
  *
- * Order: `defer: "never"` and the never-defer list (exact names or picomatch globs) keep a tool
- * loaded; `defer: "always"` makes it deferrable; otherwise a tool with a `server` (MCP) is
- * deferrable and one without (a core tool of the host) stays loaded.
+ * Core tools are declared, never inferred: `defer: "never"` and the never-defer list (exact names
+ * or picomatch globs) pin a tool loaded, and `core: true` keeps it loaded while budgets allow
+ * (`defer: "always"` wins over `core`). Everything else is deferrable, with or without a
+ * `server`: real `tools/list` results carry no server, and loading them must not load them all.
  */
 export function createToolClassifier(
   neverDefer: readonly string[] = [],
@@ -31,6 +32,6 @@ export function createToolClassifier(
   return (tool) => {
     if (pinned(tool)) return "core";
     if (tool.defer === "always") return "deferrable";
-    return tool.server === undefined ? "core" : "deferrable";
+    return tool.core === true ? "core" : "deferrable";
   };
 }

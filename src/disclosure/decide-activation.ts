@@ -40,6 +40,13 @@ export function decideActivation(settings: ResolvedSettings, input: ActivationIn
     return { active: false, reason: "no deferrable tools: every visible tool is core" };
   if (settings.mode === "on")
     return { active: true, reason: `mode on: ${deferrable} tools deferred` };
+  const most = settings.maxTools;
+  if (most !== undefined && visible > most) {
+    return {
+      active: true,
+      reason: `auto: ${visible} visible tools, over the provider's limit of ${most} tools per request`,
+    };
+  }
   const limit = settings.definitionBudget;
   if (limit !== undefined && allTokens > limit) {
     return {

@@ -1,4 +1,4 @@
-import type { ToolDefinition, ToolResult } from "../catalog/index.js";
+import type { ToolDefinition, ToolHandler, ToolResult } from "../catalog/index.js";
 import {
   type MetaAnswer,
   type MetaContext,
@@ -12,7 +12,13 @@ import type { ResolvedSettings } from "./plan-turn.js";
 import { readArguments, readBridgeTarget, unnestArguments } from "./repair-arguments.js";
 import type { RevealStore } from "./reveal-store.js";
 import { errorResult, runHandler, toToolResult } from "./run-handler.js";
-import type { CallRoute, DisclosureOptions, ExecuteInput, ExecuteOutcome } from "./types.js";
+import type {
+  CallDispatcher,
+  CallRoute,
+  DisclosureOptions,
+  ExecuteInput,
+  ExecuteOutcome,
+} from "./types.js";
 import { checkArguments } from "./validate-arguments.js";
 
 /** What `executeCall` reads from its disclosure. */
@@ -240,7 +246,7 @@ export async function executeCall(
       draft.revealed.push(...context.store.reveal(input.session, answer.found));
     }
     result = answer.result;
-  } else if (!tool.handler) {
+  } else if (!tool.handler && !options.onCall) {
     return done(
       errorResult(`Tool "${tool.name}" cannot run here: it has no handler.`),
       false,
@@ -249,7 +255,7 @@ export async function executeCall(
   } else {
     result = await runHandler(
       tool.name,
-      tool.handler,
+      tool.handler ?? dispatchTo(options.onCall as CallDispatcher, tool, draft.route),
       event.arguments,
       input.session,
       input.timeoutMs ?? options.timeoutMs ?? 60_000,
@@ -275,4 +281,17 @@ export async function executeCall(
     );
   }
   return done(result, true, result.isError ? "tool_error" : undefined);
+}
+
+/** A handler that hands the call to the host's dispatcher, with the real tool and route. */
+function dispatchTo(onCall: CallDispatcher, tool: ToolDefinition, route: CallRoute): ToolHandler {
+  return (args, context) =>
+    onCall({
+      tool,
+      name: tool.name,
+      arguments: args,
+      session: context.session,
+      signal: context.signal ?? new AbortController().signal,
+      route,
+    });
 }

@@ -1,4 +1,6 @@
 import type { ToolDefinition } from "../catalog/index.js";
+import { ToolsiftError } from "../errors.js";
+import { buildDirectory, type Directory, type DirectoryOptions } from "./build-directory.js";
 import { buildListing, type Listing, type ListingEntry } from "./build-listing.js";
 import { compactSignature } from "./compact-signature.js";
 import { decideActivation } from "./decide-activation.js";
@@ -24,6 +26,7 @@ export interface ResolvedSettings {
   strategy: DisclosureStrategy;
   auto: AutoThreshold;
   listing: ListingOptions | undefined;
+  directory: DirectoryOptions | undefined;
   contextWindow: number | undefined;
   nativeSearch: boolean;
   names: MetaToolNames;
@@ -31,6 +34,8 @@ export interface ResolvedSettings {
   maxLimit: number;
   /** Token budget of the tools array (meta tools + loaded tools); undefined for none. */
   definitionBudget: number | undefined;
+  /** Most tool definitions per request; undefined for no limit. */
+  maxTools: number | undefined;
 }
 
 /** Measuring helpers a plan needs. */
@@ -61,17 +66,23 @@ export function metaToolsFor(
   counters: PlanCounters,
 ): ToolDefinition[] {
   if (settings.nativeSearch) return [];
-  const listing = settings.listing
-    ? cachedListing(basis, settings.listing, settings.contextWindow, counters)
-    : undefined;
   return buildMetaTools({
     names: settings.names,
     strategy: settings.strategy,
     searchable: basis.deferrable.length,
     defaultLimit: settings.defaultLimit,
     maxLimit: settings.maxLimit,
-    listing: listing?.text ?? "",
+    listing: appendedText(basis, settings, counters),
   });
+}
+
+/** What follows the search tool's description: the server directory, then the listing. */
+function appendedText(basis: PlanBasis, settings: ResolvedSettings, counters: PlanCounters) {
+  const directory = directoryOf(basis, settings, counters);
+  const listing = settings.listing
+    ? cachedListing(basis, settings.listing, settings.contextWindow, counters)
+    : undefined;
+  return [directory?.text, listing?.text].filter(Boolean).join("\n\n");
 }
 
 /**
@@ -82,6 +93,7 @@ function chooseReveals(
   basis: PlanBasis,
   revealed: readonly string[],
   room: number | undefined,
+  slots: number | undefined,
   counters: PlanCounters,
 ): { chosen: ToolDefinition[]; skipped: string[] } {
   const candidates = new Map<string, ToolDefinition>();
@@ -89,14 +101,19 @@ function chooseReveals(
     const tool = basis.visible.get(name);
     if (tool && basis.deferrableNames.has(name)) candidates.set(name, tool);
   }
-  if (room === undefined) return { chosen: [...candidates.values()], skipped: [] };
+  if (room === undefined && slots === undefined) {
+    return { chosen: [...candidates.values()], skipped: [] };
+  }
   const kept = new Set<string>();
   const skipped: string[] = [];
+  let left = room ?? Number.POSITIVE_INFINITY;
+  let free = slots ?? Number.POSITIVE_INFINITY;
   for (const tool of [...candidates.values()].reverse()) {
-    const size = counters.definition(tool);
-    if (size <= room) {
+    const size = room === undefined ? 0 : counters.definition(tool);
+    if (size <= left && free > 0) {
       kept.add(tool.name);
-      room -= size;
+      left -= size;
+      free -= 1;
     } else skipped.push(tool.name);
   }
   return { chosen: [...candidates.values()].filter((tool) => kept.has(tool.name)), skipped };
@@ -149,10 +166,18 @@ export function planTurn(
     loadedTokens: 0,
     metaTokens: 0,
     listingTokens: 0,
+    directoryTokens: 0,
     listingTier: "none" as Listing["tier"],
   };
   const loaded: ToolDefinition[] = [...basis.core];
   if (!active) {
+    const most = settings.maxTools;
+    if (most !== undefined && basis.visible.size > most) {
+      throw new ToolsiftError(
+        "too_many_tools",
+        `${basis.visible.size} tools would be sent with disclosure off (${reason}), more than the provider's limit of ${most} tools per request. Use mode "auto" or "on" so toolsift defers the rest, or hide tools with the policy.`,
+      );
+    }
     loaded.push(...basis.deferrable);
     loaded.sort(byName);
     stats.loaded = loaded.length;
@@ -179,7 +204,11 @@ export function planTurn(
   const skipped: string[] = [];
   if (strategy === "reveal" && !settings.nativeSearch) {
     const room = limit === undefined ? undefined : limit - stats.metaTokens - coreTokens;
-    const choice = chooseReveals(basis, revealed, room, counters);
+    const slots =
+      settings.maxTools === undefined
+        ? undefined
+        : settings.maxTools - metaTools.length - basis.core.length;
+    const choice = chooseReveals(basis, revealed, room, slots, counters);
     for (const tool of choice.chosen) promoted.add(tool.name);
     loaded.push(...choice.chosen);
     skipped.push(...choice.skipped);
@@ -207,7 +236,11 @@ export function planTurn(
   stats.loadedTokens = sumTokens(loaded, counters);
   stats.listingTokens = listing?.tokens ?? 0;
   stats.listingTier = listing?.tier ?? "none";
-  const system = systemNote(settings.names, strategy, settings.nativeSearch);
+  const directory = directoryOf(basis, settings, counters);
+  stats.directoryTokens = directory?.tokens ?? 0;
+  const note = systemNote(settings.names, strategy, settings.nativeSearch);
+  // under native search there is no search tool of ours to describe the servers: the note does
+  const system = settings.nativeSearch && directory?.text ? `${note}\n\n${directory.text}` : note;
   const plan: TurnPlan = {
     loaded,
     deferred,
@@ -219,7 +252,8 @@ export function planTurn(
     nativeSearch: settings.nativeSearch,
     stats,
   };
-  if (listing?.text) plan.listing = listing.text;
+  const appended = settings.nativeSearch ? "" : appendedText(basis, settings, counters);
+  if (appended) plan.listing = appended;
   if (limit !== undefined) {
     // demoted core tools that a reveal brought back are loaded again, so not dropped
     const dropped = [...basis.demoted.filter((name) => !promoted.has(name)), ...skipped];
@@ -229,6 +263,35 @@ export function planTurn(
 }
 
 const listings = new WeakMap<PlanBasis, Map<string, Listing>>();
+const directories = new WeakMap<PlanBasis, Map<string, Directory>>();
+
+/** The server directory of a basis (deferrable tools only), built once per basis and settings. */
+function directoryOf(
+  basis: PlanBasis,
+  settings: ResolvedSettings,
+  counters: PlanCounters,
+): Directory | undefined {
+  const options = settings.directory;
+  if (!options) return undefined;
+  let perBasis = directories.get(basis);
+  if (!perBasis) {
+    perBasis = new Map();
+    directories.set(basis, perBasis);
+  }
+  const window = settings.contextWindow;
+  const maxTokens = options.maxTokens ?? (window === undefined ? 1_000 : Math.floor(window * 0.01));
+  const searchName = settings.nativeSearch ? undefined : settings.names.search;
+  const key = JSON.stringify([maxTokens, options.words, searchName]);
+  let directory = perBasis.get(key);
+  if (!directory) {
+    directory = buildDirectory(basis.deferrable, maxTokens, counters.count, {
+      ...(options.words !== undefined ? { words: options.words } : {}),
+      ...(searchName !== undefined ? { searchName } : {}),
+    });
+    perBasis.set(key, directory);
+  }
+  return directory;
+}
 const summaries = new WeakMap<ToolDefinition, string>();
 
 function summaryOf(tool: ToolDefinition): string {

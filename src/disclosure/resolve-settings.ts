@@ -1,5 +1,6 @@
 import { ToolsiftError } from "../errors.js";
 import { MAX_LIMIT } from "../search/index.js";
+import type { DirectoryOptions } from "./build-directory.js";
 import { DEFAULT_META_TOOL_NAMES } from "./meta-tools.js";
 import type { ResolvedSettings } from "./plan-turn.js";
 import type { DisclosureOptions, ListingOptions, TurnSettings } from "./types.js";
@@ -92,6 +93,14 @@ export function checkCreationOptions(options: DisclosureOptions): void {
   }
 }
 
+function directoryOf(value: TurnSettings["directory"]): DirectoryOptions | undefined {
+  if (value === false) return undefined;
+  if (value === undefined || value === true) return {};
+  checkPositive("directory.maxTokens", value.maxTokens, true);
+  checkPositive("directory.words", value.words, true);
+  return value;
+}
+
 function listingOf(value: TurnSettings["listing"]): ListingOptions | undefined {
   if (value === undefined || value === false) return undefined;
   if (value === true) return {};
@@ -147,6 +156,8 @@ export function resolveSettings(options: DisclosureOptions, turn: TurnSettings):
     fail("searchLimit.default", defaultLimit, `keep it at most searchLimit.max (${maxLimit})`);
   const definitionBudget = turn.definitionBudget ?? options.definitionBudget;
   checkPositive("definitionBudget", definitionBudget, true);
+  const maxTools = turn.maxTools ?? options.maxTools;
+  checkPositive("maxTools", maxTools, true);
   checkTimeout(options.timeoutMs);
   const names = { ...DEFAULT_META_TOOL_NAMES, ...options.metaToolNames };
   if (new Set([names.search, names.describe, names.call]).size !== 3) {
@@ -157,11 +168,13 @@ export function resolveSettings(options: DisclosureOptions, turn: TurnSettings):
     strategy,
     auto,
     listing: listingOf(turn.listing ?? options.listing),
+    directory: directoryOf(turn.directory ?? options.directory),
     contextWindow,
     nativeSearch: turn.nativeSearch ?? options.nativeSearch ?? false,
     names,
     defaultLimit,
     maxLimit,
     definitionBudget,
+    maxTools,
   };
 }

@@ -2,6 +2,7 @@
 
 import type { ToolDefinition, ToolResult } from "../catalog/index.js";
 import type { SearchOptions, SearchResult } from "../search/index.js";
+import type { DirectoryOptions } from "./build-directory.js";
 import type { RevealStore } from "./reveal-store.js";
 
 /** `off` never defers, `on` defers whenever a tool is deferrable, `auto` defers above a threshold. */
@@ -66,6 +67,13 @@ export interface TurnSettings {
   auto?: AutoThreshold;
   /** Embed a directory of deferred tools in the search tool's description (default false). */
   listing?: boolean | ListingOptions;
+  /**
+   * The server directory (default on): one line per server whose tools are deferred (name, tool
+   * count, a few words derived from its tools), at the end of the search tool's description, or
+   * of the system note under native search. Budgeted at 1% of the context window (1,000 tokens
+   * without one), degrading to names and counts; `false` turns it off.
+   */
+  directory?: boolean | DirectoryOptions;
   /** Tools kept loaded by exact name or picomatch glob, on top of `defer: "never"`. A turn's list
    * adds to the one given at creation (it never replaces it). */
   neverDefer?: readonly string[];
@@ -83,6 +91,15 @@ export interface TurnSettings {
    * Mode `off` never defers: the budget is then only reported in `plan.budget`, not enforced.
    */
   definitionBudget?: number;
+  /**
+   * Most tool definitions the request may carry (meta tools + loaded tools): a provider's limit
+   * (OpenAI Chat 128), set by provider turns from its capabilities. Above it disclosure activates
+   * even in `auto`, unpinned core tools move to the deferrable side (smaller first stay) and
+   * reveals are promoted newest-first while slots remain. Pinned tools never move: when they
+   * alone pass the limit, or mode is `off` with more tools than it, `prepare` throws
+   * `too_many_tools` with the counts and the fix.
+   */
+  maxTools?: number;
 }
 
 /** Input of `prepare`. */
@@ -125,6 +142,8 @@ export interface PlanStats {
   loadedTokens: number;
   metaTokens: number;
   listingTokens: number;
+  /** Tokens of the server directory (part of `metaTokens`, or of the system note when native). */
+  directoryTokens: number;
   listingTier: "none" | "summaries" | "names" | "servers";
 }
 
@@ -155,8 +174,9 @@ export interface TurnPlan {
   nativeSearch: boolean;
   stats: PlanStats;
   budget?: DefinitionBudgetReport;
-  /** The directory of deferred tools appended to the search tool's description, when a listing
-   * is on; formatters for providers that cap description length move it to the system note. */
+  /** The text appended to the search tool's description: the server directory and, when on, the
+   * listing of deferred tools. Formatters for providers that cap description length move it to
+   * the system note. */
   listing?: string;
 }
 
@@ -188,6 +208,23 @@ export type BeforeCallHook = (
   event: BeforeCallEvent,
 ) => BeforeCallDecision | undefined | Promise<BeforeCallDecision | undefined>;
 
+/** A call handed to the host's dispatcher (`onCall`): the real tool, never the bridge. */
+export interface DispatchedCall {
+  /** The real tool definition (its `server` says where to route the call). */
+  tool: ToolDefinition;
+  name: string;
+  /** Arguments after validation, repairs and before-hooks. */
+  arguments: { [key: string]: unknown };
+  session: string;
+  /** Aborted on the call's time limit or when the caller cancels; pass it on to your client. */
+  signal: AbortSignal;
+  route: CallRoute;
+}
+
+/** Runs every call whose tool has no `handler` (e.g. forwards it to an MCP client); returns an
+ * MCP-style result or any JSON value, like a handler. */
+export type CallDispatcher = (call: DispatchedCall) => unknown | Promise<unknown>;
+
 export type AfterCallHook = (
   event: AfterCallEvent,
 ) => ToolResult | undefined | Promise<ToolResult | undefined>;
@@ -211,6 +248,9 @@ export interface DisclosureOptions extends TurnSettings {
   /** Receives warnings meant for the host (a catalog tool renamed because it takes a meta tool's
    * name), each once; default `console.warn`. */
   onWarning?: (message: string) => void;
+  /** Runs every call whose tool has no `handler`: policy, argument checks, hooks, the time limit
+   * and result budgets apply exactly as for handlers. Without it such calls fail `no_handler`. */
+  onCall?: CallDispatcher;
   /** Handler time limit in milliseconds; default 60,000; `Infinity` for none. */
   timeoutMs?: number;
   /** Search hits per query when the model gives no limit (default 5) and the most it may ask

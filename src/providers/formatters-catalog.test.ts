@@ -61,6 +61,7 @@ function plan(tools: ToolDefinition[], native: boolean): TurnPlan {
       loadedTokens: 0,
       metaTokens: 0,
       listingTokens: 0,
+      directoryTokens: 0,
       listingTier: "none",
     },
   };

@@ -51,6 +51,7 @@ function plan(loaded: ToolDefinition[], deferred: ToolDefinition[], native = fal
       loadedTokens: 0,
       metaTokens: 0,
       listingTokens: 0,
+      directoryTokens: 0,
       listingTier: "none",
     },
   };

@@ -105,6 +105,7 @@ export function e2eTools(log: CallLog): ToolDefinition[] {
   };
   const echo: ToolDefinition = {
     name: "echo",
+    core: true,
     description: "Echo the text back.",
     inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
     handler: handler("echo"),

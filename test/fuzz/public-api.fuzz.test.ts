@@ -53,8 +53,8 @@ function siftOver(tools: readonly ToolDefinition[], mode: "off" | "on" | "auto")
       strategy: "bridge",
       searchResponseTokens: SEARCH_TOKENS,
       describeResponseTokens: DESCRIBE_TOKENS,
-      onWarning: () => tally("warnings"),
     },
+    onWarning: () => tally("warnings"),
   });
   for (const tool of tools) {
     try {

@@ -55,6 +55,8 @@ export async function reportCommand(argv: readonly string[], io: CliIO): Promise
         provider: format.provider,
         search: "client",
         mode: "off",
+        // the full list as it is, past the provider's tool limit: the figure to compare with
+        maxTools: Number.MAX_SAFE_INTEGER,
       });
       const first = sift.prepare({ ...turn, provider: format.provider, search: "client" });
       full[format.name] = count(all.tools);
@@ -72,6 +74,8 @@ export async function reportCommand(argv: readonly string[], io: CliIO): Promise
     savings[format.name] = before === 0 ? 0 : 1 - (firstTurn[format.name] ?? 0) / before;
   }
   const byServer = values["by-server"] ? serverRows(sift.catalog.list(), count) : undefined;
+  // the server directory is part of every first turn above; its own cost, shown separately
+  const directory = sift.prepare(turn).stats.directoryTokens;
   if (values.json) {
     io.stdout(
       jsonText({
@@ -79,6 +83,7 @@ export async function reportCommand(argv: readonly string[], io: CliIO): Promise
         full,
         firstTurn,
         savings,
+        directoryTokens: directory,
         ...(byServer ? { byServer } : {}),
       }),
     );
@@ -122,6 +127,9 @@ export async function reportCommand(argv: readonly string[], io: CliIO): Promise
     );
     io.stdout(`\n${[style.bold(serverHeader), ...serverBody].join("\n")}\n`);
   }
+  io.stdout(
+    `\nserver directory (one line per server, included in the first turn): ${directory.toLocaleString("en")} tokens\n`,
+  );
   return 0;
 }
 

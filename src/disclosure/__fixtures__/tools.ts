@@ -20,12 +20,13 @@ export function mcpTool(
   };
 }
 
-/** A core tool (no server) that echoes its arguments. */
+/** A core tool of the host (declared `core: true`, no server) that echoes its arguments. */
 export function coreTool(name: string, extra: Partial<ToolDefinition> = {}): ToolDefinition {
   return {
     name,
     description: `Core ${name}.`,
     inputSchema: { type: "object", properties: {} },
+    core: true,
     handler: () => `core ${name}`,
     ...extra,
   };
