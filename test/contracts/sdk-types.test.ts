@@ -59,12 +59,12 @@ describe("formatter output matches the official SDK types", () => {
       messages: [{ role: "user", content: "hi" }],
       ...client.request,
     };
-    const results: Anthropic.MessageParam = anthropic.formatResults([
+    const results: Anthropic.MessageParam[] = anthropic.formatResults([
       { call: call("function"), outcome },
     ]);
     expect(nativeBody.tools?.length).toBe(14);
     expect(clientBody.tool_choice).toEqual({ type: "tool", name: "echo" });
-    expect(results.content).toHaveLength(1);
+    expect(results[0]?.content).toHaveLength(1);
   });
 
   it("OpenAI Chat Completions: request and tool messages", () => {
@@ -107,18 +107,19 @@ describe("formatter output matches the official SDK types", () => {
 
   it("Gemini: config and function responses", () => {
     const gemini = createGeminiFormatter();
-    const formatted = gemini.formatTools(clientPlan, { toolChoice: { name: "echo" } });
-    // the SDK types Schema.type and the calling mode as TypeScript enums whose values are these
-    // same strings; the narrow casts below are the only ones needed
-    const tools = formatted.request.tools as GeminiSDKTool[];
-    const toolConfig = formatted.request.toolConfig as ToolConfig;
+    const formatted = gemini.formatTools(clientPlan, { toolChoice: { name: "echo" }, system: "Be brief." });
+    const tools: GeminiSDKTool[] = formatted.request.config.tools;
+    const toolConfig: ToolConfig | undefined = formatted.request.config.toolConfig;
     const body: GenerateContentParameters = {
       model: "gemini-2.5-flash",
       contents: "hi",
-      config: { tools, toolConfig, systemInstruction: formatted.system },
+      ...formatted.request,
     };
-    const content: Content = gemini.formatResults([{ call: call("function"), outcome }]);
+    const [content]: Content[] = gemini.formatResults([{ call: call("function"), outcome }]);
+    expect(tools).toHaveLength(1);
+    expect(toolConfig).toBeDefined();
+    expect(body.config?.systemInstruction).toMatch(/^Be brief\./);
     expect(body.config?.toolConfig?.functionCallingConfig?.allowedFunctionNames).toEqual(["echo"]);
-    expect(content.parts?.[0]?.functionResponse?.response).toEqual({ output: "ok" });
+    expect(content?.parts?.[0]?.functionResponse?.response).toEqual({ output: "ok" });
   });
 });

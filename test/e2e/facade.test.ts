@@ -75,12 +75,12 @@ describe("createToolSift with provider SDKs", () => {
         max_tokens: 100,
         system: prepared.system,
         messages,
-        ...(prepared.request as Pick<Anthropic.MessageCreateParams, "tools">),
+        ...prepared.request,
       });
       const outcome = await sift.respond({ session: "s", provider: "anthropic", response });
       if (outcome.done) break;
       messages.push({ role: "assistant", content: response.content });
-      messages.push(outcome.results as Anthropic.MessageParam);
+      messages.push(...outcome.results);
     }
     expect(log).toEqual([{ tool: "github.create_issue", args: { repo: "a/b", title: "Bug" } }]);
     const tools = requestBody(server.requests, 0).tools as {
@@ -134,7 +134,7 @@ describe("createToolSift with provider SDKs", () => {
       tokens: "estimate",
     });
     await expect(
-      sift.respond({ session: "s", provider: "openai-chat", response: {} }),
+      sift.respond({ session: "s", provider: "openai-chat", response: { choices: [] } }),
     ).rejects.toThrow(/call prepare/);
     const messages: OpenAI.ChatCompletionMessageParam[] = [
       { role: "user", content: "File a bug." },
@@ -145,12 +145,13 @@ describe("createToolSift with provider SDKs", () => {
       const response = await client.chat.completions.create({
         model: "gpt-4.1",
         messages: [{ role: "system", content: prepared.system }, ...messages],
-        ...(prepared.request as Pick<OpenAI.ChatCompletionCreateParams, "tools">),
+        ...prepared.request,
       });
       const outcome = await sift.respond({ session: "s", provider: "openai-chat", response });
       if (outcome.done) break;
-      messages.push(response.choices[0]?.message as OpenAI.ChatCompletionMessageParam);
-      messages.push(...(outcome.results as OpenAI.ChatCompletionMessageParam[]));
+      const message = response.choices[0]?.message;
+      if (message) messages.push(message);
+      messages.push(...outcome.results);
     }
     const requests = server.requests;
     const toolNames = (index: number) =>

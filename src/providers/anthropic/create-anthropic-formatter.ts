@@ -1,7 +1,7 @@
 /** The Anthropic Messages formatter: native tool search or client-side search, one object. */
-import { PROVIDER_CAPABILITIES } from "../capabilities.js";
 import { lastFormatted } from "../plan-parts.js";
 import type { ProviderFormatter } from "../types.js";
+import { ANTHROPIC_CAPABILITIES } from "./capabilities.js";
 import {
   type AnthropicFormatOptions,
   type AnthropicFormatted,
@@ -24,7 +24,7 @@ export type AnthropicFormatter = ProviderFormatter<
   AnthropicToolChoice,
   AnthropicRequest,
   AnthropicResponseLike,
-  AnthropicResultMessage
+  AnthropicResultMessage[]
 >;
 
 /**
@@ -43,7 +43,7 @@ export function createAnthropicFormatter(
   const formatTools = createAnthropicToolFormatter(defaults);
   const last = lastFormatted<AnthropicFormatted>("anthropic");
   return {
-    capabilities: PROVIDER_CAPABILITIES.anthropic,
+    capabilities: ANTHROPIC_CAPABILITIES,
     formatTools: (plan, options) => last.set(formatTools(plan, options)),
     parseCalls: (response, formatted) => parseAnthropicCalls(response, last.get(formatted)),
     formatResults: (outcomes, formatted) => formatAnthropicResults(outcomes, last.get(formatted)),

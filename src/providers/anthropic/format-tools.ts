@@ -1,10 +1,11 @@
 /** Anthropic Messages: the `tools` array and `tool_choice` for a turn plan. */
 import type { JsonSchema, ToolDefinition } from "../../catalog/index.js";
 import type { TurnPlan } from "../../disclosure/index.js";
-import { nativeSearchSupport, PROVIDER_CAPABILITIES } from "../capabilities.js";
+import { ANTHROPIC_CAPABILITIES, anthropicNativeSearch } from "./capabilities.js";
 import {
   createConversionCache,
   createNameMapCache,
+  joinedSystem,
   planParts,
   providerNameMap,
   requestWarning,
@@ -57,6 +58,8 @@ export type AnthropicToolChoice =
 export interface AnthropicRequest {
   tools: AnthropicTool[];
   tool_choice?: AnthropicToolChoice;
+  /** Only when you passed `system`: your prompt followed by the plan's note. */
+  system?: string;
 }
 
 /** Options of the Anthropic formatter. */
@@ -98,12 +101,12 @@ const SEARCH_TOOLS: Record<"bm25" | "regex", AnthropicSearchTool> = {
 
 // tool_reference needs deferred loading, which exactly the tool-search models support
 function referencesByDefault(model: string | undefined): boolean {
-  return model !== undefined && nativeSearchSupport("anthropic", model).native;
+  return model !== undefined && anthropicNativeSearch(model).native;
 }
 
 /** Builds the Anthropic `formatTools`; conversions are memoised per tool object. */
 export function createAnthropicToolFormatter(defaults: AnthropicFormatOptions = {}) {
-  const capabilities = PROVIDER_CAPABILITIES.anthropic;
+  const capabilities = ANTHROPIC_CAPABILITIES;
   const nameMaps = createNameMapCache(capabilities);
   const convert = createConversionCache<SchemaConversion>();
 
@@ -153,6 +156,8 @@ export function createAnthropicToolFormatter(defaults: AnthropicFormatOptions = 
     const toolChoice = choice(options, providerNames);
     const request: AnthropicRequest = { tools };
     if (toolChoice) request.tool_choice = toolChoice;
+    const system = joinedSystem(plan, options.system);
+    if (system !== undefined) request.system = system;
     const formatted: AnthropicFormatted = {
       tools,
       system: plan.system,

@@ -36,7 +36,7 @@ export interface AnthropicResultMessage {
 
 interface Block {
   type: string;
-  id?: string;
+  id?: unknown;
   name?: string;
   input?: unknown;
   tool_use_id?: string;
@@ -45,6 +45,12 @@ interface Block {
     tool_references?: { tool_name?: string }[];
     error_code?: string;
   };
+}
+
+function useId(id: unknown, index: number): string {
+  if (typeof id === "string") return id;
+  if (typeof id === "number" || typeof id === "bigint") return String(id);
+  return `toolsift-anthropic-${index}`;
 }
 
 /**
@@ -59,11 +65,13 @@ export function parseAnthropicCalls(
   const calls: UnifiedCall[] = [];
   const searches = new Map<string, UnifiedCall>();
   for (const block of blocks) {
-    if (block.type === "tool_use" && typeof block.id === "string") {
-      const providerName = String(block.name ?? "");
+    if (block.type === "tool_use") {
+      // a call is answered even when its id is malformed: skipping it would leave a tool_use
+      // without a tool_result, which the API rejects on the next request
+      const providerName = typeof block.name === "string" ? block.name : "";
       const decoder = formatted.decoders.get(providerName);
       calls.push({
-        id: block.id,
+        id: useId(block.id, calls.length),
         name: decoder?.name ?? catalogName(formatted.names, providerName),
         arguments: block.input ?? {},
         providerName,
@@ -72,13 +80,14 @@ export function parseAnthropicCalls(
     } else if (
       block.type === "server_tool_use" &&
       typeof block.id === "string" &&
-      String(block.name).startsWith("tool_search_tool_")
+      typeof block.name === "string" &&
+      block.name.startsWith("tool_search_tool_")
     ) {
       const call: UnifiedCall = {
         id: block.id,
-        name: String(block.name),
+        name: block.name,
         arguments: block.input ?? {},
-        providerName: String(block.name),
+        providerName: block.name,
         kind: "server_search",
         native: { input: block.input, referenced: [] },
       };
@@ -122,14 +131,15 @@ function contentBlocks(content: readonly ToolContent[]): AnthropicResultBlock[] 
 }
 
 /**
- * Formats outcomes as one user message of `tool_result` blocks. Server searches get no result
+ * Formats outcomes as one user message of `tool_result` blocks, or no message when no call needs
+ * an answer (an empty user message is rejected). Server searches get no result
  * (the API rejects one). In tool-reference mode, a search meta tool's result is the found tools as
  * `tool_reference` blocks, which the API expands into their definitions.
  */
 export function formatAnthropicResults(
   outcomes: readonly CallOutcome[],
   formatted: AnthropicFormatted,
-): AnthropicResultMessage {
+): AnthropicResultMessage[] {
   const state = anthropicState.get(formatted);
   const content: AnthropicToolResult[] = [];
   for (const { call, outcome } of outcomes) {
@@ -148,5 +158,5 @@ export function formatAnthropicResults(
     if (outcome.isError) result.is_error = true;
     content.push(result);
   }
-  return { role: "user", content };
+  return content.length > 0 ? [{ role: "user", content }] : [];
 }

@@ -1,18 +1,14 @@
 /** The Gemini formatter: function declarations, client-side search only. */
 import type { ToolDefinition } from "../../catalog/index.js";
 import type { TurnPlan } from "../../disclosure/index.js";
-import { PROVIDER_CAPABILITIES } from "../capabilities.js";
 import {
-  catalogName,
   createConversionCache,
   createNameMapCache,
+  joinedSystem,
   lastFormatted,
-  objectEntries,
-  outcomeText,
   planParts,
   providerNameMap,
   requireClientPlan,
-  responseList,
   toolLimitWarnings,
 } from "../plan-parts.js";
 import type {
@@ -21,10 +17,16 @@ import type {
   CallOutcome,
   FormattedTools,
   ProviderFormatter,
-  UnifiedCall,
 } from "../types.js";
 import type { ConversionWarning } from "../warnings.js";
 import { restoreGeminiArguments } from "./arguments.js";
+import { GEMINI_CAPABILITIES } from "./capabilities.js";
+import {
+  formatGeminiResults,
+  type GeminiResponseLike,
+  type GeminiResultContent,
+  parseGeminiCalls,
+} from "./round-trip.js";
 import { type GeminiConversion, toGeminiSchema } from "./schema.js";
 
 /** One function declaration. */
@@ -39,15 +41,35 @@ export interface GeminiTool {
   functionDeclarations: GeminiFunctionDeclaration[];
 }
 
-/** `toolConfig` of the request. */
-export interface GeminiToolConfig {
-  functionCallingConfig: { mode: "AUTO" | "ANY" | "NONE"; allowedFunctionNames?: string[] };
+/**
+ * `functionCallingConfig` of the request. `mode` is `"AUTO"`, `"ANY"` or `"NONE"`; it is typed
+ * through the index signature because the SDK types it as a TypeScript enum, which no string
+ * literal type is assignable to.
+ */
+export interface GeminiFunctionCallingConfig {
+  allowedFunctionNames?: string[];
+  [field: string]: unknown;
 }
 
-/** Fields to spread into the `config` of `ai.models.generateContent`. */
-export interface GeminiRequest {
+/** `toolConfig` of the request. */
+export interface GeminiToolConfig {
+  functionCallingConfig: GeminiFunctionCallingConfig;
+}
+
+/** The `config` fields toolsift sets: Gemini takes tools (and system text) in `config`. */
+export interface GeminiRequestConfig {
   tools: GeminiTool[];
   toolConfig?: GeminiToolConfig;
+  /** Only when you passed `system`: your prompt followed by the plan's note. */
+  systemInstruction?: string;
+}
+
+/**
+ * The fragment to spread into `ai.models.generateContent({ model, contents, ...request })`. With
+ * a `config` of your own, merge it: `config: { ...yours, ...request.config }`.
+ */
+export interface GeminiRequest {
+  config: GeminiRequestConfig;
 }
 
 /** Options of the Gemini formatter. */
@@ -61,30 +83,6 @@ export interface GeminiFormatOptions extends BaseFormatOptions {
   schemaField?: "auto" | "parameters" | "parametersJsonSchema";
 }
 
-/** The part of a `generateContent` response the parser reads. */
-export interface GeminiResponseLike {
-  candidates?: ReadonlyArray<{
-    content?: {
-      parts?: ReadonlyArray<{ functionCall?: { id?: string; name?: string; args?: unknown } }>;
-    };
-  }>;
-}
-
-type Candidate = NonNullable<GeminiResponseLike["candidates"]>[number];
-type CandidatePart = NonNullable<NonNullable<Candidate["content"]>["parts"]>[number];
-
-/** The content that answers a turn's function calls. */
-export interface GeminiResultContent {
-  role: "user";
-  parts: {
-    functionResponse: {
-      id?: string;
-      name: string;
-      response: { output: string } | { error: string };
-    };
-  }[];
-}
-
 export type GeminiFormatted = FormattedTools<GeminiTool, GeminiToolConfig, GeminiRequest>;
 
 export type GeminiFormatter = ProviderFormatter<
@@ -93,11 +91,8 @@ export type GeminiFormatter = ProviderFormatter<
   GeminiToolConfig,
   GeminiRequest,
   GeminiResponseLike,
-  GeminiResultContent
+  GeminiResultContent[]
 >;
-
-/** Prefix of the ids toolsift gives Gemini calls that came without one. */
-export const GENERATED_CALL_ID = "toolsift-gemini-";
 
 function chooseField(tool: ToolDefinition, converted: GeminiConversion): boolean {
   if (converted.warnings.some((warning) => warning.code === "recursion_cut")) return true;
@@ -112,10 +107,10 @@ function chooseField(tool: ToolDefinition, converted: GeminiConversion): boolean
  * @example
  * const gemini = createGeminiFormatter();
  * const turn = gemini.formatTools(disclosure.prepare({ session }));
- * const response = await ai.models.generateContent({ model, contents, config: { ...turn.request } });
+ * const response = await ai.models.generateContent({ model, contents, ...turn.request });
  */
 export function createGeminiFormatter(defaults: GeminiFormatOptions = {}): GeminiFormatter {
-  const capabilities = PROVIDER_CAPABILITIES.gemini;
+  const capabilities = GEMINI_CAPABILITIES;
   const nameMaps = createNameMapCache(capabilities);
   const convert = createConversionCache<GeminiConversion>();
   const last = lastFormatted<GeminiFormatted>("gemini");
@@ -177,8 +172,11 @@ export function createGeminiFormatter(defaults: GeminiFormatOptions = {}): Gemin
         },
       };
     }
-    const request: GeminiRequest = { tools };
-    if (toolConfig) request.toolConfig = toolConfig;
+    const config: GeminiRequestConfig = { tools };
+    if (toolConfig) config.toolConfig = toolConfig;
+    const system = joinedSystem(plan, options.system);
+    if (system !== undefined) config.systemInstruction = system;
+    const request: GeminiRequest = { config };
     const formatted: GeminiFormatted = {
       tools,
       system: plan.system,
@@ -193,42 +191,9 @@ export function createGeminiFormatter(defaults: GeminiFormatOptions = {}): Gemin
     return last.set(formatted);
   };
 
-  const parseCalls = (response: GeminiResponseLike, given?: GeminiFormatted): UnifiedCall[] => {
-    const formatted = last.get(given);
-    const calls: UnifiedCall[] = [];
-    const candidate = responseList<Candidate>(response, "candidates", "gemini", true)[0];
-    for (const part of objectEntries<CandidatePart>(candidate?.content?.parts)) {
-      const functionCall = part.functionCall;
-      if (!functionCall) continue;
-      const providerName = String(functionCall.name ?? "");
-      const decoder = formatted.decoders.get(providerName);
-      const args = functionCall.args ?? {};
-      calls.push({
-        id: functionCall.id ?? `${GENERATED_CALL_ID}${calls.length}`,
-        name: decoder?.name ?? catalogName(formatted.names, providerName),
-        arguments: decoder?.restore ? decoder.restore(args) : args,
-        providerName,
-        kind: "function",
-      });
-    }
-    return calls;
-  };
-
-  const formatResults = (outcomes: readonly CallOutcome[]): GeminiResultContent => ({
-    role: "user",
-    parts: outcomes
-      .filter(({ call }) => call.kind !== "server_search")
-      .map(({ call, outcome }) => {
-        const text = outcomeText(outcome);
-        const functionResponse: GeminiResultContent["parts"][number]["functionResponse"] = {
-          name: call.providerName,
-          response: outcome.isError ? { error: text } : { output: text },
-        };
-        // ids toolsift made up were never seen by Gemini, so they are not sent back
-        if (!call.id.startsWith(GENERATED_CALL_ID)) functionResponse.id = call.id;
-        return { functionResponse };
-      }),
-  });
+  const parseCalls = (response: GeminiResponseLike, given?: GeminiFormatted) =>
+    parseGeminiCalls(response, last.get(given));
+  const formatResults = (outcomes: readonly CallOutcome[]) => formatGeminiResults(outcomes);
 
   return { capabilities, formatTools, parseCalls, formatResults };
 }

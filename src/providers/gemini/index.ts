@@ -5,15 +5,21 @@ export type * from "../types.js";
 export { type GeminiArgumentMapping, restoreGeminiArguments } from "./arguments.js";
 export {
   createGeminiFormatter,
-  GENERATED_CALL_ID,
   type GeminiFormatOptions,
   type GeminiFormatted,
   type GeminiFormatter,
+  type GeminiFunctionCallingConfig,
   type GeminiFunctionDeclaration,
   type GeminiRequest,
-  type GeminiResponseLike,
-  type GeminiResultContent,
+  type GeminiRequestConfig,
   type GeminiTool,
   type GeminiToolConfig,
 } from "./create-gemini-formatter.js";
+export {
+  GENERATED_CALL_ID,
+  type GeminiFunctionResponse,
+  type GeminiResponseLike,
+  type GeminiResponsePart,
+  type GeminiResultContent,
+} from "./round-trip.js";
 export { type GeminiConversion, type GeminiSchemaOptions, toGeminiSchema } from "./schema.js";

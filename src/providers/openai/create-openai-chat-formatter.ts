@@ -1,7 +1,6 @@
 /** OpenAI Chat Completions: client-side search only (meta tools plus loaded tools). */
 import type { ToolDefinition } from "../../catalog/index.js";
 import type { TurnPlan } from "../../disclosure/index.js";
-import { PROVIDER_CAPABILITIES } from "../capabilities.js";
 import {
   catalogName,
   createNameMapCache,
@@ -26,6 +25,7 @@ import type {
   UnifiedCall,
 } from "../types.js";
 import type { ConversionWarning } from "../warnings.js";
+import { OPENAI_CHAT_CAPABILITIES } from "./capabilities.js";
 import { createParameterConverter } from "./function-parameters.js";
 
 /** A Chat Completions function tool. */
@@ -121,7 +121,7 @@ const named = (name: string) => ({ type: "function" as const, function: { name }
 export function createOpenAIChatFormatter(
   defaults: OpenAIChatFormatOptions = {},
 ): OpenAIChatFormatter {
-  const capabilities = PROVIDER_CAPABILITIES["openai-chat"];
+  const capabilities = OPENAI_CHAT_CAPABILITIES;
   const nameMaps = createNameMapCache(capabilities);
   const parameters = createParameterConverter();
   const last = lastFormatted<OpenAIChatFormatted>("openai-chat");
@@ -225,7 +225,7 @@ export function createOpenAIChatFormatter(
         ({ call, outcome }): OpenAIChatToolMessage => ({
           role: "tool",
           tool_call_id: call.id,
-          content: outcomeText(outcome),
+          content: outcomeText(outcome, "openai-chat"),
         }),
       );
 

@@ -1,5 +1,4 @@
 /** The OpenAI Responses formatter: hosted or client-executed tool search, namespaces, plain functions. */
-import { PROVIDER_CAPABILITIES } from "../capabilities.js";
 import {
   catalogName,
   foundNames,
@@ -9,6 +8,8 @@ import {
   responseList,
 } from "../plan-parts.js";
 import type { CallOutcome, ProviderFormatter, UnifiedCall } from "../types.js";
+import type { ExecuteOutcome } from "../../disclosure/index.js";
+import { OPENAI_RESPONSES_CAPABILITIES } from "./capabilities.js";
 import {
   createResponsesToolFormatter,
   type OpenAIResponsesFormatOptions,
@@ -25,9 +26,14 @@ export interface OpenAIResponsesResponseLike {
   output: ReadonlyArray<{ type: string }>;
 }
 
+/** A part of a function call's output: text, or an image as a data URL. */
+export type OpenAIResponsesOutputPart =
+  | { type: "input_text"; text: string }
+  | { type: "input_image"; image_url: string; detail?: "low" | "high" | "auto" };
+
 /** Input items that answer the calls of one response. */
 export type OpenAIResponsesResultItem =
-  | { type: "function_call_output"; call_id: string; output: string }
+  | { type: "function_call_output"; call_id: string; output: string | OpenAIResponsesOutputPart[] }
   | {
       type: "tool_search_output";
       execution: "client";
@@ -116,6 +122,30 @@ function parseResponsesCalls(
   return calls;
 }
 
+// image types the Responses API reads (platform.openai.com images and vision)
+const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/webp", "image/gif"]);
+
+/**
+ * A function call's output: the text, or (when the result has images) text and `input_image`
+ * parts, so an image costs what the budget counted for it instead of its base64 as text.
+ */
+function outputOf(outcome: ExecuteOutcome): string | OpenAIResponsesOutputPart[] {
+  const images = outcome.content.filter(
+    (block) => block.type === "image" && IMAGE_TYPES.has(block.mimeType),
+  );
+  if (images.length === 0) return outcomeText(outcome, "openai-responses");
+  const parts: OpenAIResponsesOutputPart[] = [];
+  for (const block of outcome.content) {
+    if (block.type === "image" && IMAGE_TYPES.has(block.mimeType))
+      parts.push({ type: "input_image", image_url: `data:${block.mimeType};base64,${block.data}` });
+    else {
+      const text = outcomeText({ ...outcome, content: [block] }, "openai-responses");
+      if (text !== "") parts.push({ type: "input_text", text });
+    }
+  }
+  return parts;
+}
+
 function formatResponsesResults(
   outcomes: readonly CallOutcome[],
   formatted: OpenAIResponsesFormatted,
@@ -138,7 +168,7 @@ function formatResponsesResults(
         tools,
       });
     } else {
-      items.push({ type: "function_call_output", call_id: call.id, output: outcomeText(outcome) });
+      items.push({ type: "function_call_output", call_id: call.id, output: outputOf(outcome) });
     }
   }
   return items;
@@ -159,7 +189,7 @@ export function createOpenAIResponsesFormatter(
   const formatTools = createResponsesToolFormatter(defaults);
   const last = lastFormatted<OpenAIResponsesFormatted>("openai-responses");
   return {
-    capabilities: PROVIDER_CAPABILITIES["openai-responses"],
+    capabilities: OPENAI_RESPONSES_CAPABILITIES,
     formatTools: (plan, options) => last.set(formatTools(plan, options)),
     parseCalls: (response, formatted) => parseResponsesCalls(response, last.get(formatted)),
     formatResults: (outcomes, formatted) => formatResponsesResults(outcomes, last.get(formatted)),

@@ -1,10 +1,10 @@
 /** OpenAI Responses: tools for hosted tool search, client-executed tool search, or plain functions. */
 import type { ToolDefinition } from "../../catalog/index.js";
 import type { TurnPlan } from "../../disclosure/index.js";
-import { PROVIDER_CAPABILITIES, parseGPTModel } from "../capabilities.js";
 import {
   createNameMapCache,
   fitDescription,
+  joinedSystem,
   placeListing,
   planParts,
   providerNameMap,
@@ -12,6 +12,7 @@ import {
 } from "../plan-parts.js";
 import type { BaseFormatOptions, CallDecoder, FormattedTools } from "../types.js";
 import type { ConversionWarning } from "../warnings.js";
+import { OPENAI_RESPONSES_CAPABILITIES, supportsToolSearch } from "./capabilities.js";
 import { createParameterConverter } from "./function-parameters.js";
 import { groupNamespaces } from "./group-namespaces.js";
 
@@ -56,6 +57,8 @@ export type OpenAIResponsesToolChoice =
 export interface OpenAIResponsesRequest {
   tools: OpenAIResponsesTool[];
   tool_choice?: OpenAIResponsesToolChoice;
+  /** Responses takes system text here. Only when you passed `system`: your prompt, then the plan's note. */
+  instructions?: string;
 }
 
 /** Options of the Responses formatter. */
@@ -89,14 +92,9 @@ export interface ResponsesTurnState {
 
 export const responsesState = new WeakMap<OpenAIResponsesFormatted, ResponsesTurnState>();
 
-function supportsToolSearch(model: string | undefined): boolean {
-  const parsed = model === undefined ? undefined : parseGPTModel(model);
-  return parsed !== undefined && (parsed.major > 5 || (parsed.major === 5 && parsed.minor >= 4));
-}
-
 /** Builds the Responses `formatTools`; conversions are memoised per tool object. */
 export function createResponsesToolFormatter(defaults: OpenAIResponsesFormatOptions = {}) {
-  const capabilities = PROVIDER_CAPABILITIES["openai-responses"];
+  const capabilities = OPENAI_RESPONSES_CAPABILITIES;
   const nameMaps = createNameMapCache(capabilities);
   const parameters = createParameterConverter();
 
@@ -180,6 +178,8 @@ export function createResponsesToolFormatter(defaults: OpenAIResponsesFormatOpti
     const toolChoice = choice(options, providerNames, native ? byName : new Map(), warnings);
     const request: OpenAIResponsesRequest = { tools };
     if (toolChoice !== undefined) request.tool_choice = toolChoice;
+    const instructions = joinedSystem(plan, options.system);
+    if (instructions !== undefined) request.instructions = instructions;
     const formatted: OpenAIResponsesFormatted = {
       tools,
       system: plan.system,
