@@ -35,8 +35,8 @@ import {
 } from "./policy/index.js";
 import {
   createProviderTurns,
-  type ProviderResponseOutcome,
   type ProviderRespondInput,
+  type ProviderResponseOutcome,
   type ProviderTurn,
   type ProviderTurnInput,
 } from "./provider-turns.js";
@@ -113,7 +113,9 @@ export interface ToolSift {
    * Reads a model response for a prepared provider turn, runs its calls, formats the results;
    * `results` is empty when there is nothing to send back.
    */
-  respond<P extends ProviderId>(input: ProviderRespondInput<P>): Promise<ProviderResponseOutcome<P>>;
+  respond<P extends ProviderId>(
+    input: ProviderRespondInput<P>,
+  ): Promise<ProviderResponseOutcome<P>>;
   /** Executes one model tool call; never throws for model input (errors are `isError` results). */
   execute(input: ExecuteInput & TurnSettings): Promise<ExecuteOutcome>;
   /** Searches the tools the policy lets through. */

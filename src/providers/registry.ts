@@ -4,16 +4,16 @@
  * entry in each map.
  */
 import { ANTHROPIC_CAPABILITIES, anthropicNativeSearch } from "./anthropic/capabilities.js";
-import {
-  type AnthropicFormatOptions,
-  type AnthropicFormatter,
-  createAnthropicFormatter,
-} from "./anthropic/index.js";
 import type {
   AnthropicRequest,
   AnthropicTool,
   AnthropicToolChoice,
 } from "./anthropic/format-tools.js";
+import {
+  type AnthropicFormatOptions,
+  type AnthropicFormatter,
+  createAnthropicFormatter,
+} from "./anthropic/index.js";
 import type { AnthropicResponseLike, AnthropicResultMessage } from "./anthropic/round-trip.js";
 import type { NativeSearchDecision, ProviderCapabilities, ProviderId } from "./capabilities.js";
 import { GEMINI_CAPABILITIES, geminiNativeSearch } from "./gemini/capabilities.js";

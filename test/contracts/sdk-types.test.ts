@@ -107,7 +107,10 @@ describe("formatter output matches the official SDK types", () => {
 
   it("Gemini: config and function responses", () => {
     const gemini = createGeminiFormatter();
-    const formatted = gemini.formatTools(clientPlan, { toolChoice: { name: "echo" }, system: "Be brief." });
+    const formatted = gemini.formatTools(clientPlan, {
+      toolChoice: { name: "echo" },
+      system: "Be brief.",
+    });
     const tools: GeminiSDKTool[] = formatted.request.config.tools;
     const toolConfig: ToolConfig | undefined = formatted.request.config.toolConfig;
     const body: GenerateContentParameters = {

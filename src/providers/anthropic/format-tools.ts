@@ -1,7 +1,6 @@
 /** Anthropic Messages: the `tools` array and `tool_choice` for a turn plan. */
 import type { JsonSchema, ToolDefinition } from "../../catalog/index.js";
 import type { TurnPlan } from "../../disclosure/index.js";
-import { ANTHROPIC_CAPABILITIES, anthropicNativeSearch } from "./capabilities.js";
 import {
   createConversionCache,
   createNameMapCache,
@@ -12,6 +11,7 @@ import {
 } from "../plan-parts.js";
 import type { BaseFormatOptions, CallDecoder, FormattedTools } from "../types.js";
 import type { ConversionWarning } from "../warnings.js";
+import { ANTHROPIC_CAPABILITIES, anthropicNativeSearch } from "./capabilities.js";
 import {
   type SchemaConversion,
   selectAnthropicStrictTools,

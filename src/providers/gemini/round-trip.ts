@@ -80,7 +80,10 @@ export function parseGeminiCalls(
   return calls;
 }
 
-function responseOf(content: readonly ToolContent[]): { text: string; parts: GeminiResponsePart[] } {
+function responseOf(content: readonly ToolContent[]): {
+  text: string;
+  parts: GeminiResponsePart[];
+} {
   const texts: string[] = [];
   const parts: GeminiResponsePart[] = [];
   for (const block of content) {

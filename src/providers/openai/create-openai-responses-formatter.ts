@@ -1,4 +1,6 @@
 /** The OpenAI Responses formatter: hosted or client-executed tool search, namespaces, plain functions. */
+
+import type { ExecuteOutcome } from "../../disclosure/index.js";
 import {
   catalogName,
   foundNames,
@@ -8,7 +10,6 @@ import {
   responseList,
 } from "../plan-parts.js";
 import type { CallOutcome, ProviderFormatter, UnifiedCall } from "../types.js";
-import type { ExecuteOutcome } from "../../disclosure/index.js";
 import { OPENAI_RESPONSES_CAPABILITIES } from "./capabilities.js";
 import {
   createResponsesToolFormatter,
