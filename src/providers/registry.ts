@@ -3,18 +3,18 @@
  * The facade looks a provider up here instead of branching on its id; adding a provider is one
  * entry in each map.
  */
-import { ANTHROPIC_CAPABILITIES, anthropicNativeSearch } from "./anthropic/capabilities.js";
-import type {
-  AnthropicRequest,
-  AnthropicTool,
-  AnthropicToolChoice,
-} from "./anthropic/format-tools.js";
 import {
+  ANTHROPIC_CAPABILITIES,
   type AnthropicFormatOptions,
   type AnthropicFormatter,
+  type AnthropicRequest,
+  type AnthropicResponseLike,
+  type AnthropicResultMessage,
+  type AnthropicTool,
+  type AnthropicToolChoice,
+  anthropicNativeSearch,
   createAnthropicFormatter,
 } from "./anthropic/index.js";
-import type { AnthropicResponseLike, AnthropicResultMessage } from "./anthropic/round-trip.js";
 import type { NativeSearchDecision, ProviderCapabilities, ProviderId } from "./capabilities.js";
 import { GEMINI_CAPABILITIES, geminiNativeSearch } from "./gemini/capabilities.js";
 import {

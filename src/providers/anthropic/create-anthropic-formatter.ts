@@ -2,20 +2,18 @@
 import { lastFormatted } from "../plan-parts.js";
 import type { ProviderFormatter } from "../types.js";
 import { ANTHROPIC_CAPABILITIES } from "./capabilities.js";
-import {
-  type AnthropicFormatOptions,
-  type AnthropicFormatted,
-  type AnthropicRequest,
-  type AnthropicTool,
-  type AnthropicToolChoice,
-  createAnthropicToolFormatter,
-} from "./format-tools.js";
-import {
-  type AnthropicResponseLike,
-  type AnthropicResultMessage,
-  formatAnthropicResults,
-  parseAnthropicCalls,
-} from "./round-trip.js";
+import { formatAnthropicResults } from "./format-results.js";
+import { createAnthropicToolFormatter } from "./format-tools.js";
+import { parseAnthropicCalls } from "./parse-calls.js";
+import type {
+  AnthropicFormatOptions,
+  AnthropicFormatted,
+  AnthropicRequest,
+  AnthropicResponseLike,
+  AnthropicResultMessage,
+  AnthropicTool,
+  AnthropicToolChoice,
+} from "./wire-types.js";
 
 /** The Anthropic formatter type. */
 export type AnthropicFormatter = ProviderFormatter<
