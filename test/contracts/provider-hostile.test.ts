@@ -161,6 +161,28 @@ describe("call ids the model got wrong", () => {
   });
 });
 
+describe("OpenAI call ids the model got wrong", () => {
+  it("Chat and Responses: numeric ids are answered with their text", async () => {
+    const sift = siftWith([]);
+    sift.prepare({ session: "s", provider: "openai-chat" });
+    const chat = await sift.respond({
+      session: "s",
+      provider: "openai-chat",
+      response: chatCall("deploy", '{"name":"a"}', 5),
+    });
+    expect(chat.results).toMatchObject([{ role: "tool", tool_call_id: "5" }]);
+    sift.prepare({ session: "s", provider: "openai-responses" });
+    const responses = await sift.respond({
+      session: "s",
+      provider: "openai-responses",
+      response: {
+        output: [{ type: "function_call", call_id: 9, name: "deploy", arguments: '{"name":"a"}' }],
+      } as never,
+    });
+    expect(responses.results).toMatchObject([{ type: "function_call_output", call_id: "9" }]);
+  });
+});
+
 describe("images in tool results stay within the budget", () => {
   const screenshot = async <P extends ProviderId>(provider: P) => {
     const sift = siftWith([]);

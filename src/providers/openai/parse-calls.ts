@@ -74,12 +74,17 @@ export function parseResponsesCalls(
   const calls: UnifiedCall[] = [];
   let openSearch: UnifiedCall | undefined;
   for (const item of responseList<OutputItem>(response, "output", "openai-responses")) {
-    if (item.type === "function_call" && typeof item.call_id === "string") {
+    // a numeric call_id is answered with its text; without any id no output could match the call
+    const callId = item.call_id as unknown;
+    if (
+      item.type === "function_call" &&
+      (typeof callId === "string" || typeof callId === "number")
+    ) {
       const providerName = String(item.name ?? "");
       const decoder = formatted.decoders.get(providerName);
       const args = parseArguments(item.arguments);
       const call: UnifiedCall = {
-        id: item.call_id,
+        id: String(callId),
         name: decoder?.name ?? catalogName(formatted.names, providerName),
         arguments: decoder?.restore && typeof args === "object" ? decoder.restore(args) : args,
         providerName,
