@@ -14,71 +14,12 @@ import { openaiChat } from "../../examples/openai-chat.js";
 import { openaiResponses } from "../../examples/openai-responses.js";
 import { type CallLog, sampleTools } from "../../examples/sample-tools.js";
 import { type MockServer, requestBody, startMockServer } from "./mock-server.js";
+import { claude, claudeDone, completion, geminiTurn, responsesTurn, toolUse } from "./replies.js";
 
 let server: MockServer | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
-});
-
-const claude = (content: unknown[], stop = "tool_use") => ({
-  id: "msg_1",
-  type: "message",
-  role: "assistant",
-  model: "claude-sonnet-4-6",
-  content,
-  stop_reason: stop,
-  stop_sequence: null,
-  usage: { input_tokens: 1, output_tokens: 1 },
-});
-const claudeDone = claude([{ type: "text", text: "Done." }], "end_turn");
-const toolUse = (id: string, name: string, input: unknown) => ({
-  type: "tool_use",
-  id,
-  name,
-  input,
-});
-
-const completion = (calls: { id: string; name: string; arguments: unknown }[]) => ({
-  id: "c",
-  object: "chat.completion",
-  created: 1,
-  model: "gpt-4.1",
-  choices: [
-    {
-      index: 0,
-      finish_reason: calls.length ? "tool_calls" : "stop",
-      message: {
-        role: "assistant",
-        content: calls.length ? null : "Done.",
-        ...(calls.length
-          ? {
-              tool_calls: calls.map((call) => ({
-                id: call.id,
-                type: "function",
-                function: { name: call.name, arguments: JSON.stringify(call.arguments) },
-              })),
-            }
-          : {}),
-      },
-    },
-  ],
-});
-
-const responsesTurn = (id: string, output: unknown[]) => ({
-  id,
-  object: "response",
-  created_at: 1,
-  model: "gpt-5.4",
-  status: "completed",
-  output,
-  parallel_tool_calls: true,
-  tool_choice: "auto",
-  tools: [],
-});
-
-const geminiTurn = (parts: unknown[]) => ({
-  candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }],
 });
 
 const ISSUE = { repo: "acme/web", title: "Login button is broken" };

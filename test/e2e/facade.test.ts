@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createToolSift } from "../../src/index.js";
 import { type CallLog, e2eTools } from "./harness.js";
 import { type MockServer, requestBody, startMockServer } from "./mock-server.js";
+import { claude, completion } from "./replies.js";
 
 let server: MockServer | undefined;
 afterEach(async () => {
@@ -15,24 +16,11 @@ afterEach(async () => {
   server = undefined;
 });
 
-function claudeMessage(content: unknown[], stop: "tool_use" | "end_turn" = "tool_use") {
-  return {
-    id: "msg_1",
-    type: "message",
-    role: "assistant",
-    model: "claude-sonnet-4-6",
-    content,
-    stop_reason: stop,
-    stop_sequence: null,
-    usage: { input_tokens: 1, output_tokens: 1 },
-  };
-}
-
 describe("createToolSift with provider SDKs", () => {
   it("Anthropic: picks native search for a supported model and runs the loop", async () => {
     const log: CallLog = [];
     server = await startMockServer([
-      claudeMessage([
+      claude([
         {
           type: "server_tool_use",
           id: "srvtoolu_1",
@@ -54,7 +42,7 @@ describe("createToolSift with provider SDKs", () => {
           input: { repo: "a/b", title: "Bug" },
         },
       ]),
-      claudeMessage([{ type: "text", text: "Done." }], "end_turn"),
+      claude([{ type: "text", text: "Done." }], "end_turn"),
     ]);
     const client = new Anthropic({ apiKey: "test", baseURL: server.url, maxRetries: 0 });
     const sift = createToolSift({
@@ -95,31 +83,6 @@ describe("createToolSift with provider SDKs", () => {
 
   it("OpenAI Chat: client-side search, reveal, then a direct call; asking respond() before prepare() fails clearly", async () => {
     const log: CallLog = [];
-    const completion = (calls: { id: string; name: string; arguments: unknown }[]) => ({
-      id: "c",
-      object: "chat.completion",
-      created: 1,
-      model: "gpt-4.1",
-      choices: [
-        {
-          index: 0,
-          finish_reason: calls.length ? "tool_calls" : "stop",
-          message: {
-            role: "assistant",
-            content: calls.length ? null : "Done.",
-            ...(calls.length
-              ? {
-                  tool_calls: calls.map((call) => ({
-                    id: call.id,
-                    type: "function",
-                    function: { name: call.name, arguments: JSON.stringify(call.arguments) },
-                  })),
-                }
-              : {}),
-          },
-        },
-      ],
-    });
     server = await startMockServer([
       completion([{ id: "c1", name: "tool_search", arguments: { queries: ["create issue"] } }]),
       completion([
