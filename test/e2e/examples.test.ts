@@ -3,6 +3,8 @@
  * plays the model, so the examples keep working (and keep type-checking under strict: tsc covers
  * examples/) as the API changes.
  */
+
+import { readFileSync } from "node:fs";
 import Anthropic from "@anthropic-ai/sdk";
 import { type Content, GoogleGenAI } from "@google/genai";
 import OpenAI from "openai";
@@ -159,5 +161,15 @@ describe("provider examples against a local mock server", () => {
     const answer = (requestBody(server.requests, 2).contents as Content[]).at(-1);
     expect(answer?.parts?.[0]?.functionResponse).toMatchObject({ id: "fc_1", name: "forecast" });
     expect(contents.at(-1)?.role).toBe("model");
+  });
+});
+
+describe("the examples are type-checked", () => {
+  it("npm run typecheck (tsc -p .) includes examples/ under strict", () => {
+    const config = JSON.parse(
+      readFileSync(new URL("../../tsconfig.json", import.meta.url), "utf8"),
+    );
+    expect(config.include).toContain("examples");
+    expect(config.compilerOptions.strict).toBe(true);
   });
 });
