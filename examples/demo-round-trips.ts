@@ -83,7 +83,7 @@ export async function roundTripAnthropic(sift: ToolSift): Promise<void> {
         max_tokens: 1024,
         system: turn.system,
         messages,
-        ...(turn.request as Pick<Anthropic.MessageCreateParams, "tools" | "tool_choice">),
+        ...turn.request,
       });
       const { outcomes, results, done } = await sift.respond({
         session,
@@ -106,7 +106,7 @@ export async function roundTripAnthropic(sift: ToolSift): Promise<void> {
         break;
       }
       messages.push({ role: "assistant", content: response.content });
-      messages.push(results as Anthropic.MessageParam);
+      messages.push(...results);
     }
   } finally {
     await server.close();
@@ -168,7 +168,7 @@ export async function roundTripOpenAIChat(sift: ToolSift): Promise<void> {
       const response = await client.chat.completions.create({
         model: "gpt-4.1",
         messages: [{ role: "system", content: turn.system }, ...messages],
-        ...(turn.request as Pick<OpenAI.ChatCompletionCreateParams, "tools" | "tool_choice">),
+        ...turn.request,
       });
       const { outcomes, results, done } = await sift.respond({
         session,
@@ -194,7 +194,7 @@ export async function roundTripOpenAIChat(sift: ToolSift): Promise<void> {
       }
       const message = response.choices[0]?.message;
       if (message) messages.push(message);
-      messages.push(...(results as OpenAI.ChatCompletionMessageParam[]));
+      messages.push(...results);
     }
   } finally {
     await server.close();

@@ -36,6 +36,7 @@ import {
 } from "./policy/index.js";
 import {
   createProviderTurns,
+  type ProviderRespondInput,
   type ProviderResponseOutcome,
   type ProviderTurn,
   type ProviderTurnInput,
@@ -142,16 +143,15 @@ export interface ToolSift {
    * Plans one turn. With a `provider`, returns the request fragment for it (native tool search
    * where the model supports it, client-side otherwise); without, the provider-neutral plan.
    */
-  prepare(input: ProviderTurnInput): ProviderTurn;
+  prepare<P extends ProviderId>(input: ProviderTurnInput<P>): ProviderTurn<P>;
   prepare(input: PrepareInput): TurnPlan;
-  /** Reads a model response for a prepared provider turn, runs its calls, formats the results. */
-  respond(input: {
-    session: string;
-    provider: ProviderId;
-    model?: string;
-    response: unknown;
-    signal?: AbortSignal;
-  }): Promise<ProviderResponseOutcome>;
+  /**
+   * Reads a model response for a prepared provider turn, runs its calls, formats the results;
+   * `results` is empty when there is nothing to send back.
+   */
+  respond<P extends ProviderId>(
+    input: ProviderRespondInput<P>,
+  ): Promise<ProviderResponseOutcome<P>>;
   /** Executes one model tool call; never throws for model input (errors are `isError` results). */
   execute(input: ExecuteInput & TurnSettings): Promise<ExecuteOutcome>;
   /** Searches the tools the policy lets through, lexically (synchronous; see `searchAsync`). */
@@ -344,7 +344,7 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
     return disclosure.execute(input);
   };
   const providerTurns = createProviderTurns({ ...disclosure, execute });
-  function prepare(input: ProviderTurnInput): ProviderTurn;
+  function prepare<P extends ProviderId>(input: ProviderTurnInput<P>): ProviderTurn<P>;
   function prepare(input: PrepareInput): TurnPlan;
   function prepare(input: PrepareInput | ProviderTurnInput): TurnPlan | ProviderTurn {
     return "provider" in input && input.provider !== undefined

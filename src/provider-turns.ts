@@ -1,44 +1,55 @@
 /**
  * Provider turns for the facade: choose native or client-side search for a provider and model,
  * format the plan into a request fragment, and read the model's response back into executed calls
- * and provider-shaped results. The formatted request of each (session, provider) is kept so that
- * parsing maps names back exactly as they were sent.
+ * and provider-shaped results. Providers are looked up by id in `PROVIDERS`; the types of a turn
+ * follow its provider (`ProviderTurn<"gemini">` has Gemini's request and results). The formatted
+ * request of each (session, provider) is kept so that parsing maps names back exactly as they were
+ * sent.
  */
 
 import type { Disclosure, PrepareInput, TurnPlan, TurnSettings } from "./disclosure/index.js";
 import { ToolsiftError } from "./errors.js";
 import {
   type CallOutcome,
-  createAnthropicFormatter,
-  createGeminiFormatter,
-  createOpenAIChatFormatter,
-  createOpenAIResponsesFormatter,
   type FormattedTools,
   nativeSearchSupport,
   type ProviderCapabilities,
   type ProviderId,
+  type ProviderTypes,
+  providerDefinition,
   type UnifiedCall,
 } from "./providers/index.js";
 import type { ConversionWarning } from "./providers/warnings.js";
 
 /** Input of a provider turn: the session, the provider and (for native search) the model. */
-export interface ProviderTurnInput extends PrepareInput {
-  provider: ProviderId;
+export interface ProviderTurnInput<P extends ProviderId = ProviderId> extends PrepareInput {
+  provider: P;
   /** Model id; decides native vs client-side search from the documented model tables. */
   model?: string;
   /** Forces native or client-side search, for gateways that hide the model. */
   search?: "native" | "client";
+  /**
+   * Your system prompt. When given, `request` carries it followed by toolsift's note in the
+   * provider's field (Anthropic `system`, Responses `instructions`, Gemini `config.systemInstruction`);
+   * Chat Completions has none, so there `turn.system` goes into your system message.
+   */
+  system?: string;
   /** Passed to the provider's formatter (tool choice, strict mode, name rules, …). */
-  format?: Record<string, unknown>;
+  format?: ProviderTypes[P]["options"];
 }
 
-/** A formatted turn: spread `request` into the SDK call and add `system` to your system prompt. */
-export interface ProviderTurn {
-  provider: ProviderId;
+/**
+ * A formatted turn. Spread `request` into the SDK call's parameters: it holds the tools (Gemini:
+ * inside `config`) and, when you passed `system`, the system text in the provider's field
+ * (Responses: `instructions`). Otherwise add `system` to your own system prompt.
+ */
+export interface ProviderTurn<P extends ProviderId = ProviderId> {
+  provider: P;
   plan: TurnPlan;
-  request: unknown;
-  tools: unknown[];
-  toolChoice?: unknown;
+  request: ProviderTypes[P]["request"];
+  tools: ProviderTypes[P]["tool"][];
+  toolChoice?: ProviderTypes[P]["toolChoice"];
+  /** toolsift's system note (empty when disclosure is inactive). */
   system: string;
   mode: "native" | "client";
   /** Why native or client-side search was chosen. */
@@ -46,12 +57,25 @@ export interface ProviderTurn {
   warnings: ConversionWarning[];
 }
 
-/** The executed calls of one model response and the result message(s) to send back. */
-export interface ProviderResponseOutcome {
+/** Input of `respond`: the session and provider of a prepared turn and the SDK's response. */
+export interface ProviderRespondInput<P extends ProviderId = ProviderId> {
+  session: string;
+  provider: P;
+  model?: string;
+  /** The response object the provider's SDK returned (structurally typed; the SDK's type fits). */
+  response: ProviderTypes[P]["response"];
+  signal?: AbortSignal;
+}
+
+/** The executed calls of one model response and the result messages to send back. */
+export interface ProviderResponseOutcome<P extends ProviderId = ProviderId> {
   calls: UnifiedCall[];
   outcomes: CallOutcome[];
-  /** Provider-shaped tool results (a message, or a list of input items / parts). */
-  results: unknown;
+  /**
+   * The messages (Responses: input items) to append after the model's own turn, in order:
+   * `messages.push(...results)`. Empty when no call needs an answer, so nothing is pushed.
+   */
+  results: ProviderTypes[P]["result"][];
   /** True when the response asked for no tool that toolsift runs (the loop may stop). */
   done: boolean;
 }
@@ -64,7 +88,7 @@ interface AnyFormatter {
   capabilities: ProviderCapabilities;
   formatTools(plan: TurnPlan, options?: unknown): AnyFormatted;
   parseCalls(response: unknown, formatted?: AnyFormatted): UnifiedCall[];
-  formatResults(outcomes: readonly CallOutcome[], formatted?: AnyFormatted): unknown;
+  formatResults(outcomes: readonly CallOutcome[], formatted?: AnyFormatted): unknown[];
 }
 
 const FORMATTED_SESSIONS = 1_000;
@@ -78,26 +102,14 @@ export function createProviderTurns(disclosure: Disclosure) {
     const key = `${provider}\u0000${model ?? ""}`;
     let formatter = formatters.get(key);
     if (!formatter) {
-      const withModel = model === undefined ? {} : { model };
-      switch (provider) {
-        case "anthropic":
-          formatter = createAnthropicFormatter(withModel);
-          break;
-        case "openai-chat":
-          formatter = createOpenAIChatFormatter();
-          break;
-        case "openai-responses":
-          formatter = createOpenAIResponsesFormatter(withModel);
-          break;
-        case "gemini":
-          formatter = createGeminiFormatter();
-          break;
-        default:
-          throw new ToolsiftError(
-            "invalid_option",
-            `Unknown provider "${String(provider)}": use anthropic, openai-chat, openai-responses or gemini.`,
-          );
+      const definition = providerDefinition(provider);
+      if (!definition) {
+        throw new ToolsiftError(
+          "invalid_option",
+          `Unknown provider "${String(provider)}": use anthropic, openai-chat, openai-responses or gemini.`,
+        );
       }
+      formatter = definition.createFormatter(model) as AnyFormatter;
       formatters.set(key, formatter);
     }
     return formatter;
@@ -113,8 +125,8 @@ export function createProviderTurns(disclosure: Disclosure) {
   };
 
   /** Plans and formats one turn for a provider. */
-  const prepareFor = (input: ProviderTurnInput): ProviderTurn => {
-    const { provider, model, search, format, ...turn } = input;
+  const prepareFor = <P extends ProviderId>(input: ProviderTurnInput<P>): ProviderTurn<P> => {
+    const { provider, model, search, format, system, ...turn } = input;
     const formatter = formatterFor(provider, model);
     const decision = nativeSearchSupport(provider, model ?? "", search ? { override: search } : {});
     const limit = formatter.capabilities.maxTools;
@@ -125,14 +137,20 @@ export function createProviderTurns(disclosure: Disclosure) {
       ...(limit !== undefined && turn.maxTools === undefined ? { maxTools: limit } : {}),
     };
     const plan = disclosure.prepare(settings);
-    const formatted = formatter.formatTools(plan, format);
+    const options = system === undefined ? format : { ...format, system };
+    const formatted = formatter.formatTools(plan, options);
     remember(`${turn.session}\u0000${provider}`, formatted);
+    const types = formatted as FormattedTools<
+      ProviderTypes[P]["tool"],
+      ProviderTypes[P]["toolChoice"],
+      ProviderTypes[P]["request"]
+    >;
     return {
       provider,
       plan,
-      request: formatted.request,
-      tools: formatted.tools,
-      ...(formatted.toolChoice !== undefined ? { toolChoice: formatted.toolChoice } : {}),
+      request: types.request,
+      tools: types.tools,
+      ...(types.toolChoice !== undefined ? { toolChoice: types.toolChoice } : {}),
       system: formatted.system,
       mode: formatted.mode,
       searchReason: decision.reason,
@@ -141,13 +159,9 @@ export function createProviderTurns(disclosure: Disclosure) {
   };
 
   /** Parses a model response, runs every call toolsift handles, and formats the results. */
-  const respond = async (input: {
-    session: string;
-    provider: ProviderId;
-    model?: string;
-    response: unknown;
-    signal?: AbortSignal;
-  }): Promise<ProviderResponseOutcome> => {
+  const respond = async <P extends ProviderId>(
+    input: ProviderRespondInput<P>,
+  ): Promise<ProviderResponseOutcome<P>> => {
     const formatted = formattedBySession.get(`${input.session}\u0000${input.provider}`);
     if (!formatted) {
       throw new ToolsiftError(
@@ -171,7 +185,7 @@ export function createProviderTurns(disclosure: Disclosure) {
     return {
       calls,
       outcomes,
-      results: formatter.formatResults(outcomes, formatted),
+      results: formatter.formatResults(outcomes, formatted) as ProviderTypes[P]["result"][],
       done: outcomes.length === 0,
     };
   };

@@ -210,7 +210,7 @@ describe("toolsift report and prepare", () => {
     expect(
       await runCli(["prepare", "--catalog", catalog, "--provider", "gemini", "--all-loaded"], all),
     ).toBe(0);
-    const declarations = JSON.parse(all.out).tools[0].functionDeclarations;
+    const declarations = JSON.parse(all.out).config.tools[0].functionDeclarations;
     expect(declarations).toHaveLength(tools.length);
   });
 

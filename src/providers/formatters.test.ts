@@ -87,12 +87,13 @@ describe("Anthropic formatter", () => {
   it("answers a search with no match with its text, and keeps errors flagged", () => {
     const anthropic = createAnthropicFormatter({ toolReferences: true });
     anthropic.formatTools(plan([], [tool("a", "s")]));
-    const message = anthropic.formatResults([
+    const [message, ...more] = anthropic.formatResults([
       { call: call("tool_search"), outcome: outcome({ structuredContent: { revealed: [] } }) },
       { call: { ...call("a"), id: "c2" }, outcome: outcome({ isError: true, tool: "a" }) },
       { call: call("tool_search_tool_bm25", "server_search"), outcome: outcome() },
     ]);
-    expect(message.content).toEqual([
+    expect(more).toEqual([]);
+    expect(message?.content).toEqual([
       {
         type: "tool_result",
         tool_use_id: "c1",
@@ -203,13 +204,13 @@ describe("Gemini formatter", () => {
     expect(formatted.toolChoice).toEqual({
       functionCallingConfig: { mode: "ANY", allowedFunctionNames: ["_9lives"] },
     });
-    const content = gemini.formatResults([
+    const [content] = gemini.formatResults([
       {
         call: { ...call("9lives"), providerName: "_9lives", id: "toolsift-gemini-0" },
         outcome: outcome({ isError: true, content: [{ type: "text", text: "boom" }] }),
       },
     ]);
-    expect(content.parts).toEqual([
+    expect(content?.parts).toEqual([
       { functionResponse: { name: "_9lives", response: { error: "boom" } } },
     ]);
   });

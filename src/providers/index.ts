@@ -65,6 +65,12 @@ export {
   toOpenAIStrictSchema,
 } from "./openai/schema.js";
 export { checkOpenAIStrictLimits, OPENAI_STRICT_LIMITS } from "./openai/strict-limits.js";
+export {
+  PROVIDERS,
+  type ProviderDefinition,
+  type ProviderTypes,
+  providerDefinition,
+} from "./registry.js";
 export type { StrictConversion } from "./strict-schema.js";
 export type * from "./types.js";
 export type { ConversionWarning, ConversionWarningCode } from "./warnings.js";

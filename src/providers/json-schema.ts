@@ -7,6 +7,15 @@ export function isSchemaObject(value: unknown): value is JsonSchema {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Keys a restored argument object never takes: assigned into a plain object, `__proto__` would set
+ * its prototype (a model could then plant inherited fields that no hook sees), and `constructor` /
+ * `prototype` are the other prototype-pollution handles.
+ */
+export function isUnsafeKey(key: string): boolean {
+  return key === "__proto__" || key === "constructor" || key === "prototype";
+}
+
 /** Appends segments to a JSON pointer, escaping `~` and `/` as RFC 6901 requires. */
 export function childPointer(pointer: string, ...segments: (string | number)[]): string {
   let result = pointer;

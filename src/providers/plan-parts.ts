@@ -1,5 +1,5 @@
 /** Shared pieces of every formatter: the plan's tool groups, the name map, results as text. */
-import type { ToolDefinition } from "../catalog/index.js";
+import type { ToolContent, ToolDefinition } from "../catalog/index.js";
 import type { ExecuteOutcome, TurnPlan } from "../disclosure/index.js";
 import { ToolsiftError } from "../errors.js";
 import type { ProviderCapabilities } from "./capabilities.js";
@@ -51,7 +51,7 @@ export function createNameMapCache(
     );
     const settings: NameMapOptions = {
       maxLength: Math.min(64, capabilities.maxToolNameLength),
-      leadingLetter: capabilities.id === "gemini",
+      leadingLetter: capabilities.leadingLetterNames === true,
       ...options,
     };
     const key = JSON.stringify([
@@ -88,6 +88,12 @@ export function lastFormatted<T extends FormattedTools<unknown, unknown, unknown
       return found;
     },
   };
+}
+
+/** Your system prompt followed by the plan's note, when you gave one (`options.system`). */
+export function joinedSystem(plan: TurnPlan, given: string | undefined): string | undefined {
+  if (given === undefined) return undefined;
+  return [given, plan.system].filter((text) => text !== "").join("\n\n");
 }
 
 /** Throws when a plan asks for native search on a provider that has none. */
@@ -142,10 +148,35 @@ export function fitDescription(
   return `${tool.description.slice(0, limit - 1)}…`;
 }
 
-/** The text of an outcome: text blocks joined; other blocks as compact JSON. */
-export function outcomeText(outcome: ExecuteOutcome): string {
+/**
+ * The note that stands in for a media block a provider cannot take in a tool result. The result
+ * budget costed the block as media; its base64 sent as text would cost a hundred times more.
+ */
+export function mediaNote(block: ToolContent, provider: string): string {
+  const media = block.type === "resource" ? block.resource : block;
+  const data = typeof media.data === "string" ? media.data : media.blob;
+  const size = typeof data === "string" ? `, ${Math.ceil((data.length * 3) / 4 / 1024)} KB` : "";
+  const mime = typeof media.mimeType === "string" ? media.mimeType : "unknown type";
+  return `[${block.type} (${mime}${size}) omitted: ${provider} tool results cannot carry it]`;
+}
+
+/** Whether a block carries base64 media (an image, audio, or a resource with a `blob`). */
+export function isMediaBlock(block: ToolContent): boolean {
+  if (block.type === "image" || block.type === "audio") return true;
+  return block.type === "resource" && typeof block.resource.blob === "string";
+}
+
+/**
+ * The text of an outcome: text blocks joined; media replaced by a short note (see `mediaNote`);
+ * other blocks as compact JSON.
+ */
+export function outcomeText(outcome: ExecuteOutcome, provider: string): string {
   const parts = outcome.content.map((block) =>
-    block.type === "text" ? block.text : JSON.stringify(block),
+    block.type === "text"
+      ? block.text
+      : isMediaBlock(block)
+        ? mediaNote(block, provider)
+        : JSON.stringify(block),
   );
   if (parts.length === 0 && outcome.structuredContent !== undefined)
     return JSON.stringify(outcome.structuredContent);

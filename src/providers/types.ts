@@ -13,6 +13,13 @@ export interface BaseFormatOptions {
   toolChoice?: ToolChoiceOption;
   /** How provider names are built (maxLength defaults to 64, safe everywhere). */
   names?: NameMapOptions;
+  /**
+   * Your own system prompt. When given, the request fragment carries it, followed by the plan's
+   * note, in the provider's own field (Anthropic `system`, Responses `instructions`, Gemini
+   * `config.systemInstruction`), so spreading the fragment sets the whole system text. Chat
+   * Completions has no such field: put `system` in your first message.
+   */
+  system?: string;
 }
 
 /** How to turn one call's provider arguments back into the arguments the catalog tool expects. */
@@ -24,9 +31,9 @@ export interface CallDecoder {
 }
 
 /**
- * A formatted request fragment. `request` is ready to spread into the SDK call (Anthropic and
- * OpenAI: the request body; Gemini: the `config` object); `tools` and `toolChoice` are the same
- * values, for callers who assemble the request themselves.
+ * A formatted request fragment. `request` is ready to spread into the SDK call's parameters
+ * (Gemini's tools sit in its `config` member, as `generateContent` wants them); `tools` and
+ * `toolChoice` are the same values, for callers who assemble the request themselves.
  */
 export interface FormattedTools<TTool, TChoice, TRequest> {
   tools: TTool[];
@@ -101,7 +108,10 @@ export interface ProviderFormatter<
     response: TResponse,
     formatted?: FormattedTools<TTool, TChoice, TRequest>,
   ): UnifiedCall[];
-  /** Formats executed calls as the provider's tool-result message(s); server searches are skipped. */
+  /**
+   * Formats executed calls as the messages (or input items) to append to the conversation, in
+   * order; server searches are skipped. Empty when there is nothing to send back.
+   */
   formatResults(
     outcomes: readonly CallOutcome[],
     formatted?: FormattedTools<TTool, TChoice, TRequest>,

@@ -7,11 +7,13 @@ import type {
   Content,
   Tool as GeminiSDKTool,
   GenerateContentParameters,
+  GenerateContentResponse,
   ToolConfig,
 } from "@google/genai";
 import type OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import type { ExecuteOutcome } from "../../src/disclosure/index.js";
+import { createToolSift } from "../../src/index.js";
 import { createAnthropicFormatter } from "../../src/providers/anthropic/index.js";
 import { createGeminiFormatter } from "../../src/providers/gemini/index.js";
 import type { UnifiedCall } from "../../src/providers/index.js";
@@ -59,12 +61,12 @@ describe("formatter output matches the official SDK types", () => {
       messages: [{ role: "user", content: "hi" }],
       ...client.request,
     };
-    const results: Anthropic.MessageParam = anthropic.formatResults([
+    const results: Anthropic.MessageParam[] = anthropic.formatResults([
       { call: call("function"), outcome },
     ]);
     expect(nativeBody.tools?.length).toBe(14);
     expect(clientBody.tool_choice).toEqual({ type: "tool", name: "echo" });
-    expect(results.content).toHaveLength(1);
+    expect(results[0]?.content).toHaveLength(1);
   });
 
   it("OpenAI Chat Completions: request and tool messages", () => {
@@ -107,18 +109,87 @@ describe("formatter output matches the official SDK types", () => {
 
   it("Gemini: config and function responses", () => {
     const gemini = createGeminiFormatter();
-    const formatted = gemini.formatTools(clientPlan, { toolChoice: { name: "echo" } });
-    // the SDK types Schema.type and the calling mode as TypeScript enums whose values are these
-    // same strings; the narrow casts below are the only ones needed
-    const tools = formatted.request.tools as GeminiSDKTool[];
-    const toolConfig = formatted.request.toolConfig as ToolConfig;
+    const formatted = gemini.formatTools(clientPlan, {
+      toolChoice: { name: "echo" },
+      system: "Be brief.",
+    });
+    const tools: GeminiSDKTool[] = formatted.request.config.tools;
+    const toolConfig: ToolConfig | undefined = formatted.request.config.toolConfig;
     const body: GenerateContentParameters = {
       model: "gemini-2.5-flash",
       contents: "hi",
-      config: { tools, toolConfig, systemInstruction: formatted.system },
+      ...formatted.request,
     };
-    const content: Content = gemini.formatResults([{ call: call("function"), outcome }]);
+    const [content]: Content[] = gemini.formatResults([{ call: call("function"), outcome }]);
+    expect(tools).toHaveLength(1);
+    expect(toolConfig).toBeDefined();
+    expect(body.config?.systemInstruction).toMatch(/^Be brief\./);
     expect(body.config?.toolConfig?.functionCallingConfig?.allowedFunctionNames).toEqual(["echo"]);
-    expect(content.parts?.[0]?.functionResponse?.response).toEqual({ output: "ok" });
+    expect(content?.parts?.[0]?.functionResponse?.response).toEqual({ output: "ok" });
+  });
+});
+
+describe("facade turns are typed per provider (no casts)", () => {
+  const sift = createToolSift({ tools: e2eTools([]), tokens: "estimate" });
+  const input = { session: "types", system: "Be brief." };
+
+  it("each request spreads into the SDK's parameters; results push onto its message lists", () => {
+    const anthropic = sift.prepare({ ...input, provider: "anthropic", model: "claude-sonnet-4-6" });
+    const anthropicBody: Anthropic.MessageCreateParamsNonStreaming = {
+      model: "claude-sonnet-4-6",
+      max_tokens: 10,
+      messages: [],
+      ...anthropic.request,
+    };
+    const chat = sift.prepare({ ...input, provider: "openai-chat", format: { strict: true } });
+    const chatBody: OpenAI.ChatCompletionCreateParamsNonStreaming = {
+      model: "gpt-4.1",
+      messages: [],
+      ...chat.request,
+    };
+    const responses = sift.prepare({ ...input, provider: "openai-responses", model: "gpt-5.4" });
+    const responsesBody: OpenAI.Responses.ResponseCreateParamsNonStreaming = {
+      model: "gpt-5.4",
+      ...responses.request,
+    };
+    const gemini = sift.prepare({
+      ...input,
+      provider: "gemini",
+      format: { toolChoice: "required" },
+    });
+    const geminiBody: GenerateContentParameters = {
+      model: "gemini-2.5-flash",
+      contents: "hi",
+      ...gemini.request,
+    };
+    expect(anthropicBody.system).toMatch(/^Be brief\./);
+    expect(chatBody.tools?.length).toBeGreaterThan(0);
+    expect(responsesBody.instructions).toMatch(/^Be brief\./);
+    expect(geminiBody.config?.systemInstruction).toMatch(/^Be brief\./);
+  });
+
+  it("respond takes the SDK's response type and returns SDK-shaped results", () => {
+    // type-level only: each line fails to compile if a provider's types drift from its SDK
+    const typed = async (
+      message: Anthropic.Message,
+      completion: OpenAI.ChatCompletion,
+      response: OpenAI.Responses.Response,
+      generated: GenerateContentResponse,
+    ) => {
+      const a: Anthropic.MessageParam[] = (
+        await sift.respond({ session: "t", provider: "anthropic", response: message })
+      ).results;
+      const c: OpenAI.ChatCompletionMessageParam[] = (
+        await sift.respond({ session: "t", provider: "openai-chat", response: completion })
+      ).results;
+      const r: OpenAI.Responses.ResponseInputItem[] = (
+        await sift.respond({ session: "t", provider: "openai-responses", response })
+      ).results;
+      const g: Content[] = (
+        await sift.respond({ session: "t", provider: "gemini", response: generated })
+      ).results;
+      return [a, c, r, g];
+    };
+    expect(typeof typed).toBe("function");
   });
 });

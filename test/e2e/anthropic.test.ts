@@ -42,15 +42,14 @@ async function run(turns: unknown[], model: string, nativeSearch: boolean, log: 
       max_tokens: 1024,
       system: formatted.system,
       messages,
-      // the server tool-search types are in the SDK union; our structural types match them
-      ...(formatted.request as Pick<Anthropic.MessageCreateParams, "tools" | "tool_choice">),
+      ...formatted.request,
     });
     const calls = anthropic.parseCalls(response);
     parsed.push(calls);
     if (response.stop_reason !== "tool_use") break;
     messages.push({ role: "assistant", content: response.content });
     const outcomes = await sift.execute("s", calls);
-    messages.push(anthropic.formatResults(outcomes) as Anthropic.MessageParam);
+    messages.push(...anthropic.formatResults(outcomes));
   }
   return { requests: server.requests, parsed };
 }

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createToolSift } from "../../src/index.js";
 import { type CallLog, e2eTools } from "./harness.js";
 import { type MockServer, requestBody, startMockServer } from "./mock-server.js";
+import { claude, completion } from "./replies.js";
 
 let server: MockServer | undefined;
 afterEach(async () => {
@@ -15,24 +16,11 @@ afterEach(async () => {
   server = undefined;
 });
 
-function claudeMessage(content: unknown[], stop: "tool_use" | "end_turn" = "tool_use") {
-  return {
-    id: "msg_1",
-    type: "message",
-    role: "assistant",
-    model: "claude-sonnet-4-6",
-    content,
-    stop_reason: stop,
-    stop_sequence: null,
-    usage: { input_tokens: 1, output_tokens: 1 },
-  };
-}
-
 describe("createToolSift with provider SDKs", () => {
   it("Anthropic: picks native search for a supported model and runs the loop", async () => {
     const log: CallLog = [];
     server = await startMockServer([
-      claudeMessage([
+      claude([
         {
           type: "server_tool_use",
           id: "srvtoolu_1",
@@ -54,7 +42,7 @@ describe("createToolSift with provider SDKs", () => {
           input: { repo: "a/b", title: "Bug" },
         },
       ]),
-      claudeMessage([{ type: "text", text: "Done." }], "end_turn"),
+      claude([{ type: "text", text: "Done." }], "end_turn"),
     ]);
     const client = new Anthropic({ apiKey: "test", baseURL: server.url, maxRetries: 0 });
     const sift = createToolSift({
@@ -75,12 +63,12 @@ describe("createToolSift with provider SDKs", () => {
         max_tokens: 100,
         system: prepared.system,
         messages,
-        ...(prepared.request as Pick<Anthropic.MessageCreateParams, "tools">),
+        ...prepared.request,
       });
       const outcome = await sift.respond({ session: "s", provider: "anthropic", response });
       if (outcome.done) break;
       messages.push({ role: "assistant", content: response.content });
-      messages.push(outcome.results as Anthropic.MessageParam);
+      messages.push(...outcome.results);
     }
     expect(log).toEqual([{ tool: "github.create_issue", args: { repo: "a/b", title: "Bug" } }]);
     const tools = requestBody(server.requests, 0).tools as {
@@ -95,31 +83,6 @@ describe("createToolSift with provider SDKs", () => {
 
   it("OpenAI Chat: client-side search, reveal, then a direct call; asking respond() before prepare() fails clearly", async () => {
     const log: CallLog = [];
-    const completion = (calls: { id: string; name: string; arguments: unknown }[]) => ({
-      id: "c",
-      object: "chat.completion",
-      created: 1,
-      model: "gpt-4.1",
-      choices: [
-        {
-          index: 0,
-          finish_reason: calls.length ? "tool_calls" : "stop",
-          message: {
-            role: "assistant",
-            content: calls.length ? null : "Done.",
-            ...(calls.length
-              ? {
-                  tool_calls: calls.map((call) => ({
-                    id: call.id,
-                    type: "function",
-                    function: { name: call.name, arguments: JSON.stringify(call.arguments) },
-                  })),
-                }
-              : {}),
-          },
-        },
-      ],
-    });
     server = await startMockServer([
       completion([{ id: "c1", name: "tool_search", arguments: { queries: ["create issue"] } }]),
       completion([
@@ -134,7 +97,7 @@ describe("createToolSift with provider SDKs", () => {
       tokens: "estimate",
     });
     await expect(
-      sift.respond({ session: "s", provider: "openai-chat", response: {} }),
+      sift.respond({ session: "s", provider: "openai-chat", response: { choices: [] } }),
     ).rejects.toThrow(/call prepare/);
     const messages: OpenAI.ChatCompletionMessageParam[] = [
       { role: "user", content: "File a bug." },
@@ -145,12 +108,13 @@ describe("createToolSift with provider SDKs", () => {
       const response = await client.chat.completions.create({
         model: "gpt-4.1",
         messages: [{ role: "system", content: prepared.system }, ...messages],
-        ...(prepared.request as Pick<OpenAI.ChatCompletionCreateParams, "tools">),
+        ...prepared.request,
       });
       const outcome = await sift.respond({ session: "s", provider: "openai-chat", response });
       if (outcome.done) break;
-      messages.push(response.choices[0]?.message as OpenAI.ChatCompletionMessageParam);
-      messages.push(...(outcome.results as OpenAI.ChatCompletionMessageParam[]));
+      const message = response.choices[0]?.message;
+      if (message) messages.push(message);
+      messages.push(...outcome.results);
     }
     const requests = server.requests;
     const toolNames = (index: number) =>

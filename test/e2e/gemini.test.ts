@@ -45,20 +45,13 @@ describe("Gemini end to end", () => {
       const response = await ai.models.generateContent({
         model: "gemini-2.5-flash",
         contents,
-        // the SDK types `type` and `mode` as enums; the wire takes the same strings
-        config: {
-          systemInstruction: formatted.system,
-          ...(formatted.request as Pick<
-            NonNullable<Parameters<typeof ai.models.generateContent>[0]["config"]>,
-            "tools" | "toolConfig"
-          >),
-        },
+        config: { systemInstruction: formatted.system, ...formatted.request.config },
       });
       const calls = gemini.parseCalls(response);
       if (calls.length === 0) break;
       const content = response.candidates?.[0]?.content;
       if (content) contents.push(content);
-      contents.push(gemini.formatResults(await sift.execute("s", calls)));
+      contents.push(...gemini.formatResults(await sift.execute("s", calls)));
     }
     const requests = server.requests;
     expect(requests.map((request) => request.url)).toEqual([

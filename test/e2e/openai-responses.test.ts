@@ -57,17 +57,14 @@ async function run(turns: unknown[], nativeSearch: boolean, log: CallLog) {
       model: "gpt-5.4",
       instructions: formatted.system,
       input,
-      ...(formatted.request as Pick<
-        OpenAI.Responses.ResponseCreateParams,
-        "tools" | "tool_choice"
-      >),
+      ...formatted.request,
     });
     const calls = responses.parseCalls(result);
     parsed.push(calls);
     if (calls.length === 0) break;
     input.push(...(result.output as OpenAI.Responses.ResponseInputItem[]));
     const outcomes = await sift.execute("s", calls);
-    input.push(...(responses.formatResults(outcomes) as OpenAI.Responses.ResponseInputItem[]));
+    input.push(...responses.formatResults(outcomes));
   }
   return { requests: server.requests, parsed };
 }

@@ -95,7 +95,7 @@ export async function prepareCommand(argv: readonly string[], io: CliIO): Promis
     ...(values.listing ? { listing: true } : {}),
   });
   const output = {
-    ...(turn.request as Record<string, unknown>),
+    ...turn.request,
     system: turn.system,
     mode: turn.mode,
     search: noModel

@@ -1,21 +1,19 @@
 /** The Anthropic Messages formatter: native tool search or client-side search, one object. */
-import { PROVIDER_CAPABILITIES } from "../capabilities.js";
 import { lastFormatted } from "../plan-parts.js";
 import type { ProviderFormatter } from "../types.js";
-import {
-  type AnthropicFormatOptions,
-  type AnthropicFormatted,
-  type AnthropicRequest,
-  type AnthropicTool,
-  type AnthropicToolChoice,
-  createAnthropicToolFormatter,
-} from "./format-tools.js";
-import {
-  type AnthropicResponseLike,
-  type AnthropicResultMessage,
-  formatAnthropicResults,
-  parseAnthropicCalls,
-} from "./round-trip.js";
+import { ANTHROPIC_CAPABILITIES } from "./capabilities.js";
+import { formatAnthropicResults } from "./format-results.js";
+import { createAnthropicToolFormatter } from "./format-tools.js";
+import { parseAnthropicCalls } from "./parse-calls.js";
+import type {
+  AnthropicFormatOptions,
+  AnthropicFormatted,
+  AnthropicRequest,
+  AnthropicResponseLike,
+  AnthropicResultMessage,
+  AnthropicTool,
+  AnthropicToolChoice,
+} from "./wire-types.js";
 
 /** The Anthropic formatter type. */
 export type AnthropicFormatter = ProviderFormatter<
@@ -24,7 +22,7 @@ export type AnthropicFormatter = ProviderFormatter<
   AnthropicToolChoice,
   AnthropicRequest,
   AnthropicResponseLike,
-  AnthropicResultMessage
+  AnthropicResultMessage[]
 >;
 
 /**
@@ -43,7 +41,7 @@ export function createAnthropicFormatter(
   const formatTools = createAnthropicToolFormatter(defaults);
   const last = lastFormatted<AnthropicFormatted>("anthropic");
   return {
-    capabilities: PROVIDER_CAPABILITIES.anthropic,
+    capabilities: ANTHROPIC_CAPABILITIES,
     formatTools: (plan, options) => last.set(formatTools(plan, options)),
     parseCalls: (response, formatted) => parseAnthropicCalls(response, last.get(formatted)),
     formatResults: (outcomes, formatted) => formatAnthropicResults(outcomes, last.get(formatted)),

@@ -1,87 +1,31 @@
 /** Anthropic Messages: the `tools` array and `tool_choice` for a turn plan. */
 import type { JsonSchema, ToolDefinition } from "../../catalog/index.js";
 import type { TurnPlan } from "../../disclosure/index.js";
-import { nativeSearchSupport, PROVIDER_CAPABILITIES } from "../capabilities.js";
 import {
   createConversionCache,
   createNameMapCache,
+  joinedSystem,
   planParts,
   providerNameMap,
   requestWarning,
 } from "../plan-parts.js";
-import type { BaseFormatOptions, CallDecoder, FormattedTools } from "../types.js";
+import type { CallDecoder } from "../types.js";
 import type { ConversionWarning } from "../warnings.js";
+import { ANTHROPIC_CAPABILITIES, anthropicNativeSearch } from "./capabilities.js";
 import {
   type SchemaConversion,
   selectAnthropicStrictTools,
   toAnthropicInputSchema,
 } from "./schema.js";
-
-/** An ephemeral prompt-cache breakpoint. */
-export interface AnthropicCacheControl {
-  type: "ephemeral";
-}
-
-/** A custom tool as the Messages API takes it. */
-export interface AnthropicCustomTool {
-  name: string;
-  description: string;
-  input_schema: { type: "object"; [key: string]: unknown };
-  strict?: boolean;
-  defer_loading?: boolean;
-  cache_control?: AnthropicCacheControl;
-}
-
-/** Anthropic's server-side tool search tool (BM25 or regex variant). */
-export type AnthropicSearchTool =
-  | {
-      type: "tool_search_tool_bm25_20251119";
-      name: "tool_search_tool_bm25";
-      cache_control?: AnthropicCacheControl;
-    }
-  | {
-      type: "tool_search_tool_regex_20251119";
-      name: "tool_search_tool_regex";
-      cache_control?: AnthropicCacheControl;
-    };
-
-export type AnthropicTool = AnthropicCustomTool | AnthropicSearchTool;
-
-export type AnthropicToolChoice =
-  | { type: "auto" }
-  | { type: "any" }
-  | { type: "none" }
-  | { type: "tool"; name: string };
-
-/** Request fields to spread into `client.messages.create`. */
-export interface AnthropicRequest {
-  tools: AnthropicTool[];
-  tool_choice?: AnthropicToolChoice;
-}
-
-/** Options of the Anthropic formatter. */
-export interface AnthropicFormatOptions extends BaseFormatOptions {
-  /** Model id; decides the default of `toolReferences`. */
-  model?: string;
-  /** Server search variant in native mode; default `bm25`. */
-  searchTool?: "bm25" | "regex";
-  /**
-   * Client-side mode only: send every deferrable tool with `defer_loading: true` and answer the
-   * search meta tool with `tool_reference` blocks, so the tools array never changes. Needs a model
-   * with deferred loading; default true when `model` is in Anthropic's tool-search table.
-   */
-  toolReferences?: boolean;
-  /** Mark non-deferred tools `strict: true` where possible, within the per-request limits. */
-  strict?: boolean;
-  /** Put a cache breakpoint on the last non-deferred tool; default true. */
-  cacheControl?: boolean;
-}
-
-export type AnthropicFormatted = FormattedTools<
+import type {
+  AnthropicCustomTool,
+  AnthropicFormatOptions,
+  AnthropicFormatted,
+  AnthropicRequest,
+  AnthropicSearchTool,
   AnthropicTool,
   AnthropicToolChoice,
-  AnthropicRequest
->;
+} from "./wire-types.js";
 
 /** What the result formatter needs to know about a formatted request. */
 export interface AnthropicTurnState {
@@ -98,12 +42,12 @@ const SEARCH_TOOLS: Record<"bm25" | "regex", AnthropicSearchTool> = {
 
 // tool_reference needs deferred loading, which exactly the tool-search models support
 function referencesByDefault(model: string | undefined): boolean {
-  return model !== undefined && nativeSearchSupport("anthropic", model).native;
+  return model !== undefined && anthropicNativeSearch(model).native;
 }
 
 /** Builds the Anthropic `formatTools`; conversions are memoised per tool object. */
 export function createAnthropicToolFormatter(defaults: AnthropicFormatOptions = {}) {
-  const capabilities = PROVIDER_CAPABILITIES.anthropic;
+  const capabilities = ANTHROPIC_CAPABILITIES;
   const nameMaps = createNameMapCache(capabilities);
   const convert = createConversionCache<SchemaConversion>();
 
@@ -153,6 +97,8 @@ export function createAnthropicToolFormatter(defaults: AnthropicFormatOptions = 
     const toolChoice = choice(options, providerNames);
     const request: AnthropicRequest = { tools };
     if (toolChoice) request.tool_choice = toolChoice;
+    const system = joinedSystem(plan, options.system);
+    if (system !== undefined) request.system = system;
     const formatted: AnthropicFormatted = {
       tools,
       system: plan.system,

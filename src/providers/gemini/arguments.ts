@@ -1,6 +1,6 @@
 /** Mapping Gemini call arguments back to the original tool's property names and enum values. */
 import type { JsonValue } from "../../catalog/index.js";
-import { childPointer, isSchemaObject } from "../json-schema.js";
+import { childPointer, isSchemaObject, isUnsafeKey } from "../json-schema.js";
 import { hashBase36 } from "../names.js";
 
 /** The text Gemini sees for an enum value; `restoreGeminiArguments` maps it back. */
@@ -52,14 +52,15 @@ export function geminiPropertyNames(names: readonly string[]): Map<string, strin
 /**
  * Turns the arguments of a Gemini function call back into the arguments the original tool
  * expects: renamed properties get their original names and stringified enum values their
- * original numbers, booleans or nulls.
+ * original numbers, booleans or nulls. `__proto__`, `constructor` and `prototype` keys are
+ * dropped, so the model cannot set the prototype of the arguments a hook or handler sees.
  */
 export function restoreGeminiArguments(args: unknown, mapping: GeminiArgumentMapping): unknown {
   return restoreAt(args, "", mapping);
 }
 
 function restoreAt(value: unknown, path: string, mapping: GeminiArgumentMapping): unknown {
-  const originals = mapping.values[path];
+  const originals = Object.hasOwn(mapping.values, path) ? mapping.values[path] : undefined;
   if (originals && (typeof value === "string" || typeof value === "number")) {
     const match = originals.find((original) => enumText(original) === String(value));
     if (match !== undefined) return match;
@@ -70,7 +71,9 @@ function restoreAt(value: unknown, path: string, mapping: GeminiArgumentMapping)
   const result: Record<string, unknown> = {};
   for (const [key, entry] of Object.entries(value)) {
     const childPath = childPointer(path, key);
-    result[mapping.renamed[childPath] ?? key] = restoreAt(entry, childPath, mapping);
+    const name = Object.hasOwn(mapping.renamed, childPath) ? mapping.renamed[childPath] : key;
+    if (name === undefined || isUnsafeKey(key) || isUnsafeKey(name)) continue;
+    result[name] = restoreAt(entry, childPath, mapping);
   }
   return result;
 }

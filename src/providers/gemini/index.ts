@@ -3,17 +3,21 @@
 
 export type * from "../types.js";
 export { type GeminiArgumentMapping, restoreGeminiArguments } from "./arguments.js";
-export {
-  createGeminiFormatter,
-  GENERATED_CALL_ID,
-  type GeminiFormatOptions,
-  type GeminiFormatted,
-  type GeminiFormatter,
-  type GeminiFunctionDeclaration,
-  type GeminiRequest,
-  type GeminiResponseLike,
-  type GeminiResultContent,
-  type GeminiTool,
-  type GeminiToolConfig,
-} from "./create-gemini-formatter.js";
+export { GEMINI_CAPABILITIES } from "./capabilities.js";
+export { createGeminiFormatter, type GeminiFormatter } from "./create-gemini-formatter.js";
+export { GENERATED_CALL_ID } from "./parse-calls.js";
 export { type GeminiConversion, type GeminiSchemaOptions, toGeminiSchema } from "./schema.js";
+export type {
+  GeminiFormatOptions,
+  GeminiFormatted,
+  GeminiFunctionCallingConfig,
+  GeminiFunctionDeclaration,
+  GeminiFunctionResponse,
+  GeminiRequest,
+  GeminiRequestConfig,
+  GeminiResponseLike,
+  GeminiResponsePart,
+  GeminiResultContent,
+  GeminiTool,
+  GeminiToolConfig,
+} from "./wire-types.js";

@@ -1,84 +1,28 @@
 /** OpenAI Responses: tools for hosted tool search, client-executed tool search, or plain functions. */
 import type { ToolDefinition } from "../../catalog/index.js";
 import type { TurnPlan } from "../../disclosure/index.js";
-import { PROVIDER_CAPABILITIES, parseGPTModel } from "../capabilities.js";
 import {
   createNameMapCache,
   fitDescription,
+  joinedSystem,
   placeListing,
   planParts,
   providerNameMap,
   requestWarning,
 } from "../plan-parts.js";
-import type { BaseFormatOptions, CallDecoder, FormattedTools } from "../types.js";
+import type { CallDecoder } from "../types.js";
 import type { ConversionWarning } from "../warnings.js";
+import { OPENAI_RESPONSES_CAPABILITIES, supportsToolSearch } from "./capabilities.js";
 import { createParameterConverter } from "./function-parameters.js";
 import { groupNamespaces } from "./group-namespaces.js";
-
-/** A Responses function tool. */
-export interface OpenAIResponsesFunction {
-  type: "function";
-  name: string;
-  description: string;
-  parameters: { [key: string]: unknown };
-  strict: boolean;
-  defer_loading?: boolean;
-}
-
-/** A namespace of functions; the model sees only its name and description until it loads it. */
-export interface OpenAIResponsesNamespace {
-  type: "namespace";
-  name: string;
-  description: string;
-  tools: OpenAIResponsesFunction[];
-}
-
-/** The tool search tool: hosted (`server`) or answered by toolsift (`client`). */
-export interface OpenAIToolSearchTool {
-  type: "tool_search";
-  execution?: "server" | "client";
-  description?: string;
-  parameters?: { [key: string]: unknown };
-}
-
-export type OpenAIResponsesTool =
-  | OpenAIResponsesFunction
-  | OpenAIResponsesNamespace
-  | OpenAIToolSearchTool;
-
-export type OpenAIResponsesToolChoice =
-  | "auto"
-  | "required"
-  | "none"
-  | { type: "function"; name: string };
-
-/** Request fields to spread into `client.responses.create`. */
-export interface OpenAIResponsesRequest {
-  tools: OpenAIResponsesTool[];
-  tool_choice?: OpenAIResponsesToolChoice;
-}
-
-/** Options of the Responses formatter. */
-export interface OpenAIResponsesFormatOptions extends BaseFormatOptions {
-  /** Model id; decides the default of `clientSearch`. */
-  model?: string;
-  /** Send `strict: true` where the schema can be strict without changing its meaning. */
-  strict?: boolean;
-  /**
-   * Client-side plans under the reveal strategy: `tool_search` declares a client-executed tool
-   * search (answered with `tool_search_output`, gpt-5.4 or later); `function` sends the meta
-   * tools as plain functions. Default `tool_search` when `model` is gpt-5.4 or later.
-   */
-  clientSearch?: "tool_search" | "function";
-  /** Most functions per namespace in native mode; default 9 (OpenAI advises fewer than 10). */
-  namespaceSize?: number;
-}
-
-export type OpenAIResponsesFormatted = FormattedTools<
+import type {
+  OpenAIResponsesFormatOptions,
+  OpenAIResponsesFormatted,
+  OpenAIResponsesFunction,
+  OpenAIResponsesRequest,
   OpenAIResponsesTool,
   OpenAIResponsesToolChoice,
-  OpenAIResponsesRequest
->;
+} from "./wire-types.js";
 
 /** What parsing and result formatting need beyond the shared fields. */
 export interface ResponsesTurnState {
@@ -89,14 +33,9 @@ export interface ResponsesTurnState {
 
 export const responsesState = new WeakMap<OpenAIResponsesFormatted, ResponsesTurnState>();
 
-function supportsToolSearch(model: string | undefined): boolean {
-  const parsed = model === undefined ? undefined : parseGPTModel(model);
-  return parsed !== undefined && (parsed.major > 5 || (parsed.major === 5 && parsed.minor >= 4));
-}
-
 /** Builds the Responses `formatTools`; conversions are memoised per tool object. */
 export function createResponsesToolFormatter(defaults: OpenAIResponsesFormatOptions = {}) {
-  const capabilities = PROVIDER_CAPABILITIES["openai-responses"];
+  const capabilities = OPENAI_RESPONSES_CAPABILITIES;
   const nameMaps = createNameMapCache(capabilities);
   const parameters = createParameterConverter();
 
@@ -180,6 +119,8 @@ export function createResponsesToolFormatter(defaults: OpenAIResponsesFormatOpti
     const toolChoice = choice(options, providerNames, native ? byName : new Map(), warnings);
     const request: OpenAIResponsesRequest = { tools };
     if (toolChoice !== undefined) request.tool_choice = toolChoice;
+    const instructions = joinedSystem(plan, options.system);
+    if (instructions !== undefined) request.instructions = instructions;
     const formatted: OpenAIResponsesFormatted = {
       tools,
       system: plan.system,

@@ -3,35 +3,42 @@
 
 export type * from "../types.js";
 export {
+  OPENAI_CHAT_CAPABILITIES,
+  OPENAI_RESPONSES_CAPABILITIES,
+  parseGPTModel,
+  supportsToolSearch,
+} from "./capabilities.js";
+export {
   createOpenAIChatFormatter,
-  type OpenAIChatFormatOptions,
-  type OpenAIChatFormatted,
   type OpenAIChatFormatter,
-  type OpenAIChatRequest,
-  type OpenAIChatResponseLike,
-  type OpenAIChatTool,
-  type OpenAIChatToolChoice,
-  type OpenAIChatToolMessage,
 } from "./create-openai-chat-formatter.js";
 export {
   createOpenAIResponsesFormatter,
   type OpenAIResponsesFormatter,
-  type OpenAIResponsesResponseLike,
-  type OpenAIResponsesResultItem,
 } from "./create-openai-responses-formatter.js";
-export type {
-  OpenAIResponsesFormatOptions,
-  OpenAIResponsesFormatted,
-  OpenAIResponsesFunction,
-  OpenAIResponsesNamespace,
-  OpenAIResponsesRequest,
-  OpenAIResponsesTool,
-  OpenAIResponsesToolChoice,
-  OpenAIToolSearchTool,
-} from "./format-responses-tools.js";
 export { groupNamespaces, type NamespaceGroup } from "./group-namespaces.js";
 export {
   restoreOpenAIStrictArguments,
   toOpenAIParameters,
   toOpenAIStrictSchema,
 } from "./schema.js";
+export type {
+  OpenAIChatFormatOptions,
+  OpenAIChatFormatted,
+  OpenAIChatRequest,
+  OpenAIChatResponseLike,
+  OpenAIChatTool,
+  OpenAIChatToolChoice,
+  OpenAIChatToolMessage,
+  OpenAIResponsesFormatOptions,
+  OpenAIResponsesFormatted,
+  OpenAIResponsesFunction,
+  OpenAIResponsesNamespace,
+  OpenAIResponsesOutputPart,
+  OpenAIResponsesRequest,
+  OpenAIResponsesResponseLike,
+  OpenAIResponsesResultItem,
+  OpenAIResponsesTool,
+  OpenAIResponsesToolChoice,
+  OpenAIToolSearchTool,
+} from "./wire-types.js";

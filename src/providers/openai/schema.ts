@@ -1,7 +1,13 @@
 /** OpenAI function `parameters`: plain (non-strict) and `strict: true` conversions. */
 import type { JsonSchema } from "../../catalog/index.js";
 import type { ConversionOptions, SchemaConversion } from "../anthropic/schema.js";
-import { childPointer, isSchemaObject, normalizeRoot, resolveLocalRef } from "../json-schema.js";
+import {
+  childPointer,
+  isSchemaObject,
+  isUnsafeKey,
+  normalizeRoot,
+  resolveLocalRef,
+} from "../json-schema.js";
 import { convertStrict, type StrictConversion, type StrictRules } from "../strict-schema.js";
 import { WarningSink } from "../warnings.js";
 import { checkOpenAIStrictLimits } from "./strict-limits.js";
@@ -89,6 +95,8 @@ export function toOpenAIStrictSchema(
 /**
  * Removes the `null` values strict mode made the model send for properties the original schema
  * left optional (and that do not accept null themselves), so the tool sees the call it expects.
+ * `__proto__`, `constructor` and `prototype` keys are dropped, so the model cannot set the
+ * prototype of the arguments a hook or handler sees.
  */
 export function restoreOpenAIStrictArguments(args: unknown, original: JsonSchema): unknown {
   return restore(args, original, original, 0);
@@ -133,8 +141,10 @@ function restore(value: unknown, schema: unknown, root: JsonSchema, depth: numbe
   if (!isSchemaObject(value)) return value;
   const result: Record<string, unknown> = {};
   for (const [key, entry] of Object.entries(value)) {
+    // assigned into `result`, `__proto__` would set its prototype instead of a property
+    if (isUnsafeKey(key)) continue;
     const owners = shapes.filter(
-      (shape) => isSchemaObject(shape.properties) && key in shape.properties,
+      (shape) => isSchemaObject(shape.properties) && Object.hasOwn(shape.properties, key),
     );
     const property = owners.map((owner) => (owner.properties as JsonSchema)[key])[0];
     if (entry === null && owners.length > 0) {

@@ -1,0 +1,118 @@
+/** Gemini: function declarations (`parameters` or `parametersJsonSchema`) and the tool config. */
+import type { ToolDefinition } from "../../catalog/index.js";
+import type { TurnPlan } from "../../disclosure/index.js";
+import {
+  createConversionCache,
+  createNameMapCache,
+  joinedSystem,
+  planParts,
+  providerNameMap,
+  requireClientPlan,
+  toolLimitWarnings,
+} from "../plan-parts.js";
+import type { CallDecoder } from "../types.js";
+import type { ConversionWarning } from "../warnings.js";
+import { restoreGeminiArguments } from "./arguments.js";
+import { GEMINI_CAPABILITIES } from "./capabilities.js";
+import { type GeminiConversion, toGeminiSchema } from "./schema.js";
+import type {
+  GeminiFormatOptions,
+  GeminiFormatted,
+  GeminiFunctionDeclaration,
+  GeminiRequest,
+  GeminiRequestConfig,
+  GeminiTool,
+  GeminiToolConfig,
+} from "./wire-types.js";
+
+function chooseField(tool: ToolDefinition, converted: GeminiConversion): boolean {
+  if (converted.warnings.some((warning) => warning.code === "recursion_cut")) return true;
+  const before = JSON.stringify(tool.inputSchema).length;
+  const after = JSON.stringify(converted.schema ?? {}).length;
+  return after > 2 * before && after > 8_000;
+}
+
+/** Builds the Gemini `formatTools`; conversions are memoised per tool object. */
+export function createGeminiToolFormatter(defaults: GeminiFormatOptions = {}) {
+  const capabilities = GEMINI_CAPABILITIES;
+  const nameMaps = createNameMapCache(capabilities);
+  const convert = createConversionCache<GeminiConversion>();
+
+  const declare = (
+    tool: ToolDefinition,
+    providerName: string,
+    field: GeminiFormatOptions["schemaField"],
+    warnings: ConversionWarning[],
+  ): { declaration: GeminiFunctionDeclaration; decoder: CallDecoder } => {
+    let converted =
+      field === "parametersJsonSchema"
+        ? undefined
+        : convert(tool, "parameters", () => toGeminiSchema(tool.inputSchema, { tool: tool.name }));
+    if (!converted || (field !== "parameters" && chooseField(tool, converted))) {
+      converted = convert(tool, "json", () =>
+        toGeminiSchema(tool.inputSchema, { tool: tool.name, field: "parametersJsonSchema" }),
+      );
+    }
+    warnings.push(...converted.warnings);
+    const declaration: GeminiFunctionDeclaration = {
+      name: providerName,
+      description: tool.description,
+    };
+    if (converted.schema) declaration[converted.field] = converted.schema;
+    const mapping = converted.mapping;
+    const decoder: CallDecoder = { name: tool.name };
+    if (Object.keys(mapping.renamed).length > 0 || Object.keys(mapping.values).length > 0)
+      decoder.restore = (args) => restoreGeminiArguments(args, mapping);
+    return { declaration, decoder };
+  };
+
+  const formatTools = (plan: TurnPlan, given: GeminiFormatOptions = {}): GeminiFormatted => {
+    requireClientPlan(plan, capabilities);
+    const options = { ...defaults, ...given };
+    const parts = planParts(plan);
+    const names = nameMaps(parts, options.names);
+    const providerNames = providerNameMap(parts, names);
+    const warnings: ConversionWarning[] = [];
+    const decoders = new Map<string, CallDecoder>();
+    const declarations = [...parts.meta, ...parts.core, ...parts.revealed].map((tool) => {
+      const providerName = providerNames.get(tool.name) ?? tool.name;
+      const { declaration, decoder } = declare(tool, providerName, options.schemaField, warnings);
+      decoders.set(providerName, decoder);
+      return declaration;
+    });
+    warnings.push(...toolLimitWarnings(declarations.length, capabilities));
+    const tools: GeminiTool[] =
+      declarations.length > 0 ? [{ functionDeclarations: declarations }] : [];
+    const wanted = options.toolChoice;
+    let toolConfig: GeminiToolConfig | undefined;
+    if (wanted === "required") toolConfig = { functionCallingConfig: { mode: "ANY" } };
+    else if (wanted === "none") toolConfig = { functionCallingConfig: { mode: "NONE" } };
+    else if (typeof wanted === "object") {
+      toolConfig = {
+        functionCallingConfig: {
+          mode: "ANY",
+          allowedFunctionNames: [providerNames.get(wanted.name) ?? wanted.name],
+        },
+      };
+    }
+    const config: GeminiRequestConfig = { tools };
+    if (toolConfig) config.toolConfig = toolConfig;
+    const system = joinedSystem(plan, options.system);
+    if (system !== undefined) config.systemInstruction = system;
+    const request: GeminiRequest = { config };
+    const formatted: GeminiFormatted = {
+      tools,
+      system: plan.system,
+      mode: "client",
+      names,
+      warnings,
+      request,
+      decoders,
+      providerNames,
+    };
+    if (toolConfig) formatted.toolChoice = toolConfig;
+    return formatted;
+  };
+
+  return formatTools;
+}
