@@ -81,7 +81,8 @@ async function measure(label: string, tools: ToolDefinition[]): Promise<Record<s
   );
   console.log(`\n## Hostile input: ${label}\n`);
   console.log("| measure | ms |\n| --- | --- |");
-  for (const [name, value] of Object.entries(figures)) console.log(`| ${name} | ${value.toFixed(1)} |`);
+  for (const [name, value] of Object.entries(figures))
+    console.log(`| ${name} | ${value.toFixed(1)} |`);
   return figures;
 }
 
@@ -124,7 +125,8 @@ async function measureSchemas(): Promise<void> {
     (process.memoryUsage().heapUsed - before) / 1e6;
   console.log("\n## Hostile input: schemas\n");
   console.log("| measure | value |\n| --- | --- |");
-  for (const [name, value] of Object.entries(figures)) console.log(`| ${name} | ${value.toFixed(1)} |`);
+  for (const [name, value] of Object.entries(figures))
+    console.log(`| ${name} | ${value.toFixed(1)} |`);
 }
 
 const quick = process.argv.includes("--quick");

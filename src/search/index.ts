@@ -13,7 +13,12 @@ export {
 } from "./evaluate.js";
 export { type ParsedQuery, parseQuery } from "./parse-query.js";
 export { DEFAULT_RANKING, type RankingConfig } from "./ranking-config.js";
-export { MAX_REGEX_LENGTH } from "./regex-search.js";
+export {
+  MAX_REGEX_LENGTH,
+  MAX_REGEX_PROGRAM,
+  MAX_REGEX_REPEAT,
+  MAX_REGEX_WORK,
+} from "./regex-search.js";
 export { closestNames } from "./suggest.js";
 export { syncSearchIndex } from "./sync-search-index.js";
 export {
