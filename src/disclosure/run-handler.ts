@@ -103,9 +103,20 @@ export function toToolResult(value: unknown): ToolResult {
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** What a handler threw, as text; never throws itself (a thrown object may be cyclic, a BigInt,
+ * or an error whose `message` getter throws). */
 function reason(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name;
-  return typeof error === "string" ? error : (JSON.stringify(error) ?? String(error));
+  try {
+    if (error instanceof Error) return String(error.message || error.name);
+    if (typeof error === "string") return error;
+  } catch {
+    return "an error whose message cannot be read";
+  }
+  try {
+    return toText(error);
+  } catch {
+    return "a value that cannot be read";
+  }
 }
 
 /**
