@@ -89,8 +89,15 @@ function toText(value: unknown): string {
   }
   try {
     return jsonText(value) ?? "null";
-  } catch {
-    return String(value); // deeper than the stack allows
+  } catch (error) {
+    // deeper than the stack allows, or a toJSON that throws: say so rather than "[object Object]"
+    let why = "it cannot be serialised";
+    try {
+      why = error instanceof Error ? String(error.message) : String(error);
+    } catch {
+      // keep the generic reason
+    }
+    return `(The tool returned a value that could not be converted to JSON text: ${why.slice(0, 200)}.)`;
   }
 }
 
