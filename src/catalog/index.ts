@@ -1,5 +1,6 @@
 // Owns: ToolDefinition, loading (arrays, MCP tools/list results, files), validation, change events, fingerprint.
 // Must not import: anything else in src except errors.ts; no node: module (file loading is in ./node.ts).
+export { schemaKeywordProblem } from "./check-schema-keywords.js";
 export {
   MAX_ENUM_VALUES,
   MAX_PROPERTIES,

@@ -29,7 +29,11 @@ export interface LoadCatalogOptions {
 /** The tools loaded, the tools left out (skip mode) and the tools renamed (`qualify`). */
 export interface LoadedCatalog {
   tools: ToolDefinition[];
+  /** The tools skipped, with why. */
   warnings: ToolIssue[];
+  /** Tools kept whose input schema cannot be checked (`schema_unchecked`): their calls are
+   * refused unless `uncheckedSchemas: "allow"`. */
+  schemaWarnings: ToolIssue[];
   renamed: { from: string; to: string; server: string }[];
   /** Every file read, in load order. */
   files: string[];
@@ -80,12 +84,12 @@ export async function loadCatalogPaths(
     entries = entries.map((entry, index) => ({ ...entry, value: qualified.entries[index] }));
     renamed = qualified.renamed;
   }
-  const { valid, issues } = validateEntries(
+  const { valid, issues, warnings } = validateEntries(
     entries,
     options.nameRule === undefined ? {} : { nameRule: options.nameRule },
   );
   if (issues.length > 0 && options.onInvalid !== "skip") throw new InvalidToolError(issues);
-  return { tools: valid, warnings: issues, renamed, files };
+  return { tools: valid, warnings: issues, schemaWarnings: warnings, renamed, files };
 }
 
 async function expandPath(item: string): Promise<string[]> {

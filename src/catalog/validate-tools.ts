@@ -1,5 +1,6 @@
 /** Validation of tool definitions: every problem in a batch is reported at once, with its fix. */
 import type { ToolIssue } from "../errors.js";
+import { schemaKeywordProblem } from "./check-schema-keywords.js";
 import { schemaShapeProblem } from "./check-schema-shape.js";
 import { formatCharacter, nameSkeleton } from "./name-skeleton.js";
 import type { ToolDefinition } from "./types.js";
@@ -23,10 +24,13 @@ export interface ValidateToolsOptions {
   source?: string;
 }
 
-/** The outcome of validating a batch: the usable tools (normalised and frozen) and every issue. */
+/** The outcome of validating a batch: the usable tools (normalised and frozen), every issue,
+ * and warnings about kept tools (`schema_unchecked`: an input schema that cannot be checked, so
+ * calls to the tool are refused unless the host sets `uncheckedSchemas: "allow"`). */
 export interface ValidationResult {
   valid: ToolDefinition[];
   issues: ToolIssue[];
+  warnings: ToolIssue[];
 }
 
 /** A value to validate together with where it came from. */
@@ -68,6 +72,7 @@ export function validateEntries(
 ): ValidationResult {
   const valid: ToolDefinition[] = [];
   const issues: ToolIssue[] = [];
+  const warnings: ToolIssue[] = [];
   const seen = new Map<string, number>();
   // skeleton → the batch name that claimed it, so look-alike names cannot sit side by side
   const skeletons = new Map<string, string>();
@@ -112,12 +117,22 @@ export function validateEntries(
           seen.set(tool.name, index);
           skeletons.set(skeleton, tool.name);
           valid.push(tool);
+          const unchecked = schemaKeywordProblem(tool.inputSchema);
+          if (unchecked !== undefined) {
+            const warning: ToolIssue = {
+              tool: tool.name,
+              code: "schema_unchecked",
+              message: `Tool "${tool.name}": its inputSchema cannot be checked (${unchecked}), so its calls will be refused; fix the schema, or let such calls run unchecked with uncheckedSchemas: "allow".`,
+            };
+            if (entry.source !== undefined) warning.source = entry.source;
+            warnings.push(warning);
+          }
         }
       }
     }
     issues.push(...found);
   });
-  return { valid, issues };
+  return { valid, issues, warnings };
 }
 
 type Report = (tool: string, code: string, message: string) => void;

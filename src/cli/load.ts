@@ -11,7 +11,7 @@ export async function loadTools(
   io: CliIO,
   options: { strict?: boolean } = {},
 ): Promise<ToolDefinition[]> {
-  const { tools, warnings } = await loadCatalogPaths(paths, {
+  const { tools, warnings, schemaWarnings } = await loadCatalogPaths(paths, {
     onInvalid: options.strict ? "throw" : "skip",
     // the CLI reads catalogs as they come from the wild: odd names are mapped later by providers,
     // and a name served by two servers becomes server/name instead of failing the whole load
@@ -24,6 +24,7 @@ export async function loadTools(
     );
   }
   if (warnings.length > 20) io.stderr(`warning: ${warnings.length - 20} more tools skipped\n`);
+  for (const warning of schemaWarnings.slice(0, 20)) io.stderr(`warning: ${warning.message}\n`);
   return tools;
 }
 

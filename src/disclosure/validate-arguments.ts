@@ -3,8 +3,8 @@ import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import type { JsonSchema, ToolDefinition } from "../catalog/index.js";
+import { schemaKeywordProblem } from "../catalog/index.js";
 import { argumentProblem } from "./check-argument-values.js";
-import { schemaKeywordProblem } from "./check-schema-keywords.js";
 import { coerceScalars } from "./coerce-scalars.js";
 
 /** The result of checking arguments against a tool's input schema. `code` of a refusal:

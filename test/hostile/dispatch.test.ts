@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { ajvCachedSchemas } from "../../src/disclosure/validate-arguments.js";
-import { checkArguments, createToolSift, type ToolDefinition } from "../../src/index.js";
+import {
+  checkArguments,
+  createToolSift,
+  type ToolDefinition,
+  validateTools,
+} from "../../src/index.js";
 
 let ran = 0;
 function tool(
@@ -223,5 +228,26 @@ describe("compiled validators are freed with their tool", () => {
       await sift.execute({ session: "s", name: "replaced", arguments: {} });
     }
     expect(ajvCachedSchemas() - before).toBeLessThan(5);
+  });
+});
+
+describe("a schema that cannot be checked is named at load time", () => {
+  it("validateTools keeps the tool and warns, naming it and the place", () => {
+    const { valid, warnings } = validateTools([
+      tool("remote_ref", { type: "object", properties: { a: { $ref: "https://x.test/a.json" } } }),
+      tool("bad_pattern", { type: "object", properties: { a: { type: "string", pattern: "(x" } } }),
+      tool("string_maximum", { type: "object", properties: { a: { maximum: "5" } } }),
+      tool("fine", { type: "object", properties: { a: { type: "string", pattern: "^x$" } } }),
+    ]);
+    expect(valid).toHaveLength(4);
+    expect(warnings.map((warning) => [warning.tool, warning.code])).toEqual([
+      ["remote_ref", "schema_unchecked"],
+      ["bad_pattern", "schema_unchecked"],
+      ["string_maximum", "schema_unchecked"],
+    ]);
+    expect(warnings[0]?.message).toMatch(
+      /^Tool "remote_ref": its inputSchema cannot be checked \(\/properties\/a\/\$ref "https:\/\/x.test\/a.json" points outside the schema/,
+    );
+    expect(warnings[2]?.message).toMatch(/\/properties\/a\/maximum is "5", not a number/);
   });
 });

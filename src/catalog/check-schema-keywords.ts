@@ -5,7 +5,7 @@
  * generate wrong code or throw: keyword values of the wrong type, patterns that are not regular
  * expressions, and references Ajv cannot resolve offline.
  */
-import { schemaShapeProblem } from "../catalog/index.js";
+import { schemaShapeProblem } from "./check-schema-shape.js";
 
 const COUNTS = [
   "maxLength",
