@@ -5,7 +5,7 @@
  * generate wrong code or throw: keyword values of the wrong type, patterns that are not regular
  * expressions, and references Ajv cannot resolve offline.
  */
-import { schemaShapeProblem } from "./check-schema-shape.js";
+import { pathOf, type Step, schemaShapeProblem } from "./check-schema-shape.js";
 
 const COUNTS = [
   "maxLength",
@@ -20,6 +20,7 @@ const COUNTS = [
 const NUMBERS = ["maximum", "minimum", "multipleOf"];
 // draft-04 wrote exclusive bounds as booleans beside maximum/minimum
 const BOUNDS = ["exclusiveMaximum", "exclusiveMinimum"];
+const NUMERIC = [...NUMBERS, ...BOUNDS];
 const TYPES = new Set(["string", "number", "integer", "boolean", "object", "array", "null"]);
 const SCHEMA_MAPS = ["properties", "patternProperties", "definitions", "$defs", "dependentSchemas"];
 const SCHEMA_LISTS = ["allOf", "anyOf", "oneOf", "prefixItems"];
@@ -50,48 +51,55 @@ function regexProblem(pattern: unknown): string | undefined {
 }
 
 // the problem with one schema object's own keywords, or undefined
-function keywordProblem(schema: Record<string, unknown>, at: string): string | undefined {
+function keywordProblem(schema: Record<string, unknown>, step: Step): string | undefined {
+  // the place is spelled out only when there is a problem to report
+  const at = () => {
+    const path = pathOf(step);
+    return path === "(root)" ? "" : path;
+  };
   for (const key of COUNTS) {
     const value = schema[key];
     if (value !== undefined && !(Number.isInteger(value) && (value as number) >= 0)) {
-      return `${at}/${key} is ${JSON.stringify(value)}, not a whole number`;
+      return `${at()}/${key} is ${JSON.stringify(value)}, not a whole number`;
     }
   }
-  for (const key of [...NUMBERS, ...BOUNDS]) {
+  for (const key of NUMERIC) {
     const value = schema[key];
     const ok =
       typeof value === "number"
         ? Number.isFinite(value)
         : BOUNDS.includes(key) && typeof value === "boolean";
-    if (value !== undefined && !ok) return `${at}/${key} is ${JSON.stringify(value)}, not a number`;
+    if (value !== undefined && !ok)
+      return `${at()}/${key} is ${JSON.stringify(value)}, not a number`;
   }
   if (schema.multipleOf !== undefined && !((schema.multipleOf as number) > 0)) {
-    return `${at}/multipleOf must be greater than 0`;
+    return `${at()}/multipleOf must be greater than 0`;
   }
   if (schema.pattern !== undefined) {
     const problem = regexProblem(schema.pattern);
-    if (problem) return `${at}/pattern ${problem}`;
+    if (problem) return `${at()}/pattern ${problem}`;
   }
   if (isObject(schema.patternProperties)) {
     for (const key of Object.keys(schema.patternProperties)) {
       const problem = regexProblem(key);
-      if (problem) return `${at}/patternProperties key ${JSON.stringify(key)} ${problem}`;
+      if (problem) return `${at()}/patternProperties key ${JSON.stringify(key)} ${problem}`;
     }
   }
   const type = schema.type;
   const types = Array.isArray(type) ? type : type === undefined ? [] : [type];
   const badType = types.find((name) => typeof name !== "string" || !TYPES.has(name));
-  if (badType !== undefined) return `${at}/type holds ${JSON.stringify(badType)}, not a JSON type`;
+  if (badType !== undefined)
+    return `${at()}/type holds ${JSON.stringify(badType)}, not a JSON type`;
   if (schema.required !== undefined && typeof schema.required !== "boolean") {
     const required = schema.required;
     if (!Array.isArray(required) || !required.every((name) => typeof name === "string")) {
-      return `${at}/required is not a list of property names`;
+      return `${at()}/required is not a list of property names`;
     }
   }
-  if (schema.enum !== undefined && !Array.isArray(schema.enum)) return `${at}/enum is not a list`;
+  if (schema.enum !== undefined && !Array.isArray(schema.enum)) return `${at()}/enum is not a list`;
   const ref = schema.$ref;
   if (ref !== undefined && (typeof ref !== "string" || !ref.startsWith("#"))) {
-    return `${at}/$ref ${JSON.stringify(ref)} points outside the schema, and remote schemas are not fetched`;
+    return `${at()}/$ref ${JSON.stringify(ref)} points outside the schema, and remote schemas are not fetched`;
   }
   return undefined;
 }
@@ -103,36 +111,42 @@ function keywordProblem(schema: Record<string, unknown>, at: string): string | u
 export function schemaKeywordProblem(schema: unknown): string | undefined {
   const shape = schemaShapeProblem(schema);
   if (shape !== undefined) return `the schema ${shape}`;
-  const stack: { schema: unknown; at: string }[] = [{ schema, at: "" }];
+  const stack: Step[] = [{ value: schema, depth: 1, key: "", up: undefined }];
+  const push = (value: unknown, up: Step, ...keys: string[]) => {
+    let step = up;
+    for (const key of keys) step = { value: undefined, depth: step.depth + 1, key, up: step };
+    step.value = value;
+    stack.push(step);
+  };
   while (stack.length > 0) {
-    const { schema: current, at } = stack.pop() as (typeof stack)[number];
+    const step = stack.pop() as Step;
+    const current = step.value;
     if (typeof current === "boolean") continue;
-    if (!isObject(current)) return `${at || "(root)"} is ${JSON.stringify(current)}, not a schema`;
-    const problem = keywordProblem(current, at);
+    if (!isObject(current)) return `${pathOf(step)} is ${JSON.stringify(current)}, not a schema`;
+    const problem = keywordProblem(current, step);
     if (problem !== undefined) return problem;
     for (const key of SCHEMA_MAPS) {
       const map = current[key];
       if (map === undefined) continue;
-      if (!isObject(map)) return `${at}/${key} is not an object of schemas`;
-      for (const name of Object.keys(map))
-        stack.push({ schema: map[name], at: `${at}/${key}/${name}` });
+      if (!isObject(map)) return `${pathOf(step)}/${key} is not an object of schemas`;
+      for (const name of Object.keys(map)) push(map[name], step, key, name);
     }
     for (const key of SCHEMA_LISTS) {
       const list = current[key];
       if (list === undefined) continue;
-      if (!Array.isArray(list)) return `${at}/${key} is not a list of schemas`;
-      list.forEach((item, index) => stack.push({ schema: item, at: `${at}/${key}/${index}` }));
+      if (!Array.isArray(list)) return `${pathOf(step)}/${key} is not a list of schemas`;
+      list.forEach((item, index) => push(item, step, key, String(index)));
     }
     for (const key of SCHEMA_ONE) {
-      if (current[key] !== undefined) stack.push({ schema: current[key], at: `${at}/${key}` });
+      if (current[key] !== undefined) push(current[key], step, key);
     }
     const items = current.items;
     if (Array.isArray(items)) {
-      items.forEach((item, index) => stack.push({ schema: item, at: `${at}/items/${index}` }));
-    } else if (items !== undefined) stack.push({ schema: items, at: `${at}/items` });
+      items.forEach((item, index) => push(item, step, "items", String(index)));
+    } else if (items !== undefined) push(items, step, "items");
     if (isObject(current.dependencies)) {
       for (const [name, value] of Object.entries(current.dependencies)) {
-        if (!Array.isArray(value)) stack.push({ schema: value, at: `${at}/dependencies/${name}` });
+        if (!Array.isArray(value)) push(value, step, "dependencies", name);
       }
     }
   }

@@ -21,45 +21,58 @@ export const MAX_PROPERTIES = 1_000;
  * or too large instead of looping.
  */
 export function schemaShapeProblem(schema: unknown): string | undefined {
-  const stack: { value: unknown; depth: number; path: string }[] = [
-    { value: schema, depth: 1, path: "" },
-  ];
+  // paths are rebuilt from parent links only for the message: a string per node cost more than
+  // the walk itself on 100k tools
+  const stack: Step[] = [{ value: schema, depth: 1, key: "", up: undefined }];
   let nodes = 0;
   while (stack.length > 0) {
-    const { value, depth, path } = stack.pop() as (typeof stack)[number];
+    const step = stack.pop() as Step;
+    const value = step.value;
     nodes += 1;
     if (nodes > MAX_SCHEMA_NODES) {
       return `has more than ${MAX_SCHEMA_NODES.toLocaleString("en")} values (MAX_SCHEMA_NODES); split the tool or simplify its schema`;
     }
     if (typeof value !== "object" || value === null) continue;
-    if (depth > MAX_SCHEMA_DEPTH) {
-      return `is nested deeper than ${MAX_SCHEMA_DEPTH} levels (MAX_SCHEMA_DEPTH) at ${clipPath(path)}; flatten it`;
+    if (step.depth > MAX_SCHEMA_DEPTH) {
+      return `is nested deeper than ${MAX_SCHEMA_DEPTH} levels (MAX_SCHEMA_DEPTH) at ${pathOf(step)}; flatten it`;
     }
+    const depth = step.depth + 1;
     if (Array.isArray(value)) {
       for (let index = 0; index < value.length; index += 1) {
-        stack.push({ value: value[index], depth: depth + 1, path: `${path}/${index}` });
+        stack.push({ value: value[index], depth, key: String(index), up: step });
       }
       continue;
     }
     const record = value as Record<string, unknown>;
     if (Array.isArray(record.enum) && record.enum.length > MAX_ENUM_VALUES) {
-      return `has an enum of ${record.enum.length.toLocaleString("en")} values at ${clipPath(path)}/enum (MAX_ENUM_VALUES is ${MAX_ENUM_VALUES.toLocaleString("en")}); use a string with a pattern or a lookup tool instead`;
+      return `has an enum of ${record.enum.length.toLocaleString("en")} values at ${pathOf(step)}/enum (MAX_ENUM_VALUES is ${MAX_ENUM_VALUES.toLocaleString("en")}); use a string with a pattern or a lookup tool instead`;
     }
     const properties = record.properties;
     if (typeof properties === "object" && properties !== null && !Array.isArray(properties)) {
       const count = Object.keys(properties).length;
       if (count > MAX_PROPERTIES) {
-        return `has ${count.toLocaleString("en")} properties at ${clipPath(path)}/properties (MAX_PROPERTIES is ${MAX_PROPERTIES.toLocaleString("en")}); group them into nested objects or split the tool`;
+        return `has ${count.toLocaleString("en")} properties at ${pathOf(step)}/properties (MAX_PROPERTIES is ${MAX_PROPERTIES.toLocaleString("en")}); group them into nested objects or split the tool`;
       }
     }
     for (const key of Object.keys(record)) {
-      stack.push({ value: record[key], depth: depth + 1, path: `${path}/${key}` });
+      stack.push({ value: record[key], depth, key, up: step });
     }
   }
   return undefined;
 }
 
-function clipPath(path: string): string {
-  const shown = path === "" ? "(root)" : path;
+/** A value met by a schema walk, and how it was reached. */
+export interface Step {
+  value: unknown;
+  depth: number;
+  key: string;
+  up: Step | undefined;
+}
+
+/** The JSON pointer of a step, shortened to 80 characters; `(root)` for the root. */
+export function pathOf(step: Step): string {
+  const keys: string[] = [];
+  for (let at: Step | undefined = step; at?.up !== undefined; at = at.up) keys.push(at.key);
+  const shown = keys.length === 0 ? "(root)" : `/${keys.reverse().join("/")}`;
   return shown.length > 80 ? `${shown.slice(0, 40)}…${shown.slice(-39)}` : shown;
 }

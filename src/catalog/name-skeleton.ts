@@ -6,6 +6,8 @@
  */
 
 const FORMAT = /\p{Cf}/u;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range is meant
+const ASCII = /^[\u0000-\u007f]*$/;
 
 /** The first format character (`\p{Cf}`: zero-width, bidi controls) in a name, or undefined. */
 export function formatCharacter(name: string): { codePoint: string; index: number } | undefined {
@@ -60,6 +62,9 @@ const LOOK_ALIKES: Record<string, string> = {
  * look the same to a model or a person skimming a listing.
  */
 export function nameSkeleton(name: string): string {
+  // nearly every name is ASCII, where only case folds; normalising costs more than the rest of
+  // validating a tool
+  if (ASCII.test(name)) return name.toLowerCase();
   const folded = name.normalize("NFKC").toLowerCase().normalize("NFD").replace(/\p{M}/gu, "");
   let skeleton = "";
   for (const char of folded) skeleton += LOOK_ALIKES[char] ?? char;
