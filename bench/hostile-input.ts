@@ -102,6 +102,9 @@ async function measureSchemas(): Promise<void> {
     ["2k-value enum (the limit)", { type: "object", properties: { v: { enum: values(2_000) } } }],
     ["1k properties (the limit)", { type: "object", properties: wide(1_000) }],
   ];
+  // Ajv's instance and formats are built on the first compile in a process: paid here, not below
+  const warm = createToolSift({ tools: [schemaTool("warm", { type: "object" })] });
+  await warm.execute({ session: "bench", name: "warm", arguments: {} });
   for (const [label, schema] of cases) {
     figures[`load + first call, ${label}`] = await timeAsync(async () => {
       try {
@@ -112,11 +115,33 @@ async function measureSchemas(): Promise<void> {
       }
     });
   }
+  for (const [label, count] of [
+    ["100k properties", 100_000],
+    ["1k properties (the limit)", 1_000],
+  ] as const) {
+    figures[`load + OpenAI strict prepare, ${label}`] = time(() => {
+      try {
+        const sift = createToolSift({
+          tools: [{ ...schemaTool("wide", { type: "object", properties: wide(count) }), server: "s" }],
+        });
+        sift.prepare({
+          session: "bench",
+          provider: "openai-chat",
+          model: "gpt-4.1",
+          format: { strict: true },
+        });
+      } catch {
+        // refused at load
+      }
+    });
+  }
   const sift = createToolSift({ tools: [] });
+  // the same property name each round: new words would grow the search vocabulary, which is
+  // not what this measures
   const replaceOnce = async (round: number) => {
     const schema = {
       type: "object",
-      properties: { [`field_${round}`]: { type: "string", pattern: `^v${round}$` } },
+      properties: { field: { type: "string", pattern: `^v${round}$`, maxLength: round } },
     };
     sift.catalog.replace(schemaTool("replaced", schema));
     await sift.execute({ session: "bench", name: "replaced", arguments: {} });
