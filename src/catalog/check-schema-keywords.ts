@@ -86,10 +86,14 @@ function keywordProblem(schema: Record<string, unknown>, step: Step): string | u
     }
   }
   const type = schema.type;
-  const types = Array.isArray(type) ? type : type === undefined ? [] : [type];
-  const badType = types.find((name) => typeof name !== "string" || !TYPES.has(name));
-  if (badType !== undefined)
-    return `${at()}/type holds ${JSON.stringify(badType)}, not a JSON type`;
+  if (type !== undefined && !(typeof type === "string" && TYPES.has(type))) {
+    // arrays of type names are rare: the list is built only for them
+    const list: unknown[] = Array.isArray(type) ? type : [type];
+    const badType = list.find((name) => typeof name !== "string" || !TYPES.has(name));
+    if (badType !== undefined) {
+      return `${at()}/type holds ${JSON.stringify(badType)}, not a JSON type`;
+    }
+  }
   if (schema.required !== undefined && typeof schema.required !== "boolean") {
     const required = schema.required;
     if (!Array.isArray(required) || !required.every((name) => typeof name === "string")) {
@@ -111,11 +115,18 @@ function keywordProblem(schema: Record<string, unknown>, step: Step): string | u
 export function schemaKeywordProblem(schema: unknown): string | undefined {
   const shape = schemaShapeProblem(schema);
   if (shape !== undefined) return `the schema ${shape}`;
+  return keywordWalk(schema);
+}
+
+/** `schemaKeywordProblem` without the size check, for schemas that already passed it. */
+export function keywordWalk(schema: unknown): string | undefined {
   const stack: Step[] = [{ value: schema, depth: 1, key: "", up: undefined }];
-  const push = (value: unknown, up: Step, ...keys: string[]) => {
-    let step = up;
-    for (const key of keys) step = { value: undefined, depth: step.depth + 1, key, up: step };
-    step.value = value;
+  // a step per key of the path (`properties`, then the name), so pathOf can spell it out
+  const push = (value: unknown, up: Step, key: string, inner?: string) => {
+    let step: Step = { value, depth: up.depth + 1, key, up };
+    if (inner !== undefined) {
+      step = { value, depth: step.depth + 1, key: inner, up: { ...step, value: undefined } };
+    }
     stack.push(step);
   };
   while (stack.length > 0) {

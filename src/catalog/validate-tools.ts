@@ -1,6 +1,6 @@
 /** Validation of tool definitions: every problem in a batch is reported at once, with its fix. */
 import type { ToolIssue } from "../errors.js";
-import { schemaKeywordProblem } from "./check-schema-keywords.js";
+import { keywordWalk } from "./check-schema-keywords.js";
 import { schemaShapeProblem } from "./check-schema-shape.js";
 import { formatCharacter, nameSkeleton } from "./name-skeleton.js";
 import type { ToolDefinition } from "./types.js";
@@ -117,7 +117,8 @@ export function validateEntries(
           seen.set(tool.name, index);
           skeletons.set(skeleton, tool.name);
           valid.push(tool);
-          const unchecked = schemaKeywordProblem(tool.inputSchema);
+          // the size check passed in checkTool
+          const unchecked = keywordWalk(tool.inputSchema);
           if (unchecked !== undefined) {
             const warning: ToolIssue = {
               tool: tool.name,
