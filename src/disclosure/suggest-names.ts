@@ -11,17 +11,17 @@ const scratch = new Int32Array(128);
  * lowercased `name`: characters one has beyond the other (one edit fixes at most one on each
  * side). Scanning 100k names, this skips nearly every edit-distance table.
  */
-function bagDistance(name: string): number {
+function bagDistance(name: string, wantedLength: number): number {
   scratch.set(wantedCounts);
-  let extra = 0;
+  let matched = 0;
   for (let index = 0; index < name.length; index += 1) {
     const slot = name.charCodeAt(index) & 127;
-    if ((scratch[slot] as number) > 0) scratch[slot] = (scratch[slot] as number) - 1;
-    else extra += 1;
+    if ((scratch[slot] as number) > 0) {
+      scratch[slot] = (scratch[slot] as number) - 1;
+      matched += 1;
+    }
   }
-  let missing = 0;
-  for (let slot = 0; slot < 128; slot += 1) missing += scratch[slot] as number;
-  return Math.max(extra, missing);
+  return Math.max(name.length - matched, wantedLength - matched);
 }
 
 function endsAfterSeparator(long: string, short: string): boolean {
@@ -62,7 +62,7 @@ export function suggestNames(unknown: string, candidates: Iterable<string>, max 
     let score: number | undefined;
     if (lower === wanted) score = 0;
     else if (endsAfterSeparator(lower, wanted) || endsAfterSeparator(wanted, lower)) score = 0.5;
-    else if (near && bagDistance(lower) <= limit) {
+    else if (near && bagDistance(lower, wanted.length) <= limit) {
       const distance = boundedEditDistance(wanted, lower, limit);
       if (distance <= limit) score = distance;
     }
