@@ -136,7 +136,19 @@ export class ToolSearchIndex extends IndexedTools {
     }
     const passes = (tool: ToolDefinition) => this.passes(tool, parsed, options);
     if (parsed.kind === "browse") {
-      return { ...base, kind: "browse", hits: browseHits(parsed, named, limit, passes) };
+      if (parsed.excluded.length === 0) {
+        return { ...base, kind: "browse", hits: browseHits(parsed, named, limit, passes) };
+      }
+      // `-word`s are looked up in the postings, as keyword mode does, instead of tokenising every
+      // tool's text per call (2 s at 100k tools when the words exclude everything)
+      this.scratch.begin(this.store.nextId + 1);
+      const epoch = this.scratch.epoch;
+      for (const word of parsed.excluded) this.markExcluded(word, epoch);
+      const excluded = this.scratch.excluded;
+      const kept = (tool: ToolDefinition) =>
+        excluded[this.lookup.idOf(tool.name)] !== epoch && passes(tool);
+      const hits = browseHits({ ...parsed, excluded: [] }, named, limit, kept);
+      return { ...base, kind: "browse", hits };
     }
     const hits = this.keywordSearch(parsed, limit, cut, options);
     // a query of stop words only scores nothing in the index (an exact name may still be pinned)
