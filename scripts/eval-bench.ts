@@ -4,7 +4,6 @@
  * `--half` keeps the queries whose hashed id falls in one half (tune on a, check on b).
  */
 
-import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { ToolDefinition } from "../src/catalog/index.js";
@@ -17,15 +16,11 @@ import {
   ToolSearchIndex,
 } from "../src/search/index.js";
 import { sharedDir } from "../test/shared-dir.js";
+import { half } from "./query-half.js";
 
 function argument(name: string): string | undefined {
   const index = process.argv.indexOf(`--${name}`);
   return index >= 0 ? process.argv[index + 1] : undefined;
-}
-
-/** Which half a query id hashes to. */
-export function half(id: string): "a" | "b" {
-  return (createHash("sha1").update(id).digest()[0] ?? 0) % 2 === 0 ? "a" : "b";
 }
 
 function loadCatalog(file: string): ToolDefinition[] {

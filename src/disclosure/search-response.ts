@@ -22,6 +22,10 @@ interface QueryBlock {
   query: string;
   tools: ToolDefinition[];
   note: string;
+  /** The first hit's confidence is not `strong`: the hits are the closest, not answers. */
+  weak?: boolean;
+  /** Per tool: the companions it needs ("needs project_id: get it with list_projects"). */
+  companions?: Map<string, { note: string; names: string[] }>;
 }
 
 type Detail = (tool: ToolDefinition) => string;
@@ -46,7 +50,10 @@ function runQuery(query: string, request: SearchRequest): QueryBlock {
       .map((hit: SearchHit) => request.candidate(hit.name))
       .filter((tool): tool is ToolDefinition => tool !== undefined)
       .slice(0, request.limit);
-    if (tools.length > 0) return { query, tools, note: "" };
+    if (tools.length > 0) {
+      const weak = result.confidence !== undefined && result.confidence !== "strong";
+      return { query, tools, note: "", weak, companions: companionNotes(result.hits, request) };
+    }
     const suggestions = (result.suggestions ?? [])
       .filter((name) => request.candidate(name))
       .slice(0, 5);
@@ -65,6 +72,21 @@ function runQuery(query: string, request: SearchRequest): QueryBlock {
   }
 }
 
+/** The companions of each hit that the model may use, as one note per hit. */
+function companionNotes(
+  hits: readonly SearchHit[],
+  request: SearchRequest,
+): Map<string, { note: string; names: string[] }> {
+  const out = new Map<string, { note: string; names: string[] }>();
+  for (const hit of hits) {
+    const usable = (hit.companions ?? []).filter((c) => request.candidate(c.name) !== undefined);
+    if (usable.length === 0) continue;
+    const note = usable.map((c) => `${c.reason}: get it with ${safeName(c.name)}`).join("; ");
+    out.set(hit.name, { note: capText(sanitizeText(note), 160), names: usable.map((c) => c.name) });
+  }
+  return out;
+}
+
 function render(
   blocks: readonly QueryBlock[],
   detail: Detail,
@@ -80,14 +102,16 @@ function render(
       lines.push(`${label}: ${block.note}`);
       continue;
     }
-    lines.push(`${label}:`);
+    lines.push(block.weak ? `${label}: no strong match; closest:` : `${label}:`);
     block.tools.forEach((tool, index) => {
       if (index >= keep) {
         omitted += 1;
         return;
       }
+      const companion = block.companions?.get(tool.name);
+      const extra = companion === undefined ? "" : ` (${companion.note})`;
       lines.push(
-        shown.has(tool.name) ? `- ${safeName(tool.name)} (see above)` : `- ${detail(tool)}`,
+        shown.has(tool.name) ? `- ${safeName(tool.name)} (see above)` : `- ${detail(tool)}${extra}`,
       );
       shown.add(tool.name);
     });
@@ -125,6 +149,10 @@ export function searchResponse(request: SearchRequest): { result: ToolResult; fo
   for (const block of blocks) {
     for (const tool of block.tools.slice(0, Math.max(keep, 1))) {
       if (!found.includes(tool.name)) found.push(tool.name);
+      // a hit's companions are named in its line, so they are revealed alongside it
+      for (const name of block.companions?.get(tool.name)?.names ?? []) {
+        if (!found.includes(name)) found.push(name);
+      }
     }
   }
   const structuredContent: { [key: string]: unknown } = {
