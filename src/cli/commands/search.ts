@@ -50,7 +50,10 @@ function hitToJson(hit: SearchHit) {
     score: Math.round(hit.score * 1e4) / 1e4,
     ...(hit.tool.server ? { server: hit.tool.server } : {}),
     description: hit.tool.description,
+    ...(hit.confidence ? { confidence: hit.confidence } : {}),
+    ...(hit.companions ? { companions: hit.companions } : {}),
     ...(hit.explanation ? { explanation: hit.explanation } : {}),
+    ...(hit.scoreParts ? { scoreParts: hit.scoreParts } : {}),
   };
 }
 
@@ -64,9 +67,22 @@ function firstLine(text: string, max = 110): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
+/** How a hit's score is made: "(terms 2.10 + name 0.31) × coverage 1.50 + phrase 0 × diversity 1". */
+function describeParts(parts: NonNullable<SearchHit["scoreParts"]>): string {
+  const f = (value: number) => value.toFixed(3);
+  const base =
+    parts.pinned !== undefined
+      ? `pinned name ${f(parts.pinned)}`
+      : `(terms ${f(parts.terms)} + name ${f(parts.nameBonus)}) × coverage ${f(parts.coverage)} + phrase ${f(parts.phraseBonus)}`;
+  const after = parts.companionOf ? `; placed after ${parts.companionOf} as its companion` : "";
+  return `${base} × diversity ${f(parts.diversity)}${after}`;
+}
+
 /** Human-readable listing of a search result. */
 export function formatResult(result: SearchResult): string {
   const lines: string[] = [];
+  if (result.kind === "keyword" && result.hits.length > 0 && result.confidence !== "strong")
+    lines.push(`No strong match for "${result.query}"; closest:`);
   if (result.hits.length === 0) {
     lines.push(`No tools matched "${result.query}" among ${result.total} tools.`);
     if (result.suggestions?.length) lines.push(`Closest names: ${result.suggestions.join(", ")}`);
@@ -88,6 +104,9 @@ export function formatResult(result: SearchResult): string {
       );
       lines.push(`   why: ${parts.join(", ")}`);
     }
+    if (hit.scoreParts) lines.push(`   score: ${describeParts(hit.scoreParts)}`);
+    for (const companion of hit.companions ?? [])
+      lines.push(`   ${companion.reason}: get it with ${companion.name}`);
   });
   if (result.missing?.length) lines.push(`Missing: ${result.missing.join(", ")}`);
   return `${lines.join("\n")}\n`;
