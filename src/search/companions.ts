@@ -50,23 +50,28 @@ export function companionsOf(
 
 /**
  * A flat ranking with companions: each of the first `attachTo` documents is followed by its
- * companions not already placed before it; the result keeps at most `limit` documents. The first
- * document stays first, so a companion never precedes the best direct match.
+ * companions not already placed before it (a companion ranked lower moves up to follow its hit);
+ * the result keeps at most `limit` documents. The first document stays first, so a companion
+ * never precedes the best direct match.
  */
 export function placeCompanions(
   selected: readonly number[],
   links: ReadonlyMap<number, readonly CompanionLink[]>,
   limit: number,
+  attachTo = Number.POSITIVE_INFINITY,
 ): { order: number[]; placedAfter: Map<number, number> } {
   const order: number[] = [];
   const placed = new Set<number>();
   const placedAfter = new Map<number, number>();
+  let hits = 0;
   for (const doc of selected) {
     if (order.length >= limit) break;
+    hits += 1;
     if (!placed.has(doc)) {
       placed.add(doc);
       order.push(doc);
     }
+    if (hits > attachTo) continue;
     for (const link of links.get(doc) ?? []) {
       if (order.length >= limit) break;
       if (placed.has(link.doc)) continue;
