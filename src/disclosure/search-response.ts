@@ -16,6 +16,8 @@ export interface SearchRequest {
   names: MetaToolNames;
   maxTokens: number;
   count: CountTokens;
+  /** Reveal (and list) hits that match almost nothing of the query (`confidence: "none"`). */
+  includeWeak?: boolean;
 }
 
 interface QueryBlock {
@@ -50,6 +52,9 @@ function runQuery(query: string, request: SearchRequest): QueryBlock {
       .map((hit: SearchHit) => request.candidate(hit.name))
       .filter((tool): tool is ToolDefinition => tool !== undefined)
       .slice(0, request.limit);
+    if (tools.length > 0 && result.confidence === "none" && request.includeWeak !== true) {
+      return { query, tools: [], note: withheldNote(tools) };
+    }
     if (tools.length > 0) {
       const weak = result.confidence !== undefined && result.confidence !== "strong";
       return { query, tools, note: "", weak, companions: companionNotes(result.hits, request) };
@@ -70,6 +75,12 @@ function runQuery(query: string, request: SearchRequest): QueryBlock {
     const why = isToolsiftError(error) ? error.message : "the search failed";
     return { query, tools: [], note: `query error: ${capText(sanitizeText(why), 200)}` };
   }
+}
+
+/** The answer for hits too weak to reveal: their names, and how to see them anyway. */
+function withheldNote(tools: readonly ToolDefinition[]): string {
+  const names = tools.slice(0, 3).map((tool) => safeName(tool.name));
+  return `no strong match; closest: ${names.join(", ")} (not revealed: they share little with the query). Try other keywords, or search again with include_weak: true to see them.`;
 }
 
 /** The companions of each hit that the model may use, as one note per hit. */
