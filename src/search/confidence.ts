@@ -11,6 +11,11 @@ import type { MatchConfidence } from "./types.js";
 
 /** A hit is `strong` from this covered share on, with a query word in its name. */
 export const STRONG_COVERAGE = 0.6;
+/** A request of more words than this carries its own content (names, values): a missing rare
+ * word is normal there, so a strong hit needs only a name match and this share. */
+export const SHORT_QUERY_WORDS = 4;
+/** The share a strong hit of a longer request needs. */
+export const STRONG_REQUEST_COVERAGE = 0.5;
 /** Below this covered share a hit is `none`: it shares at most a minor word with the query. */
 export const NONE_COVERAGE = 0.3;
 
@@ -56,7 +61,8 @@ export function matchOf(
 export function confidenceOf(plan: QueryPlan, bits: number, nameMatch: boolean): MatchConfidence {
   let total = 0;
   let matched = 0;
-  // a missing word of full weight (no common English word) names what the request is about
+  // in a short query, a missing word of full weight (no common English word) names what it is
+  // about ("pizza" in "order a pizza for delivery")
   let missesRare = false;
   const missing: string[] = [];
   plan.groups.forEach((group, index) => {
@@ -68,11 +74,10 @@ export function confidenceOf(plan: QueryPlan, bits: number, nameMatch: boolean):
     }
   });
   const coverage = total > 0 ? matched / total : 0;
-  const level =
-    coverage >= STRONG_COVERAGE && nameMatch && !missesRare
-      ? "strong"
-      : coverage < NONE_COVERAGE
-        ? "none"
-        : "weak";
+  const strong =
+    plan.groups.length > SHORT_QUERY_WORDS
+      ? coverage >= STRONG_REQUEST_COVERAGE
+      : coverage >= STRONG_COVERAGE && !missesRare;
+  const level = nameMatch && strong ? "strong" : coverage < NONE_COVERAGE ? "none" : "weak";
   return { level, coverage: Math.round(coverage * 1000) / 1000, nameMatch, missing };
 }

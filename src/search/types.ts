@@ -34,8 +34,9 @@ export interface Companion {
 
 /**
  * How well a hit matches the query: the share of the query's informative words (by weight) it
- * contains, and whether one of them is in its name. `strong` asks for both a name match and most
- * of the words; `none` for almost nothing of the query (see `confidence.ts`).
+ * contains, and whether one of them is in its name. `strong` asks for a name match and most of
+ * the words (a short query: no rare word missing); `none` means almost nothing of the query
+ * (see `confidence.ts`).
  */
 export interface MatchConfidence {
   level: "strong" | "weak" | "none";
