@@ -11,6 +11,7 @@ export {
   type QueryEvaluation,
   type Ranker,
 } from "./evaluate.js";
+export { scoreFromParts } from "./hit-details.js";
 export { type ParsedQuery, parseQuery } from "./parse-query.js";
 export { DEFAULT_RANKING, type RankingConfig } from "./ranking-config.js";
 export { MAX_REGEX_LENGTH } from "./regex-search.js";
