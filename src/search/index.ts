@@ -9,6 +9,7 @@ export {
   type QueryEvaluation,
   type Ranker,
 } from "./evaluate.js";
+export { scoreFromParts } from "./hit-details.js";
 export { type ParsedQuery, parseQuery } from "./parse-query.js";
 export { DEFAULT_RANKING, type RankingConfig } from "./ranking-config.js";
 export {
