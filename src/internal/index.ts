@@ -2,3 +2,4 @@
 // Must not import: anything else in src.
 export { boundedEditDistance } from "./edit-distance.js";
 export { fnv1a32, hashString } from "./hash.js";
+export { capChars, safeCutIndex, safeHead, safeSlice, safeTail } from "./safe-cut.js";

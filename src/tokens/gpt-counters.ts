@@ -11,6 +11,7 @@
 
 import { ToolsiftError } from "../errors.js";
 import { estimateByteBound, estimateO200kTokens } from "./o200k-bound.js";
+import { countBySegments } from "./split-long-pieces.js";
 import type { TokenCounter } from "./token-counter.js";
 
 /** Encodings toolsift can count exactly. */
@@ -71,11 +72,19 @@ export function isEncodingLoaded(name: EncodingName): boolean {
 function createCounter(name: EncodingName, bound: (text: string) => number): TokenCounter {
   return {
     name,
-    count: (text) => requireEncoding(name).countTokens(text, PLAIN_TEXT),
+    // segments keep hostile long pieces linear; ordinary text is one segment (see the file)
+    count: (text) =>
+      countBySegments(text, (part) => requireEncoding(name).countTokens(part, PLAIN_TEXT)),
     bound,
     countUpTo(text, limit) {
-      const within = requireEncoding(name).isWithinTokenLimit(text, limit, PLAIN_TEXT);
-      return within === false ? limit + 1 : within;
+      return countBySegments(
+        text,
+        (part, left) => {
+          const within = requireEncoding(name).isWithinTokenLimit(part, left, PLAIN_TEXT);
+          return within === false ? left + 1 : within;
+        },
+        limit,
+      );
     },
   };
 }
