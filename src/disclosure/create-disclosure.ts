@@ -1,5 +1,6 @@
 import type { ToolDefinition } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
+import { recordOf } from "../internal/index.js";
 import { budgetedBasis } from "./budgeted-basis.js";
 import { createDefinitionCounter, estimateTokens } from "./estimate-tokens.js";
 import { executeCall } from "./execute-call.js";
@@ -19,7 +20,10 @@ import type {
   TurnSettings,
 } from "./types.js";
 
-/** Call counters keyed by real tool name and by route (search/describe/call are meta tools). */
+/**
+ * Call counters keyed by real tool name and by route (search/describe/call are meta tools).
+ * `calls` has no prototype, so every tool name (even `__proto__`) is an own key.
+ */
 export interface DisclosureMetrics {
   calls: { [tool: string]: number };
   routes: { direct: number; bridge: number; meta: number };
@@ -72,11 +76,10 @@ export function createDisclosure(options: DisclosureOptions): Disclosure {
   const store = options.store ?? createMemoryRevealStore();
   const plans = new Map<string, TurnPlan>();
   let lastBasis: { key: string; basis: PlanBasis } | undefined;
-  const metrics: DisclosureMetrics = {
-    calls: {},
-    routes: { direct: 0, bridge: 0, meta: 0 },
-    errors: 0,
-  };
+  // a Map, not an object: tools named "__proto__" or "constructor" are counted like any other
+  const calls = new Map<string, number>();
+  const routes = { direct: 0, bridge: 0, meta: 0 };
+  let errors = 0;
 
   /** Catalog and visibility key, or undefined when one of them cannot be keyed. */
   const stateKey = (): string | undefined => {
@@ -128,10 +131,10 @@ export function createDisclosure(options: DisclosureOptions): Disclosure {
   };
 
   const record = (outcome: ExecuteOutcome) => {
-    metrics.routes[outcome.route] += 1;
-    if (outcome.errorCode !== undefined) metrics.errors += 1;
+    routes[outcome.route] += 1;
+    if (outcome.errorCode !== undefined) errors += 1;
     if (outcome.errorCode !== "tool_not_found") {
-      metrics.calls[outcome.tool] = (metrics.calls[outcome.tool] ?? 0) + 1;
+      calls.set(outcome.tool, (calls.get(outcome.tool) ?? 0) + 1);
     }
   };
 
@@ -196,7 +199,7 @@ export function createDisclosure(options: DisclosureOptions): Disclosure {
     execute,
     requireTools,
     restoreSession,
-    metrics: () => structuredClone(metrics),
+    metrics: () => ({ calls: recordOf(calls), routes: { ...routes }, errors }),
     store,
     metaToolNames: base.names,
   };
