@@ -2,7 +2,7 @@
 
 import type { ToolDefinition } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
-import { fnv1a32 } from "../internal/index.js";
+import { fnv1a32, safeCutIndex } from "../internal/index.js";
 import type { TokenCounter } from "../tokens/index.js";
 import { o200kCounter, utf8Length } from "../tokens/index.js";
 import { longestFitting, measureTokens } from "./truncate-text.js";
@@ -171,7 +171,9 @@ function pageOf(
     );
     const newline = text.lastIndexOf("\n", from + length - 1);
     if (from + length < text.length && newline > from + length * 0.8) length = newline + 1 - from;
-    starts.push(from + Math.max(1, length));
+    // a page never ends inside a surrogate pair (a pair alone past the page size stays whole)
+    const end = safeCutIndex(text, from + Math.max(1, length));
+    starts.push(end > from ? end : safeCutIndex(text, from + 1, true));
   }
   const start = starts[page - 1];
   if (start === undefined || start >= text.length) {

@@ -69,9 +69,13 @@ export function isEncodingLoaded(name: EncodingName): boolean {
   return loaded.has(name);
 }
 
+// the longest entry of both vocabularies is 128 bytes, so 128 UTF-16 units (checked by a test)
+const MAX_TOKEN_LENGTH = 128;
+
 function createCounter(name: EncodingName, bound: (text: string) => number): TokenCounter {
   return {
     name,
+    maxTokenLength: MAX_TOKEN_LENGTH,
     // segments keep hostile long pieces linear; ordinary text is one segment (see the file)
     count: (text) =>
       countBySegments(text, (part) => requireEncoding(name).countTokens(part, PLAIN_TEXT)),
