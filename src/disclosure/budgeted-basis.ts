@@ -1,12 +1,13 @@
 import { fitToBudget } from "../budget/index.js";
 import type { ToolDefinition } from "../catalog/index.js";
+import { LRUCache } from "../internal/index.js";
 import { decideActivation } from "./decide-activation.js";
 import { byName, type PlanBasis } from "./plan-basis.js";
 import { metaToolsFor, type PlanCounters, type ResolvedSettings, sumTokens } from "./plan-turn.js";
 
 const MAX_ROUNDS = 4;
 const CACHE_PER_BASIS = 16;
-const budgeted = new WeakMap<PlanBasis, Map<string, PlanBasis>>();
+const budgeted = new WeakMap<PlanBasis, LRUCache<string, PlanBasis>>();
 
 /** The basis with `tools` (unpinned core tools) moved to the deferrable side. */
 function demote(basis: PlanBasis, tools: readonly ToolDefinition[]): PlanBasis {
@@ -79,14 +80,13 @@ export function budgetedBasis(
   if (limit === undefined || settings.mode === "off") return basis;
   let perBasis = budgeted.get(basis);
   if (!perBasis) {
-    perBasis = new Map();
+    perBasis = new LRUCache(CACHE_PER_BASIS);
     budgeted.set(basis, perBasis);
   }
   const key = JSON.stringify(settings);
   let result = perBasis.get(key);
   if (!result) {
     result = split(basis, settings, counters, limit);
-    if (perBasis.size >= CACHE_PER_BASIS) perBasis.clear();
     perBasis.set(key, result);
   }
   return result;

@@ -1,6 +1,6 @@
 import type { ToolDefinition } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
-import { recordOf } from "../internal/index.js";
+import { LRUCache, recordOf } from "../internal/index.js";
 import { budgetedBasis } from "./budgeted-basis.js";
 import { createDefinitionCounter, estimateTokens } from "./estimate-tokens.js";
 import { executeCall } from "./execute-call.js";
@@ -28,6 +28,8 @@ export interface DisclosureMetrics {
   calls: { [tool: string]: number };
   routes: { direct: number; bridge: number; meta: number };
   errors: number;
+  /** Entries held by this instance's caches and their bounds (least recently used evicted first). */
+  caches: { plans: { size: number; limit: number } };
 }
 
 /** Options of `requireTools`. */
@@ -55,6 +57,7 @@ export interface Disclosure {
   readonly metaToolNames: MetaToolNames;
 }
 
+/** Plans kept per instance: one per live (session reveals, settings) pair, LRU beyond this. */
 const PLAN_CACHE_SIZE = 64;
 
 /**
@@ -74,7 +77,7 @@ export function createDisclosure(options: DisclosureOptions): Disclosure {
     signature: createSignatureCache(),
   };
   const store = options.store ?? createMemoryRevealStore();
-  const plans = new Map<string, TurnPlan>();
+  const plans = new LRUCache<string, TurnPlan>(PLAN_CACHE_SIZE);
   let lastBasis: { key: string; basis: PlanBasis } | undefined;
   // a Map, not an object: tools named "__proto__" or "constructor" are counted like any other
   const calls = new Map<string, number>();
@@ -112,21 +115,11 @@ export function createDisclosure(options: DisclosureOptions): Disclosure {
         : JSON.stringify([state, revealVersion, settings, neverDefer ?? []]);
     if (key !== undefined) {
       const cached = plans.get(key);
-      if (cached) {
-        plans.delete(key);
-        plans.set(key, cached);
-        return cached;
-      }
+      if (cached) return cached;
     }
     const basis = budgetedBasis(basisFor(state, neverDefer), settings, counters);
     const plan = planTurn(basis, settings, store.revealed(input.session), counters);
-    if (key !== undefined) {
-      plans.set(key, plan);
-      for (const old of plans.keys()) {
-        if (plans.size <= PLAN_CACHE_SIZE) break;
-        plans.delete(old);
-      }
-    }
+    if (key !== undefined) plans.set(key, plan);
     return plan;
   };
 
@@ -199,7 +192,12 @@ export function createDisclosure(options: DisclosureOptions): Disclosure {
     execute,
     requireTools,
     restoreSession,
-    metrics: () => ({ calls: recordOf(calls), routes: { ...routes }, errors }),
+    metrics: () => ({
+      calls: recordOf(calls),
+      routes: { ...routes },
+      errors,
+      caches: { plans: { size: plans.size, limit: PLAN_CACHE_SIZE } },
+    }),
     store,
     metaToolNames: base.names,
   };

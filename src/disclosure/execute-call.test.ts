@@ -376,6 +376,7 @@ describe("handlers", () => {
       calls: { create_issue: 1, tool_search: 1 },
       routes: { direct: 1, bridge: 1, meta: 1 },
       errors: 1,
+      caches: { plans: { size: 0, limit: 64 } },
     });
   });
 });

@@ -41,4 +41,14 @@ describe("metrics keyed by tool name", () => {
       ]),
     );
   });
+
+  it("report the plan cache's size, which stays at its bound however many settings are used", () => {
+    const tools = Array.from({ length: 40 }, (_, index) => coreTool(`tool_${index}`));
+    const catalog = arrayCatalog(tools);
+    const disclosure = createDisclosure({ catalog, search: substringSearch(catalog), mode: "on" });
+    for (let turn = 0; turn < 200; turn++) {
+      disclosure.prepare({ session: `s${turn % 7}`, contextWindow: 50_000 + turn * 1_000 });
+    }
+    expect(disclosure.metrics().caches.plans).toEqual({ size: 64, limit: 64 });
+  });
 });

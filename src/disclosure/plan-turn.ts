@@ -1,4 +1,5 @@
 import type { ToolDefinition } from "../catalog/index.js";
+import { LRUCache } from "../internal/index.js";
 import { buildListing, type Listing, type ListingEntry } from "./build-listing.js";
 import { compactSignature } from "./compact-signature.js";
 import { decideActivation } from "./decide-activation.js";
@@ -228,7 +229,10 @@ export function planTurn(
   return freezePlan(plan);
 }
 
-const listings = new WeakMap<PlanBasis, Map<string, Listing>>();
+// per basis, one listing per (listing options, context window); bounded because a host may pass
+// a different window on every turn
+const LISTINGS_PER_BASIS = 16;
+const listings = new WeakMap<PlanBasis, LRUCache<string, Listing>>();
 const summaries = new WeakMap<ToolDefinition, string>();
 
 function summaryOf(tool: ToolDefinition): string {
@@ -249,7 +253,7 @@ function cachedListing(
 ): Listing {
   let perBasis = listings.get(basis);
   if (!perBasis) {
-    perBasis = new Map();
+    perBasis = new LRUCache(LISTINGS_PER_BASIS);
     listings.set(basis, perBasis);
   }
   const key = JSON.stringify([options.maxTokens, options.summaryChars, window]);
