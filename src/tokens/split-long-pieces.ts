@@ -5,16 +5,16 @@
  * merge loop is quadratic in the piece's length, and a piece can be as long as the whole text
  * (64k `A`, 64k spaces, 100k `=`, 100k lone surrogates: seconds to minutes). So text is counted
  * in segments: cut first where a piece boundary is certain (the sum over segments is then the
- * exact count), and only inside a stretch of `MAX_UNBROKEN` units with no certain boundary is a
+ * exact count), and only inside a stretch of `MAX_UNBROKEN` bytes with no certain boundary is a
  * piece cut where it stands. Such a cut changes the count by about one token per cut, and only
  * text that has such stretches is affected: none of the 1,371 real catalog tools is (the test
- * compares the sums). Each BPE call then sees at most `MAX_UNBROKEN` units of one piece, so
+ * compares the sums). Each BPE call then sees at most `MAX_UNBROKEN` bytes of one piece, so
  * counting costs O(length × MAX_UNBROKEN) at worst.
  */
 
 import { safeCutIndex } from "../internal/index.js";
 
-/** Longest stretch (UTF-16 units) counted without a certain piece boundary inside it. */
+/** Longest stretch (UTF-8 bytes, 3 per non-ASCII unit) counted without a certain piece boundary. */
 export const MAX_UNBROKEN = 256;
 
 const isDigit = (code: number) => code >= 48 && code <= 57;
@@ -39,24 +39,31 @@ export function isPieceBoundary(before: number, after: number): boolean {
 }
 
 /**
- * Where `text` must be cut so no segment holds more than `maxUnbroken` units without a certain
+ * Where `text` must be cut so no segment holds more than `maxUnbroken` bytes without a certain
  * piece boundary; empty for ordinary text. Cuts never split a surrogate pair.
  */
 export function forcedCuts(text: string, maxUnbroken: number = MAX_UNBROKEN): number[] {
   const cuts: number[] = [];
   if (text.length <= maxUnbroken) return cuts;
   let lastBreak = 0;
+  // the merge loop works on UTF-8 bytes: a non-ASCII unit weighs 3 (a lone surrogate becomes
+  // U+FFFD, 3 bytes), so a stretch holds at most `maxUnbroken` bytes
+  let weight = text.charCodeAt(0) < 128 ? 1 : 3;
   let previous = text.charCodeAt(0);
   for (let index = 1; index < text.length; index++) {
     const code = text.charCodeAt(index);
-    if (isPieceBoundary(previous, code)) lastBreak = index;
-    else if (index - lastBreak >= maxUnbroken) {
+    if (isPieceBoundary(previous, code)) {
+      lastBreak = index;
+      weight = 0;
+    } else if (weight >= maxUnbroken) {
       const cut = safeCutIndex(text, index);
       if (cut > lastBreak) {
         cuts.push(cut);
         lastBreak = cut;
+        weight = cut < index ? 3 : 0; // a pair moved across the cut already counts
       }
     }
+    weight += code < 128 ? 1 : 3;
     previous = code;
   }
   return cuts;
