@@ -11,7 +11,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { countTokens as rawO200k } from "gpt-tokenizer/encoding/o200k_base";
-import { applyResultBudget, truncateResult } from "../src/budget/index.js";
+import { applyResultBudget, createSpillStore, truncateResult } from "../src/budget/index.js";
 import type { ToolDefinition } from "../src/catalog/index.js";
 import { createToolSift } from "../src/create-toolsift.js";
 import { createMemoryRevealStore } from "../src/disclosure/index.js";
@@ -70,6 +70,9 @@ export async function runHostileInputBench(): Promise<Record<string, number>> {
   const huge = "The quick brown fox jumps over the lazy dog 1234. ".repeat(1_000_000);
   figures["applyResultBudget 50 MB text → 2k ms"] = await timeAsync(() =>
     applyResultBudget(huge, { tool }),
+  );
+  figures["applyResultBudget 50 MB text → 2k with spill (32 MiB store) ms"] = await timeAsync(() =>
+    applyResultBudget(huge, { tool, spill: createSpillStore() }),
   );
   figures["applyResultBudget 50 MB MCP text block → 2k ms"] = await timeAsync(() =>
     applyResultBudget({ content: [{ type: "text", text: huge }] }, { tool }),

@@ -113,10 +113,15 @@ export function createSpillStore(options: SpillStoreOptions = {}): SpillStore {
   return {
     put(value) {
       const text = spillText(value);
+      // each UTF-16 unit is at least one UTF-8 byte: a text longer than the store is never read
+      if (text.length > maxBytes) return undefined;
       const size = utf8Length(text);
       if (size > maxBytes) return undefined;
       serial += 1;
-      const id = `spill_${serial}_${fnv1a32(text).toString(16).padStart(8, "0")}`;
+      // the serial makes ids unique; the hash (of the head and length) only makes them opaque
+      const id = `spill_${serial}_${fnv1a32(`${text.length}:${text.slice(0, 4_096)}`)
+        .toString(16)
+        .padStart(8, "0")}`;
       entries.set(id, { text, bytes: size, touched: now(), starts: new Map() });
       bytes += size;
       evict();
