@@ -1,8 +1,9 @@
 /**
  * `npm run bench`: every benchmark, printed as Markdown tables. Pass section names to run only
- * some: `npm run bench -- speed quality truncation`.
+ * some: `npm run bench -- speed quality truncation hostile`.
  */
 import { runDisclosureBench } from "./disclosure.js";
+import { runHostileInputBench } from "./hostile-input.bench.js";
 import { runQualityBench } from "./quality.js";
 import { runSearchSpeed } from "./search-speed.js";
 import { runTruncationBench } from "./truncation.bench.js";
@@ -18,6 +19,13 @@ const sections: Record<string, () => unknown | Promise<unknown>> = {
       console.log(`| ${name} | ${value.toFixed(2)} |`);
   },
   disclosure: () => runDisclosureBench(),
+  hostile: async () => {
+    const figures = await runHostileInputBench();
+    console.log("\n## Hostile input (issue 15; o200k)\n");
+    console.log("| measure | value |\n| --- | --- |");
+    for (const [name, value] of Object.entries(figures))
+      console.log(`| ${name} | ${value.toFixed(2)} |`);
+  },
 };
 
 const wanted = process.argv.slice(2);

@@ -8,6 +8,8 @@ export type {
 export { applyResultBudget } from "./apply-result-budget.js";
 export type { FitToBudgetOptions, FitToBudgetResult } from "./fit-to-budget.js";
 export { fitToBudget, measureDefinition } from "./fit-to-budget.js";
+export type { JsonCopy } from "./json-copy.js";
+export { jsonCopy, MAX_JSON_DEPTH } from "./json-copy.js";
 export type {
   BudgetHit,
   ResultBudgetSnapshot,

@@ -1,6 +1,7 @@
 /** `createResultBudgetTracker`: tracks tokens spent on tool results across one agent loop. */
 
 import { ToolsiftError } from "../errors.js";
+import { recordOf } from "../internal/index.js";
 
 /** A budget limit was reached: one result was cut (`perResult`) or the loop total ran out (`total`). */
 export interface BudgetHit {
@@ -17,7 +18,7 @@ export interface ResultBudgetSnapshot {
   used: number;
   remaining: number;
   total: number;
-  /** Tokens recorded per tool name. */
+  /** Tokens recorded per tool name (an object without prototype: any name is an own key). */
   byTool: Record<string, number>;
   calls: number;
 }
@@ -58,7 +59,8 @@ export function createResultBudgetTracker(
   }
   let used = 0;
   let calls = 0;
-  let byTool: Record<string, number> = {};
+  // a Map, not an object: a tool named "__proto__" or "constructor" is counted like any other
+  const byTool = new Map<string, number>();
   return {
     record(toolName, tokens) {
       if (!Number.isFinite(tokens) || tokens < 0) {
@@ -69,7 +71,7 @@ export function createResultBudgetTracker(
       }
       used += tokens;
       calls += 1;
-      byTool[toolName] = (byTool[toolName] ?? 0) + tokens;
+      byTool.set(toolName, (byTool.get(toolName) ?? 0) + tokens);
     },
     get used() {
       return used;
@@ -87,10 +89,11 @@ export function createResultBudgetTracker(
     reset() {
       used = 0;
       calls = 0;
-      byTool = {};
+      byTool.clear();
     },
     snapshot() {
-      return { used, remaining: Math.max(0, total - used), total, byTool: { ...byTool }, calls };
+      const perTool = recordOf(byTool);
+      return { used, remaining: Math.max(0, total - used), total, byTool: perTool, calls };
     },
   };
 }

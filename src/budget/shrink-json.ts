@@ -6,10 +6,12 @@
  */
 
 import type { JsonValue } from "../catalog/index.js";
+import { safeHead, safeTail } from "../internal/index.js";
 import type { TokenCounter } from "../tokens/index.js";
 import { upperBound } from "../tokens/index.js";
+import { childPath, jsonCopy, MAX_JSON_DEPTH, setKey } from "./json-copy.js";
 import type { TextAnchor } from "./truncate-text.js";
-import { countNear, fitsTokens, measureTokens } from "./truncate-text.js";
+import { boundUnlessOver, countNear, fitsTokens, measureTokens } from "./truncate-text.js";
 
 /** The outcome of shrinking a JSON value. */
 export interface JsonShrink {
@@ -57,20 +59,35 @@ function note(state: Shrinker, line: string): void {
   else if (state.notes.length === NOTE_LIMIT) state.notes.push("… more cuts not listed");
 }
 
-/** Estimated tokens of a value's compact JSON (the sample-calibrated bound, summed by part). */
-function sizeOf(node: JsonValue, state: Shrinker): number {
+const LONG_STRING = 65_536; // past this a string's size comes from a sample, not a full pass
+
+/**
+ * Estimated tokens of a value's compact JSON (the sample-calibrated bound, summed by part). With
+ * `cap`, stops once the sum passes it and returns that partial sum: callers only need to know a
+ * part is too big, and a 50 MB result then costs what its kept part costs.
+ */
+function sizeOf(node: JsonValue, state: Shrinker, cap = Number.POSITIVE_INFINITY): number {
   if (node === null || typeof node !== "object") {
     // quotes and escapes are left out: sizes only steer the cut, the result is counted exactly
     const text = typeof node === "string" ? node : String(node);
-    return Math.max(1, Math.ceil((upperBound(text, state.counter) + 1) * state.ratio));
+    const bound =
+      text.length > LONG_STRING
+        ? (upperBound(safeHead(text, 4_096), state.counter) * text.length) / 4_096
+        : upperBound(text, state.counter);
+    return Math.max(1, Math.ceil((bound + 1) * state.ratio));
   }
   const cached = state.sizes.get(node);
   if (cached !== undefined) return cached;
   let size = 2;
-  if (Array.isArray(node)) for (const item of node) size += sizeOf(item, state) + 1;
-  else {
-    for (const [key, value] of Object.entries(node)) {
-      size += sizeOf(key, state) + sizeOf(value, state) + 1;
+  if (Array.isArray(node)) {
+    for (const item of node) {
+      size += sizeOf(item, state, cap - size) + 1;
+      if (size > cap) return size;
+    }
+  } else {
+    for (const key of Object.keys(node)) {
+      size += sizeOf(key, state) + sizeOf(node[key] as JsonValue, state, cap - size) + 1;
+      if (size > cap) return size;
     }
   }
   state.sizes.set(node, size);
@@ -85,10 +102,10 @@ function cutString(text: string, budget: number, path: string, state: Shrinker):
   note(state, `${path}: kept ${keep} of ${text.length} characters`);
   const marker = `[… ${omitted} chars cut …]`;
   if (keep === 0) return marker;
-  if (state.anchor === "tail") return `${marker}${text.slice(text.length - keep)}`;
-  if (state.anchor === "head") return `${text.slice(0, keep)}${marker}`;
+  if (state.anchor === "tail") return `${marker}${safeTail(text, keep)}`;
+  if (state.anchor === "head") return `${safeHead(text, keep)}${marker}`;
   const half = Math.ceil(keep / 2);
-  return `${text.slice(0, half)}${marker}${text.slice(text.length - (keep - half))}`;
+  return `${safeHead(text, half)}${marker}${safeTail(text, keep - half)}`;
 }
 
 function placeholder(node: JsonValue, path: string, state: Shrinker): JsonValue {
@@ -107,7 +124,7 @@ function placeholder(node: JsonValue, path: string, state: Shrinker): JsonValue 
 
 /** Shrinks `node` so its estimated size is at most `budget`. */
 function shrinkNode(node: JsonValue, budget: number, path: string, state: Shrinker): JsonValue {
-  const size = sizeOf(node, state);
+  const size = sizeOf(node, state, budget);
   if (size <= budget) return node;
   if (typeof node === "string") return cutString(node, budget, path, state);
   if (node === null || typeof node !== "object") return node;
@@ -129,7 +146,7 @@ function shrinkArray(
   let used = 0;
   for (const index of order) {
     const item = items[index] as JsonValue;
-    const itemSize = sizeOf(item, state) + 1;
+    const itemSize = sizeOf(item, state, room - used) + 1;
     if (used + itemSize <= room) {
       kept.set(index, item);
       used += itemSize;
@@ -178,7 +195,7 @@ function anchorOrder(length: number, anchor: TextAnchor): number[] {
 
 /** Cheapest form a value can take once cut: a marker or placeholder of about eight tokens. */
 function minimumCost(value: JsonValue, state: Shrinker): number {
-  return Math.min(sizeOf(value, state), PLACEHOLDER_COST);
+  return Math.min(sizeOf(value, state, PLACEHOLDER_COST), PLACEHOLDER_COST);
 }
 
 function shrinkObject(
@@ -202,34 +219,35 @@ function shrinkObject(
   if (admitted.length < entries.length) room -= PLACEHOLDER_COST + 2;
   // water-filling: preserved keys first, then the smallest values, each taking what it needs up
   // to an equal share of what is left, so short fields survive whole and long ones share the rest
+  // sizes are capped at the budget: past it, a value is cut anyway
+  const capped = new Map(admitted.map(([key, value]) => [key, sizeOf(value, state, budget)]));
   const order = [...admitted].sort(
-    ([keyA, a], [keyB, b]) =>
+    ([keyA], [keyB]) =>
       Number(PRESERVED_KEYS.has(keyB)) - Number(PRESERVED_KEYS.has(keyA)) ||
-      sizeOf(a, state) - sizeOf(b, state),
+      (capped.get(keyA) ?? 0) - (capped.get(keyB) ?? 0),
   );
   let reserved = order.reduce((sum, [, value]) => sum + minimumCost(value, state), 0);
-  const output: { [key: string]: JsonValue } = {};
+  const output = new Map<string, JsonValue>();
   order.forEach(([key, value], position) => {
     const floor = minimumCost(value, state);
     reserved -= floor;
     const fair = PRESERVED_KEYS.has(key)
       ? room - reserved
       : Math.floor((room - reserved) / (order.length - position));
-    const give = Math.min(sizeOf(value, state), Math.max(floor, fair));
-    output[key] = shrinkNode(value, give, childPath(path, key), state);
+    const give = Math.min(capped.get(key) ?? 0, Math.max(floor, fair));
+    output.set(key, shrinkNode(value, give, childPath(path, key), state));
     room -= give;
   });
   const ordered: { [key: string]: JsonValue } = {};
-  for (const key of Object.keys(node)) if (key in output) ordered[key] = output[key] as JsonValue;
+  for (const key of Object.keys(node)) {
+    const value = output.get(key);
+    if (value !== undefined) setKey(ordered, key, value);
+  }
   if (admitted.length < entries.length) {
     note(state, `${path}: kept ${admitted.length} of ${entries.length} keys`);
-    ordered["…"] = `${entries.length - admitted.length} more keys omitted`;
+    setKey(ordered, "…", `${entries.length - admitted.length} more keys omitted`);
   }
   return ordered;
-}
-
-function childPath(path: string, key: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
 }
 
 const FALLBACKS: JsonValue[] = ["[… result truncated …]", "[…]", "…", null];
@@ -244,7 +262,7 @@ export function shrinkJson(
   counter: TokenCounter,
   anchor: TextAnchor,
   text: string = JSON.stringify(value),
-  bound: number | undefined = counter.bound?.(text),
+  bound: number | undefined = boundUnlessOver(text, maxTokens, counter),
 ): JsonShrink {
   if (fitsTokens(text, maxTokens, counter, bound)) {
     const measured = measureTokens(text, counter, bound); // exact below 16k characters
@@ -259,6 +277,36 @@ export function shrinkJson(
     };
   }
   const original = measureTokens(text, counter, bound);
+  if (!deeperThan(value, MAX_JSON_DEPTH)) {
+    return shrinkToFit(value, maxTokens, counter, anchor, original);
+  }
+  // the shrinker recurses per level: cut the depth first (iteratively checked), then shrink
+  const copy = jsonCopy(value);
+  const shrunk = shrinkToFit(copy.value ?? null, maxTokens, counter, anchor, original);
+  return { ...shrunk, notes: [...copy.notes, ...shrunk.notes] };
+}
+
+/** Whether a JSON value nests deeper than `limit` levels; iterative, so any depth is safe. */
+function deeperThan(value: JsonValue, limit: number): boolean {
+  const stack: [JsonValue, number][] = [[value, 0]];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [node, depth] = top;
+    if (node === null || typeof node !== "object") continue;
+    if (depth >= limit) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
+function shrinkToFit(
+  value: JsonValue,
+  maxTokens: number,
+  counter: TokenCounter,
+  anchor: TextAnchor,
+  original: { tokens: number; exact: boolean; ratio: number },
+): JsonShrink {
   const ratio = original.ratio;
   const sizes = new WeakMap<object, number>();
   let target = maxTokens;

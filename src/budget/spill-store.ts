@@ -2,7 +2,7 @@
 
 import type { ToolDefinition } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
-import { fnv1a32 } from "../internal/index.js";
+import { fnv1a32, safeCutIndex } from "../internal/index.js";
 import type { TokenCounter } from "../tokens/index.js";
 import { o200kCounter, utf8Length } from "../tokens/index.js";
 import { longestFitting, measureTokens } from "./truncate-text.js";
@@ -113,10 +113,15 @@ export function createSpillStore(options: SpillStoreOptions = {}): SpillStore {
   return {
     put(value) {
       const text = spillText(value);
+      // each UTF-16 unit is at least one UTF-8 byte: a text longer than the store is never read
+      if (text.length > maxBytes) return undefined;
       const size = utf8Length(text);
       if (size > maxBytes) return undefined;
       serial += 1;
-      const id = `spill_${serial}_${fnv1a32(text).toString(16).padStart(8, "0")}`;
+      // the serial makes ids unique; the hash (of the head and length) only makes them opaque
+      const id = `spill_${serial}_${fnv1a32(`${text.length}:${text.slice(0, 4_096)}`)
+        .toString(16)
+        .padStart(8, "0")}`;
       entries.set(id, { text, bytes: size, touched: now(), starts: new Map() });
       bytes += size;
       evict();
@@ -171,7 +176,9 @@ function pageOf(
     );
     const newline = text.lastIndexOf("\n", from + length - 1);
     if (from + length < text.length && newline > from + length * 0.8) length = newline + 1 - from;
-    starts.push(from + Math.max(1, length));
+    // a page never ends inside a surrogate pair (a pair alone past the page size stays whole)
+    const end = safeCutIndex(text, from + Math.max(1, length));
+    starts.push(end > from ? end : safeCutIndex(text, from + 1, true));
   }
   const start = starts[page - 1];
   if (start === undefined || start >= text.length) {

@@ -6,7 +6,9 @@
  */
 
 import type { JsonValue, ToolContent, ToolResult, TruncationStrategy } from "../catalog/index.js";
+import { capChars } from "../internal/index.js";
 import type { TokenCounter } from "../tokens/index.js";
+import { jsonCopy } from "./json-copy.js";
 import { shrinkJson } from "./shrink-json.js";
 import { measureTokens } from "./truncate-text.js";
 import type { Truncation } from "./truncate-text-value.js";
@@ -25,7 +27,7 @@ const MIN_STRUCTURED_SHARE = 24;
 type Part =
   | { kind: "text"; block: ToolContent & { type: "text" }; tokens: number; exact: boolean }
   | { kind: "atomic"; block: ToolContent; tokens: number; label: string }
-  | { kind: "link"; block: ToolContent; tokens: number };
+  | { kind: "link"; block: ToolContent; tokens: number; label: string };
 
 function describeAtomic(block: ToolContent): string {
   const data =
@@ -68,8 +70,23 @@ function partsOf(result: ToolResult, options: ToolResultCutOptions): Part[] {
             });
       return { kind: "atomic", block, tokens, label: describeAtomic(block) };
     }
-    return { kind: "link", block, tokens: counter.count(JSON.stringify(block)) };
+    // resource links and block types toolsift does not know are sent as their JSON
+    const text = blockJson(block);
+    const label =
+      typeof block.uri === "string"
+        ? `${block.type} ${capChars(block.uri, 120)}`
+        : `${capChars(block.type, 40)} block`;
+    return { kind: "link", block, tokens: measureTokens(text, counter).tokens, label };
   });
+}
+
+/** JSON text of a block, also for blocks JSON.stringify throws on (cycles, BigInts, toJSON). */
+function blockJson(block: ToolContent): string {
+  try {
+    return JSON.stringify(block);
+  } catch {
+    return JSON.stringify(jsonCopy(block).value) ?? "";
+  }
 }
 
 function blockTokens(block: ToolContent, options: ToolResultCutOptions): number {
@@ -114,15 +131,23 @@ export function truncateToolResult(
   }
   const notes: string[] = [];
   const hasText = parts.some((part) => part.kind === "text") || structured !== undefined;
-  let room =
-    maxTokens -
-    parts.filter((part) => part.kind === "link").reduce((sum, part) => sum + part.tokens, 0);
+  // links are kept whole while small; one that alone takes over a quarter of the budget (a huge
+  // unknown block) becomes a note like media, instead of pushing every other block out
+  const keptLinks = new Set(
+    parts.filter((part) => part.kind === "link" && part.tokens <= Math.floor(maxTokens / 4)),
+  );
+  let room = maxTokens - [...keptLinks].reduce((sum, part) => sum + part.tokens, 0);
   // atomic blocks may take half the budget when text needs the rest, all of it otherwise
   let atomicRoom = hasText ? Math.floor(room / 2) : room;
   const content: ToolContent[] = [];
   const textSlots: { index: number; part: Part & { kind: "text" } }[] = [];
   for (const part of parts) {
-    if (part.kind === "atomic") {
+    if (part.kind === "link" && !keptLinks.has(part)) {
+      const text = `[${part.label} omitted]`;
+      notes.push(`content: ${part.label} omitted (${part.tokens} tokens)`);
+      content.push({ type: "text", text });
+      room -= counter.count(text);
+    } else if (part.kind === "atomic") {
       if (part.tokens <= atomicRoom) {
         content.push(part.block);
         atomicRoom -= part.tokens;
@@ -161,26 +186,34 @@ function cutTexts(
   plan: CutPlan,
   options: ToolResultCutOptions,
 ): Truncation<ToolResult> {
-  const { counter, maxTokens, strategy } = options;
+  const { counter, maxTokens } = options;
   const textTotal =
     plan.textSlots.reduce((sum, slot) => sum + slot.part.tokens, 0) +
     (plan.structured?.tokens ?? 0);
   let room = plan.room;
+  // parsed once: a large structuredContent is not re-read on every attempt
+  const structuredValue =
+    plan.structuredText === undefined ? undefined : (JSON.parse(plan.structuredText) as JsonValue);
   for (let attempt = 0; attempt < 6; attempt++) {
     const notes = [...plan.notes];
-    const content = [...plan.content];
     let used = maxTokens - plan.room;
-    for (const slot of plan.textSlots) {
-      const share = Math.max(1, Math.floor((room * slot.part.tokens) / Math.max(1, textTotal)));
-      const cut = truncateTextValue(slot.part.block.text, share, strategy, counter);
-      content[slot.index] = { ...slot.part.block, text: cut.value };
-      notes.push(...cut.notes.map((line) => `content[${slot.index}] ${line}`));
-      used += cut.tokens;
-    }
+    // when proportional shares would leave blocks too small to say anything (5,000 short
+    // blocks), whole blocks are kept from the head instead, and one note names what is left out
+    const cut =
+      plan.textSlots.length * MIN_TEXT_SHARE > room
+        ? keepHeadBlocks(
+            plan,
+            room - Math.floor((room * (plan.structured?.tokens ?? 0)) / Math.max(1, textTotal)),
+            options,
+          )
+        : shareAmongBlocks(plan, room, textTotal, options);
+    notes.push(...cut.notes);
+    used += cut.tokens;
+    const content = cut.content;
     const output: ToolResult = { ...result, content };
-    if (plan.structured && plan.structuredText !== undefined) {
+    if (plan.structured && structuredValue !== undefined && plan.structuredText !== undefined) {
       const share = Math.floor((room * plan.structured.tokens) / Math.max(1, textTotal));
-      const value = JSON.parse(plan.structuredText) as JsonValue;
+      const value = structuredValue;
       const shrunk =
         share >= MIN_STRUCTURED_SHARE
           ? shrinkJson(value, share, counter, "head", plan.structuredText)
@@ -215,6 +248,83 @@ function cutTexts(
     if (room < 1) break;
   }
   return minimalResult(result, plan, options);
+}
+
+const MIN_TEXT_SHARE = 24; // fewest tokens a cut text block gets before whole blocks are kept instead
+
+interface TextCutOutcome {
+  content: ToolContent[];
+  tokens: number;
+  notes: string[];
+}
+
+/** Cuts every text block to its share of `room`, in proportion to its size. */
+function shareAmongBlocks(
+  plan: CutPlan,
+  room: number,
+  textTotal: number,
+  options: ToolResultCutOptions,
+): TextCutOutcome {
+  const content = [...plan.content];
+  const notes: string[] = [];
+  let tokens = 0;
+  for (const slot of plan.textSlots) {
+    const share = Math.max(1, Math.floor((room * slot.part.tokens) / Math.max(1, textTotal)));
+    const cut = truncateTextValue(slot.part.block.text, share, options.strategy, options.counter);
+    content[slot.index] = { ...slot.part.block, text: cut.value };
+    notes.push(...cut.notes.map((line) => `content[${slot.index}] ${line}`));
+    tokens += cut.tokens;
+  }
+  return { content, tokens, notes };
+}
+
+/**
+ * Keeps text blocks whole from the first one while they fit in `room` (the first that does not
+ * is cut when it would still get MIN_TEXT_SHARE tokens), drops the rest and puts one note where
+ * the first dropped block was, saying how many blocks and about how many tokens were left out.
+ */
+function keepHeadBlocks(
+  plan: CutPlan,
+  room: number,
+  options: ToolResultCutOptions,
+): TextCutOutcome {
+  const { counter } = options;
+  const dropped = new Set<number>();
+  const content = [...plan.content];
+  const notes: string[] = [];
+  let left = room - 24; // the note's own cost
+  let tokens = 0;
+  let omittedTokens = 0;
+  for (const slot of plan.textSlots) {
+    const { part } = slot;
+    if (dropped.size === 0 && part.exact && part.tokens <= left) {
+      left -= part.tokens;
+      tokens += part.tokens;
+      continue;
+    }
+    if (dropped.size === 0 && left >= MIN_TEXT_SHARE) {
+      const cut = truncateTextValue(part.block.text, left, options.strategy, counter);
+      content[slot.index] = { ...part.block, text: cut.value };
+      notes.push(...cut.notes.map((line) => `content[${slot.index}] ${line}`));
+      tokens += cut.tokens;
+      left = 0;
+      continue;
+    }
+    dropped.add(slot.index);
+    omittedTokens += part.tokens;
+  }
+  if (dropped.size === 0) return { content, tokens, notes };
+  const first = Math.min(...dropped);
+  const text = `[… ${dropped.size} more text blocks omitted (about ${omittedTokens} tokens) …]`;
+  notes.push(
+    `content: ${dropped.size} text blocks from content[${first}] omitted (${omittedTokens} tokens)`,
+  );
+  const kept: ToolContent[] = [];
+  content.forEach((block, index) => {
+    if (index === first) kept.push({ type: "text", text });
+    else if (!dropped.has(index)) kept.push(block);
+  });
+  return { content: kept, tokens: tokens + counter.count(text), notes };
 }
 
 function fitsTotal(output: ToolResult, maxTokens: number, options: ToolResultCutOptions): boolean {

@@ -4,9 +4,11 @@ import type { JsonValue, TruncationStrategy } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
 import type { TokenCounter } from "../tokens/index.js";
 import { o200kCounter } from "../tokens/index.js";
+import type { JsonCopy } from "./json-copy.js";
+import { jsonCopy } from "./json-copy.js";
 import { shrinkJson } from "./shrink-json.js";
 import { truncateToolResult } from "./truncate-mcp.js";
-import { EXACT_COUNT_LIMIT, measureTokens } from "./truncate-text.js";
+import { boundUnlessOver, EXACT_COUNT_LIMIT, measureTokens } from "./truncate-text.js";
 import type { Truncation } from "./truncate-text-value.js";
 import { anchorOf, isToolResult, truncateTextValue } from "./truncate-text-value.js";
 
@@ -49,13 +51,20 @@ export function truncateResult(result: unknown, options: TruncateOptions): Trunc
     return truncateToolResult(result, { maxTokens: budget, strategy, counter, mediaTokens });
   }
   let text: string | undefined;
+  let copied: JsonCopy | undefined;
   try {
     text = JSON.stringify(result);
   } catch {
-    text = undefined; // circular or BigInt: fall back to its string form
+    // circular, BigInt, a throwing toJSON or getter, or too deep: copy what can be copied, with notes
+    copied = jsonCopy(result);
+    text = JSON.stringify(copied.value);
   }
   if (text === undefined) return truncateTextValue(String(result), budget, strategy, counter);
-  const bound = counter.bound?.(text);
+  if (copied) {
+    const cut = truncateResult(copied.value, options);
+    return { ...cut, truncated: true, notes: [...copied.notes, ...cut.notes] };
+  }
+  const bound = boundUnlessOver(text, budget, counter);
   if (bound !== undefined && bound <= budget) {
     const tokens =
       text.length <= EXACT_COUNT_LIMIT

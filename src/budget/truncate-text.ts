@@ -1,5 +1,6 @@
 /** Cuts plain text to a token budget from the head, the tail or both ends, with a visible marker. */
 
+import { safeCutIndex, safeSlice } from "../internal/index.js";
 import type { TokenCounter } from "../tokens/index.js";
 import { countAtMost, upperBound } from "../tokens/index.js";
 
@@ -22,6 +23,8 @@ export interface TextCut {
 /** Inputs longer than this (UTF-16 units) get an estimated original count so a cut stays cheap. */
 export const EXACT_COUNT_LIMIT = 16_384;
 const SAMPLE_LENGTH = 4_096;
+/** Past this many units a text's size is estimated from samples, not from a full bound pass. */
+const SAMPLE_ONLY = 1_000_000;
 
 /**
  * Whether `text` fits in `limit` tokens. "Fits" is only ever claimed from the proven upper bound
@@ -32,8 +35,9 @@ export function fitsTokens(
   text: string,
   limit: number,
   counter: TokenCounter,
-  bound: number | undefined = counter.bound?.(text),
+  bound: number | undefined = boundUnlessOver(text, limit, counter),
 ): boolean {
+  if (provablyOver(text, limit, counter)) return false;
   if (bound !== undefined && bound <= limit) return true;
   const prefixLength = (limit + 16) * 6;
   if (text.length > prefixLength * 1.5 && counter.count(text.slice(0, prefixLength)) > limit + 4) {
@@ -48,30 +52,61 @@ export function countNear(text: string, limit: number, counter: TokenCounter): n
 }
 
 /**
+ * Whether `text` certainly holds more than `limit` tokens, judged from its length alone: no token
+ * covers more than `counter.maxTokenLength` units. This is what keeps a 50 MB result from being
+ * read in full: it is cut first and only the kept part is counted.
+ */
+export function provablyOver(text: string, limit: number, counter: TokenCounter): boolean {
+  return counter.maxTokenLength !== undefined && text.length > limit * counter.maxTokenLength;
+}
+
+/** The counter's bound of `text`, skipped (undefined) when the length alone proves it is over `limit`. */
+export function boundUnlessOver(
+  text: string,
+  limit: number,
+  counter: TokenCounter,
+): number | undefined {
+  return provablyOver(text, limit, counter) ? undefined : counter.bound?.(text);
+}
+
+/**
  * Token count of a text: exact up to EXACT_COUNT_LIMIT characters, else its upper bound scaled
- * by the real/bound ratio of a 4 kB sample. `ratio` is real tokens per bound token.
+ * by the real/bound ratio of a 4 kB sample. `ratio` is real tokens per bound token. Without a
+ * bound a long text is estimated from its length and samples of its start, middle and end (a
+ * counter without `bound` is counted exactly, as it offers nothing cheaper).
  */
 export function measureTokens(
   text: string,
   counter: TokenCounter,
-  bound: number | undefined = counter.bound?.(text),
+  bound: number | undefined = text.length > SAMPLE_ONLY ? undefined : counter.bound?.(text),
 ): { tokens: number; exact: boolean; ratio: number } {
-  if (text.length <= EXACT_COUNT_LIMIT || bound === undefined) {
+  if (text.length <= EXACT_COUNT_LIMIT || counter.bound === undefined) {
     const tokens = counter.count(text);
     return { tokens, exact: true, ratio: bound ? tokens / Math.max(1, bound) : 1 };
   }
-  const sample = text.slice(0, SAMPLE_LENGTH);
+  if (bound === undefined) return sampledTokens(text, counter);
+  const sample = safeSlice(text, 0, SAMPLE_LENGTH);
   const ratio = counter.count(sample) / Math.max(1, upperBound(sample, counter));
   return { tokens: Math.round(bound * ratio), exact: false, ratio };
 }
 
-/** Moves a cut index off the middle of a surrogate pair. */
-function safeCut(text: string, index: number, forward: boolean): number {
-  const code = text.charCodeAt(index - 1);
-  if (index > 0 && index < text.length && code >= 0xd800 && code <= 0xdbff) {
-    return forward ? index + 1 : index - 1;
+/** Estimate of a long text's tokens from three samples, without reading the rest. */
+function sampledTokens(text: string, counter: TokenCounter) {
+  let tokens = 0;
+  let bounds = 0;
+  let chars = 0;
+  const middle = Math.floor(text.length / 2 - SAMPLE_LENGTH / 2);
+  for (const start of [0, middle, text.length - SAMPLE_LENGTH]) {
+    const sample = safeSlice(text, start, start + SAMPLE_LENGTH);
+    tokens += counter.count(sample);
+    bounds += upperBound(sample, counter);
+    chars += sample.length;
   }
-  return index;
+  return {
+    tokens: Math.round((text.length * tokens) / Math.max(1, chars)),
+    exact: false,
+    ratio: tokens / Math.max(1, bounds),
+  };
 }
 
 /**
@@ -133,7 +168,7 @@ export function truncateText(
   anchor: TextAnchor,
   counter: TokenCounter,
 ): TextCut {
-  const bound = counter.bound?.(text);
+  const bound = boundUnlessOver(text, maxTokens, counter);
   if (fitsTokens(text, maxTokens, counter, bound)) {
     // a long text proven to fit by the bound is not counted in full (that is what keeps
     // budgeting a 100 kB result cheap); its count is then the sample estimate, capped by the budget
@@ -197,7 +232,7 @@ function cutOnce(
     counter,
     guess(headRoom),
   );
-  headLength = safeCut(text, headLength, false);
+  headLength = safeCutIndex(text, headLength);
   const rest = text.length - headLength;
   let tailLength = longestFitting(
     rest,
@@ -206,7 +241,7 @@ function cutOnce(
     counter,
     guess(tailRoom),
   );
-  tailLength = text.length - safeCut(text, text.length - tailLength, true);
+  tailLength = text.length - safeCutIndex(text, text.length - tailLength, true);
   const head = text.slice(0, headLength);
   const tail = tailLength > 0 ? text.slice(text.length - tailLength) : "";
   const keptTokens = (head ? counter.count(head) : 0) + (tail ? counter.count(tail) : 0);

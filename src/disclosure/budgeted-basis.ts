@@ -1,13 +1,14 @@
 import { fitToBudget } from "../budget/index.js";
 import type { ToolDefinition } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
+import { LRUCache } from "../internal/index.js";
 import { decideActivation } from "./decide-activation.js";
 import { byName, type PlanBasis } from "./plan-basis.js";
 import { metaToolsFor, type PlanCounters, type ResolvedSettings, sumTokens } from "./plan-turn.js";
 
 const MAX_ROUNDS = 4;
 const CACHE_PER_BASIS = 16;
-const budgeted = new WeakMap<PlanBasis, Map<string, PlanBasis>>();
+const budgeted = new WeakMap<PlanBasis, LRUCache<string, PlanBasis>>();
 
 /** The basis with `tools` (unpinned core tools) moved to the deferrable side. */
 function demote(basis: PlanBasis, tools: readonly ToolDefinition[]): PlanBasis {
@@ -121,7 +122,7 @@ export function budgetedBasis(
   if ((limit === undefined && most === undefined) || settings.mode === "off") return basis;
   let perBasis = budgeted.get(basis);
   if (!perBasis) {
-    perBasis = new Map();
+    perBasis = new LRUCache(CACHE_PER_BASIS);
     budgeted.set(basis, perBasis);
   }
   const key = JSON.stringify(settings);
@@ -129,7 +130,6 @@ export function budgetedBasis(
   if (!result) {
     result = limit === undefined ? basis : split(basis, settings, counters, limit);
     if (most !== undefined) result = limitCount(result, settings, counters, most);
-    if (perBasis.size >= CACHE_PER_BASIS) perBasis.clear();
     perBasis.set(key, result);
   }
   return result;

@@ -1,5 +1,6 @@
 import type { ToolDefinition } from "../catalog/index.js";
 import { type MissingTool, MissingToolsError } from "../errors.js";
+import { LRUCache, recordOf } from "../internal/index.js";
 import { budgetedBasis } from "./budgeted-basis.js";
 import { createDefinitionCounter, estimateTokens } from "./estimate-tokens.js";
 import { executeCall } from "./execute-call.js";
@@ -19,11 +20,16 @@ import type {
   TurnSettings,
 } from "./types.js";
 
-/** Call counters keyed by real tool name and by route (search/describe/call are meta tools). */
+/**
+ * Call counters keyed by real tool name and by route (search/describe/call are meta tools).
+ * `calls` has no prototype, so every tool name (even `__proto__`) is an own key.
+ */
 export interface DisclosureMetrics {
   calls: { [tool: string]: number };
   routes: { direct: number; bridge: number; meta: number };
   errors: number;
+  /** Entries held by this instance's caches and their bounds (least recently used evicted first). */
+  caches: { plans: { size: number; limit: number } };
 }
 
 /** Options of `requireTools`. */
@@ -51,6 +57,7 @@ export interface Disclosure {
   readonly metaToolNames: MetaToolNames;
 }
 
+/** Plans kept per instance: one per live (session reveals, settings) pair, LRU beyond this. */
 const PLAN_CACHE_SIZE = 64;
 const OFFERED_SESSIONS = 1_000;
 const TURN_KEYS = [
@@ -122,13 +129,12 @@ export function createDisclosure(options: DisclosureOptions): Disclosure {
     signature: createSignatureCache(),
   };
   const store = options.store ?? createMemoryRevealStore();
-  const plans = new Map<string, TurnPlan>();
+  const plans = new LRUCache<string, TurnPlan>(PLAN_CACHE_SIZE);
   let lastBasis: { key: string; basis: PlanBasis } | undefined;
-  const metrics: DisclosureMetrics = {
-    calls: {},
-    routes: { direct: 0, bridge: 0, meta: 0 },
-    errors: 0,
-  };
+  // a Map, not an object: tools named "__proto__" or "constructor" are counted like any other
+  const calls = new Map<string, number>();
+  const routes = { direct: 0, bridge: 0, meta: 0 };
+  let errors = 0;
 
   /** Catalog and visibility key, or undefined when one of them cannot be keyed. */
   const stateKey = (): string | undefined => {
@@ -195,29 +201,19 @@ export function createDisclosure(options: DisclosureOptions): Disclosure {
         : JSON.stringify([state, revealVersion, settings, neverDefer ?? []]);
     if (key !== undefined) {
       const cached = plans.get(key);
-      if (cached) {
-        plans.delete(key);
-        plans.set(key, cached);
-        return cached;
-      }
+      if (cached) return cached;
     }
     const basis = budgetedBasis(basisFor(state, neverDefer), settings, counters);
     const plan = planTurn(basis, settings, store.revealed(input.session), counters);
-    if (key !== undefined) {
-      plans.set(key, plan);
-      for (const old of plans.keys()) {
-        if (plans.size <= PLAN_CACHE_SIZE) break;
-        plans.delete(old);
-      }
-    }
+    if (key !== undefined) plans.set(key, plan);
     return plan;
   };
 
   const record = (outcome: ExecuteOutcome) => {
-    metrics.routes[outcome.route] += 1;
-    if (outcome.errorCode !== undefined) metrics.errors += 1;
+    routes[outcome.route] += 1;
+    if (outcome.errorCode !== undefined) errors += 1;
     if (outcome.errorCode !== "tool_not_found") {
-      metrics.calls[outcome.tool] = (metrics.calls[outcome.tool] ?? 0) + 1;
+      calls.set(outcome.tool, (calls.get(outcome.tool) ?? 0) + 1);
     }
   };
 
@@ -278,7 +274,12 @@ export function createDisclosure(options: DisclosureOptions): Disclosure {
     execute,
     requireTools,
     restoreSession,
-    metrics: () => structuredClone(metrics),
+    metrics: () => ({
+      calls: recordOf(calls),
+      routes: { ...routes },
+      errors,
+      caches: { plans: { size: plans.size, limit: PLAN_CACHE_SIZE } },
+    }),
     store,
     metaToolNames: base.names,
   };

@@ -378,6 +378,8 @@ describe("handlers", () => {
       calls: { create_issue: 1, tool_search: 1 },
       routes: { direct: 1, bridge: 1, meta: 1 },
       errors: 1,
+      // execute checks meta tools against the session's plan, which it planned once and cached
+      caches: { plans: { size: 1, limit: 64 } },
     });
   });
 });

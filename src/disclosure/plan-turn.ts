@@ -1,5 +1,6 @@
 import type { ToolDefinition } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
+import { LRUCache } from "../internal/index.js";
 import { buildDirectory, type Directory, type DirectoryOptions } from "./build-directory.js";
 import { buildListing, type Listing, type ListingEntry } from "./build-listing.js";
 import { compactSignature } from "./compact-signature.js";
@@ -262,8 +263,11 @@ export function planTurn(
   return freezePlan(plan);
 }
 
-const listings = new WeakMap<PlanBasis, Map<string, Listing>>();
-const directories = new WeakMap<PlanBasis, Map<string, Directory>>();
+// per basis, one listing and one directory per (options, context window); bounded because a host
+// may pass a different window on every turn
+const LISTINGS_PER_BASIS = 16;
+const listings = new WeakMap<PlanBasis, LRUCache<string, Listing>>();
+const directories = new WeakMap<PlanBasis, LRUCache<string, Directory>>();
 
 /** The server directory of a basis (deferrable tools only), built once per basis and settings. */
 function directoryOf(
@@ -275,7 +279,7 @@ function directoryOf(
   if (!options) return undefined;
   let perBasis = directories.get(basis);
   if (!perBasis) {
-    perBasis = new Map();
+    perBasis = new LRUCache(LISTINGS_PER_BASIS);
     directories.set(basis, perBasis);
   }
   const window = settings.contextWindow;
@@ -312,7 +316,7 @@ function cachedListing(
 ): Listing {
   let perBasis = listings.get(basis);
   if (!perBasis) {
-    perBasis = new Map();
+    perBasis = new LRUCache(LISTINGS_PER_BASIS);
     listings.set(basis, perBasis);
   }
   const key = JSON.stringify([options.maxTokens, options.summaryChars, window]);

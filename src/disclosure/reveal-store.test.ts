@@ -84,6 +84,46 @@ describe("createMemoryRevealStore", () => {
     ).toThrow(/sessions\[0\]/);
     expect(() => createMemoryRevealStore({ ttlMs: 0 })).toThrow(/ttlMs must be a positive number/);
   });
+
+  it("reveals and imports tens of thousands of names in linear time (seconds before)", () => {
+    const names = Array.from({ length: 60_000 }, (_, index) => `tool_${index}`);
+    const store = createMemoryRevealStore({ maxToolsPerSession: 100_000 });
+    let started = performance.now();
+    expect(store.reveal("a", names.slice(0, 50_000))).toHaveLength(50_000);
+    expect(store.reveal("a", names)).toHaveLength(10_000);
+    const revealMs = performance.now() - started;
+    started = performance.now();
+    const restored = createMemoryRevealStore({ maxToolsPerSession: 100_000 });
+    restored.import(store.export());
+    const importMs = performance.now() - started;
+    expect(restored.revealed("a")).toHaveLength(60_000);
+    // hang guards: 3.3 s and 4 s before, a few ms now
+    expect(revealMs).toBeLessThan(1_000);
+    expect(importMs).toBeLessThan(1_000);
+  });
+
+  it("reports only the names that survive the per-session cap of the same call", () => {
+    const store = createMemoryRevealStore({ maxToolsPerSession: 3 });
+    store.reveal("a", ["p", "q"]);
+    expect(store.reveal("a", ["x", "y", "z", "w"])).toEqual(["y", "z", "w"]);
+    expect(store.revealed("a")).toEqual(["y", "z", "w"]);
+  });
+
+  it("lets a session imported with a future touchedAt expire, and refuses NaN or Infinity", () => {
+    let time = 1_000_000;
+    const store = createMemoryRevealStore({ ttlMs: 1_000, now: () => time });
+    const snapshot = (touchedAt: number) => ({
+      format: "toolsift.reveals/1",
+      sessions: [{ session: "s", tools: ["x"], touchedAt }],
+    });
+    store.import(snapshot(time + 1e12));
+    expect(store.export().sessions[0]?.touchedAt).toBe(time);
+    time += 2_000;
+    expect(store.revealed("s")).toEqual([]);
+    for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) {
+      expect(() => store.import(snapshot(bad))).toThrow(/touchedAt: finite number/);
+    }
+  });
 });
 
 describe("transcript rebuild", () => {

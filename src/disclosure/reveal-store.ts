@@ -72,17 +72,23 @@ export function createMemoryRevealStore(options: MemoryRevealStoreOptions = {}):
       sessions.delete(key);
     }
   };
+  // a Set keeps this linear: a snapshot or a model may hand over tens of thousands of names
   const append = (entry: Entry, names: readonly string[]): string[] => {
+    const seen = new Set(entry.tools);
     const added: string[] = [];
     for (const name of names) {
-      if (typeof name !== "string" || entry.tools.includes(name) || added.includes(name)) continue;
+      if (typeof name !== "string" || seen.has(name)) continue;
+      seen.add(name);
       added.push(name);
     }
     if (added.length === 0) return added;
-    entry.tools = [...entry.tools, ...added].slice(-maxTools);
+    const before = entry.tools.length;
+    const all = entry.tools.concat(added);
+    entry.tools = all.length > maxTools ? all.slice(all.length - maxTools) : all;
     counter += 1;
     entry.version = counter;
-    return added.filter((name) => entry.tools.includes(name));
+    // names pushed out by the cap in this same call are not reported as revealed
+    return added.slice(Math.max(0, all.length - entry.tools.length - before));
   };
 
   return {
@@ -115,9 +121,12 @@ export function createMemoryRevealStore(options: MemoryRevealStoreOptions = {}):
     },
     import(snapshot) {
       for (const item of readSnapshot(snapshot).sessions) {
-        if (now() - item.touchedAt > ttlMs) continue;
+        const time = now();
+        // a clock from the future would keep the session alive for ever: it counts as now
+        const touchedAt = Math.min(item.touchedAt, time);
+        if (time - touchedAt > ttlMs) continue;
         sessions.delete(item.session);
-        const entry: Entry = { tools: [], version: 0, touchedAt: item.touchedAt };
+        const entry: Entry = { tools: [], version: 0, touchedAt };
         append(entry, item.tools);
         if (entry.tools.length > 0) sessions.set(item.session, entry);
       }
@@ -144,9 +153,12 @@ function readSnapshot(value: unknown): RevealSnapshot {
       typeof entry?.session !== "string" ||
       !Array.isArray(entry.tools) ||
       !entry.tools.every((name) => typeof name === "string") ||
-      typeof entry.touchedAt !== "number"
+      typeof entry.touchedAt !== "number" ||
+      !Number.isFinite(entry.touchedAt)
     ) {
-      fail(`sessions[${index}] needs {session: string, tools: string[], touchedAt: number}`);
+      fail(
+        `sessions[${index}] needs {session: string, tools: string[], touchedAt: finite number (ms since epoch)}`,
+      );
     }
   });
   // sessions are applied oldest first so LRU order survives the round trip

@@ -58,3 +58,33 @@ describe("runHandler time limits", () => {
     }
   });
 });
+
+describe("toToolResult on values JSON cannot serialise", () => {
+  it("marks a throwing toJSON or getter in place instead of sending [object Object]", () => {
+    const value = {
+      id: 7,
+      broken: {
+        toJSON() {
+          throw new Error("socket closed");
+        },
+      },
+      get secret(): string {
+        throw new Error("no access");
+      },
+    };
+    const text = (toToolResult(value).content[0] as { text: string }).text;
+    expect(JSON.parse(text)).toEqual({
+      id: 7,
+      broken: "[toJSON threw: socket closed]",
+      secret: "[getter threw: no access]",
+    });
+  });
+
+  it("cuts nesting deeper than 256 levels with a marker", () => {
+    let deep: unknown = 1;
+    for (let level = 0; level < 20_000; level++) deep = [deep];
+    const text = (toToolResult(deep).content[0] as { text: string }).text;
+    expect(text).toContain("nested deeper than 256 levels");
+    expect(() => JSON.parse(text)).not.toThrow();
+  });
+});

@@ -1,3 +1,4 @@
+import { jsonCopy } from "../budget/index.js";
 import type { ToolCallContext, ToolHandler, ToolResult } from "../catalog/index.js";
 
 /** A text-only error result a model can act on. */
@@ -17,34 +18,6 @@ function isToolResult(value: unknown): value is ToolResult {
         typeof (block as { type?: unknown }).type === "string",
     )
   );
-}
-
-/**
- * JSON text of any handler value: BigInts become decimal strings and a reference back to an
- * enclosing object becomes `"[Circular]"` (a value seen twice side by side is kept), so the
- * model reads the data instead of `[object Object]`. Undefined for `undefined` and functions.
- */
-function jsonText(value: unknown): string | undefined {
-  const ancestors: unknown[] = [];
-  return JSON.stringify(value, function (this: unknown, _key, item: unknown) {
-    if (typeof item === "bigint") return item.toString();
-    if (typeof item !== "object" || item === null) return item;
-    // the replacer runs depth first with `this` as the parent: unwind to it
-    while (ancestors.length > 0 && ancestors[ancestors.length - 1] !== this) ancestors.pop();
-    if (ancestors.includes(item)) return "[Circular]";
-    ancestors.push(item);
-    return item;
-  });
-}
-
-/** A JSON copy of a value, or undefined when it has none (a function, or too deep to copy). */
-function jsonCopy(value: unknown): unknown {
-  try {
-    const text = jsonText(value);
-    return text === undefined ? undefined : JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 /** Repairs what a handler's MCP result may hold that no provider can send: text that is not a
@@ -72,7 +45,7 @@ function repairToolResult(result: ToolResult): ToolResult {
     ),
   };
   if (!structuredOk) {
-    const copy = jsonCopy(result.structuredContent);
+    const copy = jsonCopy(result.structuredContent).value;
     if (copy !== null && typeof copy === "object" && !Array.isArray(copy)) {
       repaired.structuredContent = copy as { [key: string]: unknown };
     } else delete repaired.structuredContent;
@@ -85,19 +58,13 @@ function toText(value: unknown): string {
   try {
     return JSON.stringify(value) ?? "null";
   } catch {
-    // circular or BigInt; the slower replacer is only paid for these
-  }
-  try {
-    return jsonText(value) ?? "null";
-  } catch (error) {
-    // deeper than the stack allows, or a toJSON that throws: say so rather than "[object Object]"
-    let why = "it cannot be serialised";
+    // circular, BigInt, a throwing toJSON or getter, or too deep: the model reads the data with
+    // visible markers ("[Circular]", "[toJSON threw: …]") instead of "[object Object]"
     try {
-      why = error instanceof Error ? String(error.message) : String(error);
+      return JSON.stringify(jsonCopy(value).value) ?? "null";
     } catch {
-      // keep the generic reason
+      return "(The tool returned a value that could not be converted to JSON text.)";
     }
-    return `(The tool returned a value that could not be converted to JSON text: ${why.slice(0, 200)}.)`;
   }
 }
 

@@ -1,5 +1,7 @@
 /** Helpers that make untrusted catalog text safe to embed in prompts. */
 
+import { safeHead } from "../internal/index.js";
+
 // control (Cc) and format (Cf) characters: C0/C1 controls, bidi overrides and isolates,
 // zero-width characters and the BOM, which can hide text from a reader but not from a model
 const UNSAFE = /[\p{Cc}\p{Cf}]/gu;
@@ -12,8 +14,8 @@ export function sanitizeText(text: string): string {
 /** Cuts a text to at most `maxChars` characters, ending with `…` when it was cut. */
 export function capText(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
-  if (maxChars <= 1) return text.slice(0, Math.max(0, maxChars));
-  return `${text.slice(0, maxChars - 1).trimEnd()}…`;
+  if (maxChars <= 1) return safeHead(text, Math.max(0, maxChars));
+  return `${safeHead(text, maxChars - 1).trimEnd()}…`;
 }
 
 /**

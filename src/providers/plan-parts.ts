@@ -2,6 +2,7 @@
 import type { ToolContent, ToolDefinition } from "../catalog/index.js";
 import type { ExecuteOutcome, TurnPlan } from "../disclosure/index.js";
 import { ToolsiftError } from "../errors.js";
+import { capChars } from "../internal/index.js";
 import type { ProviderCapabilities } from "./capabilities.js";
 import { createNameMap, type NameMap, type NameMapOptions } from "./names.js";
 import type { FormattedTools } from "./types.js";
@@ -145,7 +146,7 @@ export function fitDescription(
       tool.name,
     ),
   );
-  return `${tool.description.slice(0, limit - 1)}…`;
+  return capChars(tool.description, limit);
 }
 
 /**

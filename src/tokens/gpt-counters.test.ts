@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { cl100kCounter, isEncodingLoaded, loadTokenCounter, o200kCounter } from "./gpt-counters.js";
@@ -45,5 +46,26 @@ describe("gpt-tokenizer counters", () => {
     expect(countJson({ a: [1, 2] }, o200kCounter)).toBe(o200kCounter.count('{"a":[1,2]}'));
     expect(countJson(undefined, o200kCounter)).toBe(0);
     expect(utf8Length("aé😀\ud800")).toBe(1 + 2 + 4 + 3);
+  });
+});
+
+describe("maxTokenLength", () => {
+  it("is the longest vocabulary entry of o200k and cl100k (in bytes, so also in UTF-16 units)", () => {
+    const load = createRequire(import.meta.url);
+    for (const [name, counter] of [
+      ["o200k_base", o200kCounter],
+      ["cl100k_base", cl100kCounter],
+    ] as const) {
+      const ranks = load(`gpt-tokenizer/cjs/bpeRanks/${name}`) as
+        | (string | number[])[]
+        | { default: (string | number[])[] };
+      const list = Array.isArray(ranks) ? ranks : ranks.default;
+      let longest = 0;
+      for (const entry of list) {
+        const bytes = typeof entry === "string" ? utf8Length(entry) : (entry?.length ?? 0);
+        longest = Math.max(longest, bytes);
+      }
+      expect(longest).toBe(counter.maxTokenLength);
+    }
   });
 });

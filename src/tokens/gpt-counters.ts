@@ -11,6 +11,7 @@
 
 import { ToolsiftError } from "../errors.js";
 import { estimateByteBound, estimateO200kTokens } from "./o200k-bound.js";
+import { countBySegments } from "./split-long-pieces.js";
 import type { TokenCounter } from "./token-counter.js";
 
 /** Encodings toolsift can count exactly. */
@@ -68,14 +69,26 @@ export function isEncodingLoaded(name: EncodingName): boolean {
   return loaded.has(name);
 }
 
+// the longest entry of both vocabularies is 128 bytes, so 128 UTF-16 units (checked by a test)
+const MAX_TOKEN_LENGTH = 128;
+
 function createCounter(name: EncodingName, bound: (text: string) => number): TokenCounter {
   return {
     name,
-    count: (text) => requireEncoding(name).countTokens(text, PLAIN_TEXT),
+    maxTokenLength: MAX_TOKEN_LENGTH,
+    // segments keep hostile long pieces linear; ordinary text is one segment (see the file)
+    count: (text) =>
+      countBySegments(text, (part) => requireEncoding(name).countTokens(part, PLAIN_TEXT)),
     bound,
     countUpTo(text, limit) {
-      const within = requireEncoding(name).isWithinTokenLimit(text, limit, PLAIN_TEXT);
-      return within === false ? limit + 1 : within;
+      return countBySegments(
+        text,
+        (part, left) => {
+          const within = requireEncoding(name).isWithinTokenLimit(part, left, PLAIN_TEXT);
+          return within === false ? left + 1 : within;
+        },
+        limit,
+      );
     },
   };
 }

@@ -16,6 +16,12 @@ export interface TokenCounter {
    * reject a huge text after reading only about `limit` tokens of it.
    */
   countUpTo?(text: string, limit: number): number;
+  /**
+   * Most UTF-16 units one token ever covers (128 for o200k and cl100k). With it, budgets know a
+   * text longer than `limit × maxTokenLength` is over `limit` without reading it, so a 50 MB
+   * result is cut, not counted.
+   */
+  readonly maxTokenLength?: number;
 }
 
 /** Number of bytes `text` takes in UTF-8 (lone surrogates count as 3, like `TextEncoder`). */

@@ -1,5 +1,6 @@
 /** Groups deferred tools into OpenAI Responses namespaces: one server each, split to stay small. */
 import type { ToolDefinition } from "../../catalog/index.js";
+import { safeHead } from "../../internal/index.js";
 import { sanitizeName } from "../names.js";
 
 /** One namespace: its name, description and member tools. */
@@ -65,7 +66,7 @@ export function groupNamespaces(
       const part = count > 1 ? ` (part ${index + 1} of ${count})` : "";
       groups.push({
         name,
-        description: `Tools of the ${server} server${part}: ${list}.`.slice(0, 1024),
+        description: safeHead(`Tools of the ${server} server${part}: ${list}.`, 1024),
         tools: chunk,
       });
     }
