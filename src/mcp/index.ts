@@ -1,0 +1,19 @@
+// Owns: upstream MCP connections (stdio, streamable HTTP, SSE), their tools in a ToolSift, the gateway.
+// Must not import: cli. Loaded only through the `toolsift/mcp` subpath (it needs the optional MCP SDK).
+export {
+  type ConnectServersOptions,
+  connectServers,
+  type MCPUpstreams,
+} from "./connect-servers.js";
+export {
+  createMCPToolSift,
+  type MCPToolSift,
+  type MCPToolSiftOptions,
+} from "./create-mcp-toolsift.js";
+export type * from "./types.js";
+export { createUpstreamNames, type NamingOption, type UpstreamNames } from "./upstream-names.js";
+export {
+  createUpstreamServer,
+  type UpstreamServer,
+  type UpstreamServerOptions,
+} from "./upstream-server.js";
