@@ -1,4 +1,5 @@
 import { isToolsiftError } from "../errors.js";
+import { dumpCommand, dumpUsage } from "./commands/dump.js";
 import { evalCommand, evalUsage } from "./commands/eval.js";
 import { prepareCommand, prepareUsage } from "./commands/prepare.js";
 import { rankCommand, rankUsage } from "./commands/rank.js";
@@ -34,6 +35,11 @@ const commands: Record<string, Command> = {
     run: prepareCommand,
     usage: prepareUsage,
     summary: "the request fragment toolsift would send to a provider, as JSON",
+  },
+  dump: {
+    run: dumpCommand,
+    usage: dumpUsage,
+    summary: "write each MCP server's tools/list (from a gateway config) as catalog files",
   },
 };
 

@@ -10,6 +10,9 @@ export {
   type MCPToolSift,
   type MCPToolSiftOptions,
 } from "./create-mcp-toolsift.js";
+export type { VariableContext } from "./expand-variables.js";
+export { type GatewayConfig, type GatewayMode, parseGatewayConfig } from "./gateway-config.js";
+export { InvalidConfigError, loadGatewayConfig } from "./load-gateway-config.js";
 export type * from "./types.js";
 export { createUpstreamNames, type NamingOption, type UpstreamNames } from "./upstream-names.js";
 export {
