@@ -5,6 +5,7 @@ import { prepareCommand, prepareUsage } from "./commands/prepare.js";
 import { rankCommand, rankUsage } from "./commands/rank.js";
 import { reportCommand, reportUsage } from "./commands/report.js";
 import { searchCommand, searchUsage } from "./commands/search.js";
+import { serveCommand, serveUsage } from "./commands/serve.js";
 import type { CliIO } from "./io.js";
 import { UsageError } from "./usage-error.js";
 
@@ -40,6 +41,11 @@ const commands: Record<string, Command> = {
     run: dumpCommand,
     usage: dumpUsage,
     summary: "write each MCP server's tools/list (from a gateway config) as catalog files",
+  },
+  serve: {
+    run: serveCommand,
+    usage: serveUsage,
+    summary: "run the MCP gateway (search, reveal, policies, budgets) in front of MCP servers",
   },
 };
 

@@ -12,7 +12,18 @@ export {
 } from "./create-mcp-toolsift.js";
 export type { VariableContext } from "./expand-variables.js";
 export { type GatewayConfig, type GatewayMode, parseGatewayConfig } from "./gateway-config.js";
+export {
+  createGatewaySession,
+  type GatewaySessionOptions,
+  modeSettings,
+} from "./gateway-session.js";
 export { InvalidConfigError, loadGatewayConfig } from "./load-gateway-config.js";
+export {
+  type RunningGateway,
+  type ServeHttpOptions,
+  serveHttp,
+  serveStdio,
+} from "./serve-gateway.js";
 export type * from "./types.js";
 export { createUpstreamNames, type NamingOption, type UpstreamNames } from "./upstream-names.js";
 export {
