@@ -195,3 +195,53 @@ describe("connectServers faults and lifecycle", () => {
     expect(sift.catalog.has("fault__grow")).toBe(true);
   });
 });
+
+describe("per-server options and ToolSift policies at the gateway", () => {
+  it("pins neverDefer tools, tags profiles, and budgets upstream results", async () => {
+    const sift = await createMCPToolSift({
+      servers: {
+        fault: { command: "node", args: [faultServer], neverDefer: ["ec*"], profile: "debugging" },
+      },
+      budget: { perToolResult: 60 },
+    });
+    open.push(sift.upstreams);
+    expect(sift.catalog.get("fault__echo")?.defer).toBe("never");
+    expect(sift.catalog.get("fault__pid")?.defer).toBeUndefined();
+    expect(sift.catalog.get("fault__pid")?.profiles).toEqual(["debugging"]);
+    const plan = sift.prepare({ session: "s", mode: "on", strategy: "bridge" });
+    expect(plan.loaded.map((tool) => tool.name)).toEqual(["fault__echo"]);
+    const long = "word ".repeat(2_000);
+    const outcome = await sift.execute({
+      session: "s",
+      name: "fault__echo",
+      arguments: { text: long },
+    });
+    expect(text(outcome).length).toBeLessThan(long.length / 4);
+  });
+
+  it("reports an HTTP upstream that refuses connections, and a process that writes garbage", async () => {
+    const sift = createToolSift();
+    const upstreams = await connectServers(sift, {
+      servers: {
+        refused: {
+          url: "http://127.0.0.1:9/mcp",
+          tools: [{ name: "ping", inputSchema: { type: "object" } }],
+        },
+        garbage: {
+          command: "node",
+          args: ["-e", "console.log('not json'); setInterval(() => {}, 1000)"],
+          tools: [{ name: "ping", inputSchema: { type: "object" } }],
+        },
+      },
+      startTimeoutMs: 1_000,
+    });
+    open.push(upstreams);
+    expect(text(await upstreams.call("refused__ping", {}))).toMatch(
+      /Server "refused" (refused the connection|failed during start)/,
+    );
+    expect(text(await upstreams.call("garbage__ping", {}))).toMatch(
+      /Server "garbage" did not answer initialize in time.*prints logs to stdout/,
+    );
+    expect(upstreams.status().map((status) => status.state)).toEqual(["down", "down"]);
+  });
+});

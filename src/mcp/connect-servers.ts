@@ -171,7 +171,13 @@ export async function connectServers(
       }),
     );
     // known tools (a dump) make the server searchable before, or without, its first start
-    if (config.tools) sync(server, config, config.tools as Tool[]);
+    if (config.tools) {
+      // a dump adds `server` to each tool; the upstream never listed it
+      const known = (config.tools as (Tool & { server?: unknown })[]).map(
+        ({ server: _, ...tool }) => tool,
+      );
+      sync(server, config, known);
+    }
   }
 
   await Promise.all(

@@ -1,5 +1,5 @@
 /** Words for upstream failures: each names the server, what failed, and the fix. */
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { UpstreamServerConfig } from "./types.js";
 
 /** Explains an error raised while talking to an upstream, for a model or a log line. */
@@ -26,6 +26,9 @@ export function upstreamErrorText(
     if (code === 401 || code === 403) {
       return `Server "${server}" rejected the credentials (HTTP ${code}) during ${during}. Fix "headers" (e.g. Authorization) for "${server}" in the config.`;
     }
+  }
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout && during === "start") {
+    return `Server "${server}" did not answer initialize in time. Check that it speaks MCP on ${"command" in config ? "stdout (a server that prints logs to stdout breaks the protocol)" : config.url}, or raise the start timeout.`;
   }
   if (error instanceof McpError) {
     return `Server "${server}" answered ${during} with an error: ${message}`;
