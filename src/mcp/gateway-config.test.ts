@@ -152,3 +152,14 @@ describe("loadGatewayConfig", () => {
     await expect(loadGatewayConfig(path.join(dir, "bad.json"))).rejects.toThrow(/line 2, column/);
   });
 });
+
+describe("examples/gateway.json", () => {
+  it("loads without problems", async () => {
+    const file = path.resolve(import.meta.dirname, "../../examples/gateway.json");
+    const config = await loadGatewayConfig(file, { env: { HOME: "/home/u" } });
+    expect(Object.keys(config.servers)).toEqual(["everything", "memory", "filesystem"]);
+    expect(config.servers.filesystem).toMatchObject({
+      args: ["-y", "@modelcontextprotocol/server-filesystem@2026.8.31", "."],
+    });
+  });
+});
