@@ -92,6 +92,7 @@ describe("connectServers faults and lifecycle", () => {
       "fault__grow",
       "fault__hang",
       "fault__pid",
+      "fault__progress",
     ]);
     expect(sift.catalog.get("fault__echo")?.title).toBe("Echo");
     const outcome = await sift.execute({

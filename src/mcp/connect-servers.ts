@@ -14,6 +14,7 @@ import {
 } from "../catalog/index.js";
 import type { ToolSift } from "../create-toolsift.js";
 import { isToolsiftError, ToolsiftError } from "../errors.js";
+import { callScope } from "./call-scope.js";
 import type { MCPLogEntry, UpstreamRoute, UpstreamServerConfig, UpstreamStatus } from "./types.js";
 import { createUpstreamNames, type NamingOption } from "./upstream-names.js";
 import { createUpstreamServer, type UpstreamServer } from "./upstream-server.js";
@@ -102,7 +103,11 @@ export async function connectServers(
         isError: true,
       };
     }
-    return upstream.call(route.tool, args, context?.signal);
+    const onProgress = callScope.getStore()?.onProgress;
+    return upstream.call(route.tool, args, {
+      ...(context?.signal ? { signal: context.signal } : {}),
+      ...(onProgress ? { onProgress } : {}),
+    });
   };
 
   const toDefinition = (

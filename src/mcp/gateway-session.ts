@@ -11,6 +11,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolDefinition } from "../catalog/index.js";
 import type { TurnSettings } from "../disclosure/index.js";
+import { type CallScope, callScope } from "./call-scope.js";
 import type { MCPToolSift } from "./create-mcp-toolsift.js";
 import type { GatewayMode } from "./gateway-config.js";
 
@@ -82,13 +83,30 @@ export function createGatewaySession(
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const outcome = await sift.execute({
-      session: session(),
-      name: request.params.name,
-      arguments: request.params.arguments ?? {},
-      signal: extra.signal,
-      ...settings,
-    });
+    // the client's progress token follows the call to the upstream, whose reports come back
+    const progressToken = request.params._meta?.progressToken;
+    const scope: CallScope =
+      progressToken === undefined
+        ? {}
+        : {
+            onProgress: (progress) => {
+              extra
+                .sendNotification({
+                  method: "notifications/progress",
+                  params: { ...progress, progressToken },
+                })
+                .catch(() => undefined);
+            },
+          };
+    const outcome = await callScope.run(scope, () =>
+      sift.execute({
+        session: session(),
+        name: request.params.name,
+        arguments: request.params.arguments ?? {},
+        signal: extra.signal,
+        ...settings,
+      }),
+    );
     // reveal mode: found tools join this session's tools/list, so tell the client to re-list
     if (outcome.revealed.length > 0 && options.mode === "reveal") {
       await server.sendToolListChanged().catch(() => undefined);

@@ -55,6 +55,7 @@ describe("toolsift serve over streamable HTTP", () => {
       "fault__grow",
       "fault__hang",
       "fault__pid",
+      "fault__progress",
     ]);
     const echo = tools.find((tool) => tool.name === "fault__echo");
     expect(echo).toMatchObject({
@@ -64,6 +65,18 @@ describe("toolsift serve over streamable HTTP", () => {
     });
     const result = await client.callTool({ name: "fault__echo", arguments: { text: "hi" } });
     expect(result.structuredContent).toEqual({ echoed: "hi" });
+  });
+
+  it("passes the upstream's progress notifications to the client that asked", async () => {
+    const running = await gateway("direct");
+    const client = await httpClient(running.url as string);
+    const reports: string[] = [];
+    const result = await client.callTool({ name: "fault__progress", arguments: {} }, undefined, {
+      onprogress: (progress) =>
+        reports.push(`${progress.progress}/${progress.total} ${progress.message}`),
+    });
+    expect(text(result)).toBe("done");
+    expect(reports).toEqual(["1/3 step 1", "2/3 step 2", "3/3 step 3"]);
   });
 
   it("reveal mode announces list_changed to the session that searched, and only to it", async () => {

@@ -19,6 +19,7 @@ import {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolResult } from "../catalog/index.js";
+import type { UpstreamProgress } from "./call-scope.js";
 import type { MCPLogEntry, UpstreamServerConfig, UpstreamState, UpstreamStatus } from "./types.js";
 import { upstreamErrorText } from "./upstream-errors.js";
 
@@ -42,7 +43,11 @@ export interface UpstreamServer {
   /** Connects and lists tools; rejects with a message naming the server and the fix. */
   start(): Promise<void>;
   /** Calls a tool; never throws: failures are `isError` results naming the server and a fix. */
-  call(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolResult>;
+  call(
+    tool: string,
+    args: Record<string, unknown>,
+    options?: { signal?: AbortSignal; onProgress?: (progress: UpstreamProgress) => void },
+  ): Promise<ToolResult>;
   /** Re-lists the tools (done automatically on `notifications/tools/list_changed`). */
   relist(): Promise<void>;
   status(): UpstreamStatus;
@@ -219,7 +224,8 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
   return {
     name,
     start,
-    async call(tool, args, signal) {
+    async call(tool, args, callOptions = {}) {
+      const { signal, onProgress } = callOptions;
       const problem = await ensureUp();
       const connected = client;
       if (problem !== undefined || !connected)
@@ -228,7 +234,12 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
         const result = await connected.request(
           { method: "tools/call", params: { name: tool, arguments: args } },
           CallToolResultSchema,
-          { timeout: callTimeoutMs, ...(signal ? { signal } : {}) },
+          {
+            timeout: callTimeoutMs,
+            ...(signal ? { signal } : {}),
+            // a server that keeps reporting progress is working, not hung
+            ...(onProgress ? { onprogress: onProgress, resetTimeoutOnProgress: true } : {}),
+          },
         );
         restarts = 0;
         return result as ToolResult;

@@ -33,7 +33,7 @@ describe("toolsift dump", () => {
     );
     const io = capture();
     expect(await runCli(["dump", "--config", config, "--out", path.join(dir, "out")], io)).toBe(0);
-    expect(io.out).toContain("fault: 5 tools");
+    expect(io.out).toContain("fault: 6 tools");
     const written = JSON.parse(await readFile(path.join(dir, "out/fault.json"), "utf8"));
     expect(written.tools.map((tool: { name: string }) => tool.name)).toEqual([
       "crash",
@@ -41,6 +41,7 @@ describe("toolsift dump", () => {
       "grow",
       "hang",
       "pid",
+      "progress",
     ]);
     expect(written.tools[1]).toMatchObject({
       title: "Echo",
