@@ -91,6 +91,7 @@ describe("connectServers faults and lifecycle", () => {
       "fault__echo",
       "fault__grow",
       "fault__hang",
+      "fault__log",
       "fault__pid",
       "fault__progress",
     ]);

@@ -3,7 +3,7 @@
  * them in sync (re-listing on `list_changed` and after restarts), with every call routed back to
  * the server that owns the tool.
  */
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { LoggingMessageNotification, Tool } from "@modelcontextprotocol/sdk/types.js";
 import picomatch from "picomatch";
 import {
   fingerprintTool,
@@ -47,6 +47,10 @@ export interface MCPUpstreams {
   status(): UpstreamStatus[];
   /** Called after a server's tools were (re)listed into the catalog. */
   onToolsChanged(listener: (server: string) => void): () => void;
+  /** Called with each log message (`notifications/message`) an upstream sends. */
+  onLogMessage(
+    listener: (server: string, params: LoggingMessageNotification["params"]) => void,
+  ): () => void;
   /** Closes every connection and child process; the servers' tools stay in the catalog. */
   close(): Promise<void>;
 }
@@ -89,6 +93,9 @@ export async function connectServers(
   const owned = new Map<string, Set<string>>();
   const servers = new Map<string, UpstreamServer>();
   const listeners = new Set<(server: string) => void>();
+  const logListeners = new Set<
+    (server: string, params: LoggingMessageNotification["params"]) => void
+  >();
 
   const call = async (
     name: string,
@@ -170,6 +177,9 @@ export async function connectServers(
         config,
         log,
         onTools: (tools) => sync(server, config, tools),
+        onLogMessage: (params) => {
+          for (const listener of logListeners) listener(server, params);
+        },
         ...(options.maxRestarts !== undefined ? { maxRestarts: options.maxRestarts } : {}),
         ...(options.startTimeoutMs !== undefined ? { startTimeoutMs: options.startTimeoutMs } : {}),
         ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}),
@@ -205,6 +215,10 @@ export async function connectServers(
     onToolsChanged(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    onLogMessage(listener) {
+      logListeners.add(listener);
+      return () => logListeners.delete(listener);
     },
     async close() {
       await Promise.all([...servers.values()].map((server) => server.close()));

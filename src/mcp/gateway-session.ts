@@ -58,7 +58,7 @@ export function createGatewaySession(
   const settings = modeSettings(options.mode ?? "bridge");
   const pageSize = options.pageSize ?? 500;
   const server = new Server(options.serverInfo ?? { name: "toolsift", version: "0.1.0" }, {
-    capabilities: { tools: { listChanged: true } },
+    capabilities: { tools: { listChanged: true }, logging: {} },
     ...(options.mode === "direct"
       ? {}
       : {

@@ -5,7 +5,10 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  LoggingMessageNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { createMCPToolSift } from "./create-mcp-toolsift.js";
 import type { GatewayMode } from "./gateway-config.js";
@@ -54,6 +57,7 @@ describe("toolsift serve over streamable HTTP", () => {
       "fault__echo",
       "fault__grow",
       "fault__hang",
+      "fault__log",
       "fault__pid",
       "fault__progress",
     ]);
@@ -77,6 +81,22 @@ describe("toolsift serve over streamable HTTP", () => {
     });
     expect(text(result)).toBe("done");
     expect(reports).toEqual(["1/3 step 1", "2/3 step 2", "3/3 step 3"]);
+  });
+
+  it("passes upstream log messages to the client, at the level the client set", async () => {
+    const running = await gateway("direct");
+    const client = await httpClient(running.url as string);
+    const logs: string[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+      const { level, logger, data } = notification.params;
+      logs.push(`${level} ${logger}: ${String(data)}`);
+    });
+    await client.callTool({ name: "fault__log", arguments: {} });
+    await expect.poll(() => logs).toEqual(["warning fault/disk: disk almost full"]);
+    await client.setLoggingLevel("error");
+    await client.callTool({ name: "fault__log", arguments: {} });
+    await client.callTool({ name: "fault__echo", arguments: { text: "after" } });
+    expect(logs).toHaveLength(1);
   });
 
   it("reveal mode announces list_changed to the session that searched, and only to it", async () => {

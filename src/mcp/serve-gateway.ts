@@ -23,17 +23,33 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-/** Tells every session's client to re-list when the catalog changes (batched per tick). */
-function announceCatalogChanges(options: GatewaySessionOptions, sessions: () => Iterable<Server>) {
+/** Tells every session's client to re-list when the catalog changes (batched per tick), and
+ * passes the upstreams' log messages to every session (at the level each session set), with the
+ * server as the logger. Returns the unsubscribe function. */
+function forwardUpstreamEvents(
+  options: GatewaySessionOptions,
+  sessions: () => Iterable<{ server: Server; sessionId?: string | undefined }>,
+) {
+  const stopLogs = options.sift.upstreams.onLogMessage((server, params) => {
+    const logger = params.logger === undefined ? server : `${server}/${params.logger}`;
+    // the SDK keeps each session's logging level under its transport session id
+    for (const { server, sessionId } of sessions()) {
+      server.sendLoggingMessage({ ...params, logger }, sessionId).catch(() => undefined);
+    }
+  });
   let pending = false;
-  return options.sift.catalog.onChange(() => {
+  const stopChanges = options.sift.catalog.onChange(() => {
     if (pending) return;
     pending = true;
     setImmediate(() => {
       pending = false;
-      for (const server of sessions()) server.sendToolListChanged().catch(() => undefined);
+      for (const { server } of sessions()) server.sendToolListChanged().catch(() => undefined);
     });
   });
+  return () => {
+    stopLogs();
+    stopChanges();
+  };
 }
 
 /** A close function that runs `steps` once, however often it is called, and a promise that
@@ -55,7 +71,7 @@ function closeOnce(steps: () => Promise<void>): Pick<RunningGateway, "closed" | 
 export async function serveStdio(options: GatewaySessionOptions): Promise<RunningGateway> {
   const server = createGatewaySession("stdio", options);
   const transport = new StdioServerTransport();
-  const stopAnnouncing = announceCatalogChanges(options, () => [server]);
+  const stopAnnouncing = forwardUpstreamEvents(options, () => [{ server }]);
   const { closed, close } = closeOnce(async () => {
     stopAnnouncing();
     process.stdin.off("end", onEnd);
@@ -143,8 +159,8 @@ export async function serveHttp(options: ServeHttpOptions): Promise<RunningGatew
     );
   }
   const sessions = new Map<string, { server: Server; transport: StreamableHTTPServerTransport }>();
-  const stopAnnouncing = announceCatalogChanges(options, () =>
-    [...sessions.values()].map((entry) => entry.server),
+  const stopAnnouncing = forwardUpstreamEvents(options, () =>
+    [...sessions.entries()].map(([sessionId, entry]) => ({ server: entry.server, sessionId })),
   );
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {

@@ -14,6 +14,8 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   CallToolResultSchema,
   ErrorCode,
+  type LoggingMessageNotification,
+  LoggingMessageNotificationSchema,
   McpError,
   type Tool,
   ToolListChangedNotificationSchema,
@@ -30,6 +32,8 @@ export interface UpstreamServerOptions {
   log: (entry: MCPLogEntry) => void;
   /** Called with the full tool list after every (re)listing. */
   onTools: (tools: readonly Tool[]) => void;
+  /** Called with each `notifications/message` (log) the server sends. */
+  onLogMessage?: (params: LoggingMessageNotification["params"]) => void;
   /** Restart attempts after crashes before giving up until a call succeeds again; default 3. */
   maxRestarts?: number;
   /** Milliseconds to connect and initialize; default 30,000. */
@@ -142,6 +146,9 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
       } catch (error) {
         log({ level: "warn", server: name, message: `Re-listing failed: ${String(error)}` });
       }
+    });
+    next.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+      options.onLogMessage?.(notification.params);
     });
     try {
       await next.connect(nextTransport, { timeout: options.startTimeoutMs ?? 30_000 });

@@ -33,13 +33,14 @@ describe("toolsift dump", () => {
     );
     const io = capture();
     expect(await runCli(["dump", "--config", config, "--out", path.join(dir, "out")], io)).toBe(0);
-    expect(io.out).toContain("fault: 6 tools");
+    expect(io.out).toContain("fault: 7 tools");
     const written = JSON.parse(await readFile(path.join(dir, "out/fault.json"), "utf8"));
     expect(written.tools.map((tool: { name: string }) => tool.name)).toEqual([
       "crash",
       "echo",
       "grow",
       "hang",
+      "log",
       "pid",
       "progress",
     ]);
