@@ -87,6 +87,7 @@ describe("connectServers faults and lifecycle", () => {
   it("follows list pages and keeps titles, output schemas and structured content", async () => {
     const { sift } = await connectFault();
     expect(sift.catalog.list().map((tool) => tool.name)).toEqual([
+      "fault__cancelled",
       "fault__crash",
       "fault__echo",
       "fault__grow",

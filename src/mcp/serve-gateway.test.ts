@@ -53,6 +53,7 @@ describe("toolsift serve over streamable HTTP", () => {
     const client = await httpClient(running.url as string);
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
+      "fault__cancelled",
       "fault__crash",
       "fault__echo",
       "fault__grow",
@@ -81,6 +82,20 @@ describe("toolsift serve over streamable HTTP", () => {
     });
     expect(text(result)).toBe("done");
     expect(reports).toEqual(["1/3 step 1", "2/3 step 2", "3/3 step 3"]);
+  });
+
+  it("passes a client's cancellation to the upstream", async () => {
+    const running = await gateway("direct");
+    const client = await httpClient(running.url as string);
+    const controller = new AbortController();
+    const pending = client.callTool({ name: "fault__hang", arguments: {} }, undefined, {
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(), 100);
+    await expect(pending).rejects.toThrow(/abort/i);
+    await expect
+      .poll(async () => text(await client.callTool({ name: "fault__cancelled", arguments: {} })))
+      .toBe("1");
   });
 
   it("passes upstream log messages to the client, at the level the client set", async () => {

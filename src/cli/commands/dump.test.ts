@@ -33,9 +33,10 @@ describe("toolsift dump", () => {
     );
     const io = capture();
     expect(await runCli(["dump", "--config", config, "--out", path.join(dir, "out")], io)).toBe(0);
-    expect(io.out).toContain("fault: 7 tools");
+    expect(io.out).toContain("fault: 8 tools");
     const written = JSON.parse(await readFile(path.join(dir, "out/fault.json"), "utf8"));
     expect(written.tools.map((tool: { name: string }) => tool.name)).toEqual([
+      "cancelled",
       "crash",
       "echo",
       "grow",
@@ -44,7 +45,7 @@ describe("toolsift dump", () => {
       "pid",
       "progress",
     ]);
-    expect(written.tools[1]).toMatchObject({
+    expect(written.tools.find((tool: { name: string }) => tool.name === "echo")).toMatchObject({
       title: "Echo",
       server: "fault",
       outputSchema: { type: "object" },
