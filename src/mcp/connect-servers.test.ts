@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
@@ -69,6 +70,36 @@ describe("connectServers with real npm servers", () => {
     });
     expect(outcome.isError).toBeFalsy();
     expect(text(outcome)).toContain("42");
+  });
+});
+
+describe("connectServers over streamable HTTP", () => {
+  it("lists and calls server-everything served over HTTP", async () => {
+    const port = 38_000 + Math.floor(Math.random() * 2_000);
+    const child = spawn(process.execPath, [bin("server-everything"), "streamableHttp"], {
+      env: { ...process.env, PORT: String(port) },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const onData = (chunk: Buffer) => {
+          if (chunk.toString().includes("listening")) resolve();
+        };
+        child.stdout.on("data", onData);
+        child.stderr.on("data", onData);
+        child.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
+      });
+      const sift = await createMCPToolSift({
+        servers: { remote: { url: `http://127.0.0.1:${port}/mcp` } },
+      });
+      open.push(sift.upstreams);
+      expect(sift.upstreams.status()[0]?.state).toBe("ready");
+      const result = await sift.upstreams.call("remote__get-sum", { a: 1, b: 2 });
+      expect(text(result)).toContain("3");
+      await sift.close();
+    } finally {
+      child.kill();
+    }
   });
 });
 
