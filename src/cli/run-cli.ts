@@ -1,11 +1,13 @@
 import { readFileSync } from "node:fs";
 import { suggestNames } from "../disclosure/index.js";
 import { isToolsiftError } from "../errors.js";
+import { dumpCommand, dumpUsage } from "./commands/dump.js";
 import { evalCommand, evalUsage } from "./commands/eval.js";
 import { prepareCommand, prepareUsage } from "./commands/prepare.js";
 import { rankCommand, rankUsage } from "./commands/rank.js";
 import { reportCommand, reportUsage } from "./commands/report.js";
 import { searchCommand, searchUsage } from "./commands/search.js";
+import { serveCommand, serveUsage } from "./commands/serve.js";
 import type { CliIO } from "./io.js";
 import { safeText } from "./terminal.js";
 import { UsageError } from "./usage-error.js";
@@ -39,6 +41,16 @@ export const commands: Record<string, Command> = {
     run: prepareCommand,
     usage: prepareUsage,
     summary: "the request fragment toolsift would send to a provider, as JSON",
+  },
+  dump: {
+    run: dumpCommand,
+    usage: dumpUsage,
+    summary: "write each MCP server's tools/list (from a gateway config) as catalog files",
+  },
+  serve: {
+    run: serveCommand,
+    usage: serveUsage,
+    summary: "run the MCP gateway (search, reveal, policies, budgets) in front of MCP servers",
   },
 };
 

@@ -1,0 +1,124 @@
+/**
+ * One client session of the gateway: an MCP server whose `tools/list` is the session's turn plan
+ * (meta tools + loaded tools, per mode) and whose `tools/call` runs through ToolSift's dispatch
+ * (policy, argument checks, budgets) to the upstream that owns the tool.
+ */
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { ToolDefinition } from "../catalog/index.js";
+import type { TurnSettings } from "../disclosure/index.js";
+import { type CallScope, callScope } from "./call-scope.js";
+import type { MCPToolSift } from "./create-mcp-toolsift.js";
+import type { GatewayMode } from "./gateway-config.js";
+
+/** Options shared by every session of one gateway. */
+export interface GatewaySessionOptions {
+  sift: MCPToolSift;
+  /** `bridge` (default): search/describe/call meta tools; `reveal`: the search tool plus the
+   * tools found so far; `direct`: every visible tool. */
+  mode?: GatewayMode;
+  /** Tools per `tools/list` page; default 500. */
+  pageSize?: number;
+  serverInfo?: { name: string; version: string };
+}
+
+/** The disclosure settings each mode stands for. */
+export function modeSettings(mode: GatewayMode): TurnSettings {
+  if (mode === "direct") return { mode: "off" };
+  return { mode: "on", strategy: mode };
+}
+
+/** An upstream tool keeps every field it was listed with (icons, `_meta`, …); only the name is
+ * the gateway's. Meta tools and local tools are written from their definitions. */
+function toMCPTool(sift: MCPToolSift, tool: ToolDefinition): Tool {
+  const upstream = sift.upstreams.upstreamTool(tool.name);
+  if (upstream) return { ...upstream, name: tool.name };
+  return {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputSchema as Tool["inputSchema"],
+    ...(tool.title !== undefined ? { title: tool.title } : {}),
+    ...(tool.annotations ? { annotations: tool.annotations } : {}),
+    ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Tool["outputSchema"] } : {}),
+  };
+}
+
+/** Creates the MCP server of one client session; connect it to that session's transport. The
+ * session id may be a function, for transports that assign it during `initialize`. */
+export function createGatewaySession(
+  sessionId: string | (() => string),
+  options: GatewaySessionOptions,
+): Server {
+  const { sift } = options;
+  const session = typeof sessionId === "string" ? () => sessionId : sessionId;
+  const settings = modeSettings(options.mode ?? "bridge");
+  const pageSize = options.pageSize ?? 500;
+  const server = new Server(options.serverInfo ?? { name: "toolsift", version: "0.1.0" }, {
+    capabilities: { tools: { listChanged: true }, logging: {} },
+    ...(options.mode === "direct"
+      ? {}
+      : {
+          instructions:
+            "Most tools are not listed. Search for the tool you need with the search tool before saying a capability is missing.",
+        }),
+  });
+
+  server.setRequestHandler(ListToolsRequestSchema, (request) => {
+    const plan = sift.prepare({ session: session(), ...settings });
+    const tools = [...plan.metaTools, ...plan.loaded].map((tool) => toMCPTool(sift, tool));
+    const start = Number(request.params?.cursor ?? 0);
+    if (!Number.isInteger(start) || start < 0 || start > tools.length) {
+      throw new Error(
+        `Invalid cursor ${JSON.stringify(request.params?.cursor)}; list again without one.`,
+      );
+    }
+    const end = start + pageSize;
+    return end < tools.length
+      ? { tools: tools.slice(start, end), nextCursor: String(end) }
+      : { tools: tools.slice(start) };
+  });
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    // the client's progress token follows the call to the upstream, whose reports come back
+    const progressToken = request.params._meta?.progressToken;
+    const scope: CallScope =
+      progressToken === undefined
+        ? {}
+        : {
+            onProgress: (progress) => {
+              extra
+                .sendNotification({
+                  method: "notifications/progress",
+                  params: { ...progress, progressToken },
+                })
+                .catch(() => undefined);
+            },
+          };
+    const outcome = await callScope.run(scope, () =>
+      sift.execute({
+        session: session(),
+        name: request.params.name,
+        arguments: request.params.arguments ?? {},
+        signal: extra.signal,
+        ...settings,
+      }),
+    );
+    // reveal mode: found tools join this session's tools/list, so tell the client to re-list
+    if (outcome.revealed.length > 0 && options.mode === "reveal") {
+      await server.sendToolListChanged().catch(() => undefined);
+    }
+    return {
+      content: outcome.content,
+      ...(outcome.structuredContent !== undefined
+        ? { structuredContent: outcome.structuredContent }
+        : {}),
+      ...(outcome.isError ? { isError: true } : {}),
+      ...(outcome._meta !== undefined ? { _meta: outcome._meta as Record<string, unknown> } : {}),
+    };
+  });
+  return server;
+}

@@ -1,0 +1,33 @@
+// Owns: upstream MCP connections (stdio, streamable HTTP, SSE), their tools in a ToolSift, the gateway.
+// Must not import: cli. Loaded only through the `toolsift/mcp` subpath (it needs the optional MCP SDK).
+export {
+  type ConnectServersOptions,
+  connectServers,
+  type MCPUpstreams,
+} from "./connect-servers.js";
+export {
+  createMCPToolSift,
+  type MCPToolSift,
+  type MCPToolSiftOptions,
+} from "./create-mcp-toolsift.js";
+export type { VariableContext } from "./expand-variables.js";
+export { type GatewayConfig, type GatewayMode, parseGatewayConfig } from "./gateway-config.js";
+export {
+  createGatewaySession,
+  type GatewaySessionOptions,
+  modeSettings,
+} from "./gateway-session.js";
+export { InvalidConfigError, loadGatewayConfig } from "./load-gateway-config.js";
+export {
+  type RunningGateway,
+  type ServeHttpOptions,
+  serveHttp,
+  serveStdio,
+} from "./serve-gateway.js";
+export type * from "./types.js";
+export { createUpstreamNames, type NamingOption, type UpstreamNames } from "./upstream-names.js";
+export {
+  createUpstreamServer,
+  type UpstreamServer,
+  type UpstreamServerOptions,
+} from "./upstream-server.js";

@@ -1,0 +1,230 @@
+/**
+ * Serving the gateway: over stdio (one client, one session) or streamable HTTP on `/mcp` (one
+ * session per `Mcp-Session-Id`), loopback-only by default, with an optional bearer token and
+ * Host/Origin checks against DNS rebinding.
+ */
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { ToolsiftError } from "../errors.js";
+import { createGatewaySession, type GatewaySessionOptions } from "./gateway-session.js";
+
+/** A running gateway. */
+export interface RunningGateway {
+  /** `http://host:port/mcp` for HTTP; undefined for stdio. */
+  url?: string;
+  /** Resolves when the gateway stops (client gone or `close()`). */
+  closed: Promise<void>;
+  /** Stops serving and closes every session and upstream. */
+  close(): Promise<void>;
+}
+
+/** Tells every session's client to re-list when the catalog changes (batched per tick), and
+ * passes the upstreams' log messages to every session (at the level each session set), with the
+ * server as the logger. Returns the unsubscribe function. */
+function forwardUpstreamEvents(
+  options: GatewaySessionOptions,
+  sessions: () => Iterable<{ server: Server; sessionId?: string | undefined }>,
+) {
+  const stopLogs = options.sift.upstreams.onLogMessage((server, params) => {
+    const logger = params.logger === undefined ? server : `${server}/${params.logger}`;
+    // the SDK keeps each session's logging level under its transport session id
+    for (const { server, sessionId } of sessions()) {
+      server.sendLoggingMessage({ ...params, logger }, sessionId).catch(() => undefined);
+    }
+  });
+  let pending = false;
+  const stopChanges = options.sift.catalog.onChange(() => {
+    if (pending) return;
+    pending = true;
+    setImmediate(() => {
+      pending = false;
+      for (const { server } of sessions()) server.sendToolListChanged().catch(() => undefined);
+    });
+  });
+  return () => {
+    stopLogs();
+    stopChanges();
+  };
+}
+
+/** A close function that runs `steps` once, however often it is called, and a promise that
+ * resolves when they have run. */
+function closeOnce(steps: () => Promise<void>): Pick<RunningGateway, "closed" | "close"> {
+  let finish: () => void = () => undefined;
+  const closed = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= steps().finally(finish);
+    return closing;
+  };
+  return { closed, close };
+}
+
+/** Serves one client over stdin/stdout; stops when stdin ends. Logs must go to stderr. */
+export async function serveStdio(options: GatewaySessionOptions): Promise<RunningGateway> {
+  const server = createGatewaySession("stdio", options);
+  const transport = new StdioServerTransport();
+  const stopAnnouncing = forwardUpstreamEvents(options, () => [{ server }]);
+  const { closed, close } = closeOnce(async () => {
+    stopAnnouncing();
+    process.stdin.off("end", onEnd);
+    await server.close().catch(() => undefined);
+    await options.sift.close();
+  });
+  const onEnd = () => void close();
+  process.stdin.on("end", onEnd);
+  server.onclose = () => void close();
+  await server.connect(transport);
+  return { closed, close };
+}
+
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
+
+/** Options of `serveHttp`. */
+export interface ServeHttpOptions extends GatewaySessionOptions {
+  /** Default `127.0.0.1`. Any other address needs `token`. */
+  host?: string;
+  /** Default 0 (any free port; read it from `url`). */
+  port?: number;
+  /** Required as `Authorization: Bearer TOKEN` on every request when set. */
+  token?: string;
+}
+
+function hostOf(header: string): string {
+  // "[::1]:8080" → "[::1]", "localhost:8080" → "localhost"
+  return header.startsWith("[")
+    ? header.slice(0, header.indexOf("]") + 1)
+    : (header.split(":")[0] ?? "");
+}
+
+/** Why a request must be refused (status and message), or undefined when it may proceed. */
+function refusal(
+  request: IncomingMessage,
+  options: ServeHttpOptions,
+  loopback: boolean,
+): [number, string] | undefined {
+  if (loopback) {
+    // DNS rebinding: a web page may reach 127.0.0.1 under a foreign host name
+    const host = hostOf(request.headers.host ?? "");
+    if (!LOOPBACK.has(host)) {
+      return [403, `Host "${request.headers.host}" is not allowed; use localhost or 127.0.0.1.`];
+    }
+    const origin = request.headers.origin;
+    if (origin !== undefined) {
+      let originHost = "";
+      try {
+        originHost = new URL(origin).hostname;
+      } catch {
+        // an unparsable Origin is refused below
+      }
+      if (!LOOPBACK.has(originHost)) return [403, `Origin "${origin}" is not allowed.`];
+    }
+  }
+  if (options.token !== undefined && request.headers.authorization !== `Bearer ${options.token}`) {
+    return [401, "Missing or wrong bearer token; send Authorization: Bearer TOKEN."];
+  }
+  return undefined;
+}
+
+function sendError(response: ServerResponse, status: number, message: string): void {
+  response.writeHead(status, {
+    "content-type": "application/json",
+    ...(status === 401 ? { "www-authenticate": "Bearer" } : {}),
+  });
+  response.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
+}
+
+async function readJson(request: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString("utf8");
+  return text === "" ? undefined : JSON.parse(text);
+}
+
+/** Serves streamable HTTP on `http://HOST:PORT/mcp`, one ToolSift session per MCP session. */
+export async function serveHttp(options: ServeHttpOptions): Promise<RunningGateway> {
+  const host = options.host ?? "127.0.0.1";
+  const loopback = LOOPBACK.has(host);
+  if (!loopback && options.token === undefined) {
+    throw new ToolsiftError(
+      "invalid_option",
+      `Serving on ${host} exposes every upstream tool to the network; pass a token (--token) or serve on 127.0.0.1.`,
+    );
+  }
+  const sessions = new Map<string, { server: Server; transport: StreamableHTTPServerTransport }>();
+  const stopAnnouncing = forwardUpstreamEvents(options, () =>
+    [...sessions.entries()].map(([sessionId, entry]) => ({ server: entry.server, sessionId })),
+  );
+
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    if (new URL(request.url ?? "/", "http://localhost").pathname !== "/mcp") {
+      sendError(response, 404, "Not found; the MCP endpoint is /mcp.");
+      return;
+    }
+    const refused = refusal(request, options, loopback);
+    if (refused) {
+      sendError(response, ...refused);
+      return;
+    }
+    const id = request.headers["mcp-session-id"];
+    const existing = typeof id === "string" ? sessions.get(id) : undefined;
+    const body = request.method === "POST" ? await readJson(request) : undefined;
+    if (existing) {
+      await existing.transport.handleRequest(request, response, body);
+      return;
+    }
+    if (id !== undefined) {
+      sendError(response, 404, "Session not found; initialize a new session.");
+      return;
+    }
+    if (request.method !== "POST" || !isInitializeRequest(body)) {
+      sendError(response, 400, "No session; send an initialize request first.");
+      return;
+    }
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (sessionId) => {
+        sessions.set(sessionId, { server, transport });
+      },
+    });
+    const server = createGatewaySession(() => transport.sessionId ?? "", options);
+    transport.onclose = () => {
+      const sessionId = transport.sessionId;
+      if (sessionId === undefined) return;
+      sessions.delete(sessionId);
+      options.sift.disclosure.store.clear(sessionId);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(request, response, body);
+  };
+
+  const http = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      if (!response.headersSent)
+        sendError(response, 400, `Bad request: ${(error as Error).message}`);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(options.port ?? 0, host, () => resolve());
+  });
+  const address = http.address() as AddressInfo;
+  const { closed, close } = closeOnce(async () => {
+    stopAnnouncing();
+    await Promise.all(
+      [...sessions.values()].map((entry) => entry.server.close().catch(() => undefined)),
+    );
+    http.closeAllConnections();
+    await new Promise((resolve) => http.close(resolve));
+    await options.sift.close();
+  });
+  const shown = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return { url: `http://${shown}:${address.port}/mcp`, closed, close };
+}

@@ -1,0 +1,289 @@
+/**
+ * One upstream MCP server: starts it (stdio or HTTP), lists its tools page by page, routes calls
+ * to it with a time limit, notices crashes and restarts it lazily on the next call with a
+ * bounded number of attempts and a growing pause between failed ones.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import {
+  getDefaultEnvironment,
+  StdioClientTransport,
+} from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  CallToolResultSchema,
+  ErrorCode,
+  type LoggingMessageNotification,
+  LoggingMessageNotificationSchema,
+  McpError,
+  type Tool,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { ToolResult } from "../catalog/index.js";
+import type { UpstreamProgress } from "./call-scope.js";
+import type { MCPLogEntry, UpstreamServerConfig, UpstreamState, UpstreamStatus } from "./types.js";
+import { upstreamErrorText } from "./upstream-errors.js";
+
+/** Options of `createUpstreamServer`. */
+export interface UpstreamServerOptions {
+  name: string;
+  config: UpstreamServerConfig;
+  log: (entry: MCPLogEntry) => void;
+  /** Called with the full tool list after every (re)listing. */
+  onTools: (tools: readonly Tool[]) => void;
+  /** Called with each `notifications/message` (log) the server sends. */
+  onLogMessage?: (params: LoggingMessageNotification["params"]) => void;
+  /** Restart attempts after crashes before giving up until a call succeeds again; default 3. */
+  maxRestarts?: number;
+  /** Milliseconds to connect and initialize; default 30,000. */
+  startTimeoutMs?: number;
+  clientInfo?: { name: string; version: string };
+}
+
+/** A running (or runnable) upstream. */
+export interface UpstreamServer {
+  readonly name: string;
+  /** Connects and lists tools; rejects with a message naming the server and the fix. */
+  start(): Promise<void>;
+  /** Calls a tool; never throws: failures are `isError` results naming the server and a fix. */
+  call(
+    tool: string,
+    args: Record<string, unknown>,
+    options?: { signal?: AbortSignal; onProgress?: (progress: UpstreamProgress) => void },
+  ): Promise<ToolResult>;
+  /** Re-lists the tools (done automatically on `notifications/tools/list_changed`). */
+  relist(): Promise<void>;
+  status(): UpstreamStatus;
+  /** The connected SDK client, while the server is up. */
+  client(): Client | undefined;
+  /** The child process id of a stdio server while it runs. */
+  pid(): number | undefined;
+  close(): Promise<void>;
+}
+
+const MAX_PAGES = 1_000;
+
+function errorResult(text: string): ToolResult {
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+/** Creates an upstream; nothing starts until `start()` or the first call. */
+export function createUpstreamServer(options: UpstreamServerOptions): UpstreamServer {
+  const { name, config, log } = options;
+  const maxRestarts = options.maxRestarts ?? 3;
+  const callTimeoutMs = config.callTimeoutMs ?? 60_000;
+  let state: UpstreamState = "idle";
+  let client: Client | undefined;
+  let transport: Transport | undefined;
+  let starting: Promise<void> | undefined;
+  let toolCount = config.tools?.length ?? 0;
+  let restarts = 0;
+  let nextAttemptAt = 0;
+  let lastError: string | undefined;
+
+  const makeTransport = (useSse: boolean): Transport => {
+    if ("command" in config) {
+      const stdio = new StdioClientTransport({
+        command: config.command,
+        args: [...(config.args ?? [])],
+        env: { ...getDefaultEnvironment(), ...config.env },
+        ...(config.cwd !== undefined ? { cwd: config.cwd } : {}),
+        stderr: "pipe",
+      });
+      // the upstream's own stderr goes to our log, never to stdout (which may be the MCP stream)
+      stdio.stderr?.on("data", (chunk: Buffer) => {
+        for (const line of chunk.toString("utf8").split("\n")) {
+          if (line.trim() !== "") log({ level: "debug", server: name, message: line });
+        }
+      });
+      return stdio;
+    }
+    const init = { requestInit: { headers: { ...config.headers } } };
+    return useSse
+      ? new SSEClientTransport(new URL(config.url), init)
+      : new StreamableHTTPClientTransport(new URL(config.url), init);
+  };
+
+  const listAll = async (connected: Client): Promise<Tool[]> => {
+    const tools: Tool[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page += 1) {
+      const result = await connected.listTools(cursor === undefined ? {} : { cursor }, {
+        timeout: options.startTimeoutMs ?? 30_000,
+      });
+      tools.push(...result.tools);
+      cursor = result.nextCursor;
+      // a server that repeats a cursor would page forever
+      if (cursor === undefined || seen.has(cursor)) break;
+      seen.add(cursor);
+    }
+    return tools;
+  };
+
+  const publish = (tools: readonly Tool[]) => {
+    toolCount = tools.length;
+    options.onTools(tools);
+  };
+
+  const connect = async (useSse: boolean): Promise<void> => {
+    const next = new Client(options.clientInfo ?? { name: "toolsift", version: "0.1.0" });
+    const nextTransport = makeTransport(useSse);
+    next.onclose = () => {
+      if (client !== next) return;
+      client = undefined;
+      transport = undefined;
+      if (state === "closed") return;
+      state = "down";
+      lastError = "the connection closed (the process exited or the server hung up)";
+      log({ level: "warn", server: name, message: `Server went down: ${lastError}.` });
+    };
+    next.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      log({ level: "info", server: name, message: "tools/list_changed: re-listing." });
+      try {
+        publish(await listAll(next));
+      } catch (error) {
+        log({ level: "warn", server: name, message: `Re-listing failed: ${String(error)}` });
+      }
+    });
+    next.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+      options.onLogMessage?.(notification.params);
+    });
+    try {
+      await next.connect(nextTransport, { timeout: options.startTimeoutMs ?? 30_000 });
+    } catch (error) {
+      // a half-started process must not outlive the failed attempt
+      await nextTransport.close().catch(() => undefined);
+      throw error;
+    }
+    client = next;
+    transport = nextTransport;
+    state = "ready";
+    publish(await listAll(next));
+  };
+
+  const startOnce = async (): Promise<void> => {
+    state = "starting";
+    try {
+      try {
+        await connect(!("command" in config) && config.transport === "sse");
+      } catch (error) {
+        // servers from before streamable HTTP answer its POST with 4xx: try the legacy transport
+        const status = (error as { code?: unknown }).code;
+        const legacy = typeof status === "number" && status >= 400 && status < 500;
+        if ("command" in config || config.transport !== undefined || !legacy) throw error;
+        log({ level: "info", server: name, message: "Streamable HTTP refused; trying SSE." });
+        await connect(true);
+      }
+      lastError = undefined;
+      log({ level: "info", server: name, message: `Connected (${toolCount} tools).` });
+    } catch (error) {
+      state = "down";
+      lastError = upstreamErrorText(name, config, error, "start");
+      await transport?.close().catch(() => undefined);
+      client = undefined;
+      transport = undefined;
+      throw new Error(lastError, { cause: error });
+    }
+  };
+
+  const start = (): Promise<void> => {
+    if (state === "ready") return Promise.resolve();
+    if (state === "closed") return Promise.reject(new Error(`Server "${name}" is closed.`));
+    starting ??= startOnce().finally(() => {
+      starting = undefined;
+    });
+    return starting;
+  };
+
+  /** Brings the server up for a call, or says at once why it cannot. */
+  const ensureUp = async (): Promise<string | undefined> => {
+    if (state === "ready") return undefined;
+    if (state === "closed") return `Server "${name}" is closed; restart the gateway to use it.`;
+    if (state === "idle" || state === "starting") {
+      try {
+        await start();
+        return undefined;
+      } catch (error) {
+        return (error as Error).message;
+      }
+    }
+    // down: restart lazily, a bounded number of times, pausing longer after each failure
+    if (restarts >= maxRestarts) {
+      return `Server "${name}" is down and was restarted ${restarts} times without a successful call (last error: ${lastError}). Fix the server (see the gateway log), then restart the gateway.`;
+    }
+    const wait = nextAttemptAt - Date.now();
+    if (wait > 0) {
+      return `Server "${name}" is down (${lastError}); the next restart attempt is in ${Math.ceil(wait / 1000)} s. Try again then.`;
+    }
+    restarts += 1;
+    log({ level: "info", server: name, message: `Restarting (attempt ${restarts}).` });
+    try {
+      await start();
+      return undefined;
+    } catch (error) {
+      nextAttemptAt = Date.now() + Math.min(500 * 2 ** (restarts - 1), 10_000);
+      return (error as Error).message;
+    }
+  };
+
+  return {
+    name,
+    start,
+    async call(tool, args, callOptions = {}) {
+      const { signal, onProgress } = callOptions;
+      const problem = await ensureUp();
+      const connected = client;
+      if (problem !== undefined || !connected)
+        return errorResult(problem ?? `Server "${name}" is down.`);
+      try {
+        const result = await connected.request(
+          { method: "tools/call", params: { name: tool, arguments: args } },
+          CallToolResultSchema,
+          {
+            timeout: callTimeoutMs,
+            ...(signal ? { signal } : {}),
+            // a server that keeps reporting progress is working, not hung
+            ...(onProgress ? { onprogress: onProgress, resetTimeoutOnProgress: true } : {}),
+          },
+        );
+        restarts = 0;
+        return result as ToolResult;
+      } catch (error) {
+        if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+          return errorResult(
+            `Server "${name}" did not answer tools/call "${tool}" within ${callTimeoutMs / 1000} s. Try again, or raise callTimeoutMs for "${name}" in the config.`,
+          );
+        }
+        if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+          return errorResult(
+            `Server "${name}" went down during tools/call "${tool}"; the call may or may not have taken effect. The server restarts on the next call.`,
+          );
+        }
+        return errorResult(upstreamErrorText(name, config, error, `tools/call "${tool}"`));
+      }
+    },
+    async relist() {
+      await start();
+      if (client) publish(await listAll(client));
+    },
+    status: () => ({
+      server: name,
+      state,
+      tools: toolCount,
+      restarts,
+      ...(lastError !== undefined && state !== "ready" ? { error: lastError } : {}),
+    }),
+    client: () => client,
+    pid: () =>
+      transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined,
+    async close() {
+      state = "closed";
+      const closing = client;
+      client = undefined;
+      transport = undefined;
+      await closing?.close().catch(() => undefined);
+    },
+  };
+}
