@@ -55,9 +55,26 @@ beforeAll(() => {
     path.join(app, "package.json"),
     JSON.stringify({ name: "app", private: true, type: "module" }),
   );
+  // a user of a subpath with optional peers (toolsift/mcp …) installs them: the versions this
+  // repository tests with, so every subpath can be imported and type-checked
+  const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as {
+    peerDependencies?: Record<string, string>;
+    devDependencies?: Record<string, string>;
+  };
+  const peers = Object.keys(manifest.peerDependencies ?? {}).map(
+    (name) => `${name}@${manifest.devDependencies?.[name] ?? manifest.peerDependencies?.[name]}`,
+  );
   run(
     "npm",
-    ["install", "--prefer-offline", "--no-audit", "--no-fund", "--no-package-lock", tarball],
+    [
+      "install",
+      "--prefer-offline",
+      "--no-audit",
+      "--no-fund",
+      "--no-package-lock",
+      tarball,
+      ...peers,
+    ],
     app,
   );
 }, 240_000);
