@@ -254,6 +254,7 @@ export async function executeCall(
       input.session,
       input.timeoutMs ?? options.timeoutMs ?? 60_000,
       input.signal,
+      input.host,
     );
   }
   const durationMs = performance.now() - started;
