@@ -14,7 +14,14 @@ const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"
   version: string;
   exports: Record<string, unknown>;
   dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+  peerDependencies?: Record<string, string>;
 };
+/** The optional peers (the AI SDK, React) at the versions the repo pins, so their subpaths load;
+ * React's types come along for the TypeScript checks. */
+const peers = Object.keys(manifest.peerDependencies ?? {})
+  .flatMap((name) => (name === "react" ? [name, "react-dom", "@types/react"] : [name]))
+  .map((name) => `${name}@${manifest.devDependencies[name]}`);
 /** Every import path the package offers, except its package.json. */
 const subpaths = Object.keys(manifest.exports)
   .filter((key) => !key.endsWith("package.json"))
@@ -57,7 +64,15 @@ beforeAll(() => {
   );
   run(
     "npm",
-    ["install", "--prefer-offline", "--no-audit", "--no-fund", "--no-package-lock", tarball],
+    [
+      "install",
+      "--prefer-offline",
+      "--no-audit",
+      "--no-fund",
+      "--no-package-lock",
+      tarball,
+      ...peers,
+    ],
     app,
   );
 }, 240_000);
