@@ -232,11 +232,11 @@ describe("createAISDKAdapter options", () => {
     });
   });
 
-  it("uses an existing ToolSift's catalog tools, created as they become active", async () => {
+  it("uses an existing ToolSift's catalog tools under provider-safe keys, created when active", async () => {
     const sift = createToolSift({
       tools: [
         {
-          name: "weather_now",
+          name: "weather/now",
           server: "weather",
           description: "Current weather for a city.",
           inputSchema: { type: "object", properties: { city: { type: "string" } } },
@@ -248,7 +248,7 @@ describe("createAISDKAdapter options", () => {
     const adapter = await createAISDKAdapter({ sift });
     const session = adapter.session("w");
     expect(session.tools.weather_now).toBeUndefined();
-    const { model } = scriptedModel([
+    const { model, offered } = scriptedModel([
       searchFor("weather"),
       () => ({ calls: [{ name: "weather_now", input: { city: "Oslo" } }] }),
       () => ({ text: "done" }),
@@ -260,6 +260,10 @@ describe("createAISDKAdapter options", () => {
       stopWhen: stepCountIs(4),
       prompt: "weather in Oslo",
     });
+    // providers take only [A-Za-z0-9_-]: the search answer names the key the model must call
+    expect(String(result.steps[0]?.toolResults[0]?.output)).toMatch(/weather_now/);
+    expect(String(result.steps[0]?.toolResults[0]?.output)).not.toMatch(/weather\/now/);
+    expect(offered[1]).toContain("weather_now");
     expect(result.steps[1]?.toolResults[0]?.output).toBe("sunny in Oslo");
   });
 

@@ -10,6 +10,7 @@ import type { ToolDefinition } from "../../catalog/index.js";
 import { createToolSift, type ToolSift, type ToolSiftOptions } from "../../create-toolsift.js";
 import type { TurnPlan, TurnSettings } from "../../disclosure/index.js";
 import { ToolsiftError } from "../../errors.js";
+import { createToolKeys } from "./tool-keys.js";
 import {
   type AnyTool,
   fromToolDefinition,
@@ -103,6 +104,7 @@ export async function createAISDKAdapter(options: AISDKAdapterOptions): Promise<
       .map(([name, tool]) => toToolDefinition(name, tool, options.defer ?? "always")),
   );
   for (const definition of definitions) sift.catalog.replace(definition);
+  const keys = createToolKeys(sift.catalog, new Set(Object.keys(sdkTools)));
   const native = options.nativeSearch;
   const nativeName = native?.name ?? "tool_search";
   const settings: TurnSettings = { ...options.turn, ...(native ? { nativeSearch: true } : {}) };
@@ -143,27 +145,30 @@ export async function createAISDKAdapter(options: AISDKAdapterOptions): Promise<
     // a catalog or meta tool not yet in the record is added the first time it is active; a
     // meta tool's description carries the listing, so it follows the plan every step
     const ensure = (definition: ToolDefinition, meta: boolean): string => {
-      const existing = tools[definition.name];
-      if (!existing) tools[definition.name] = fromToolDefinition(definition, sift, id);
-      else if (meta && existing.description !== definition.description) {
-        tools[definition.name] = { ...existing, description: definition.description };
+      const key = meta ? definition.name : keys.keyOf(definition.name);
+      const existing = tools[key];
+      if (!existing) tools[key] = fromToolDefinition(definition, sift, id, meta ? keys : undefined);
+      else if (meta) {
+        const description = keys.toKeys(definition.description);
+        if (existing.description !== description) tools[key] = { ...existing, description };
       }
-      return definition.name;
+      return key;
     };
     const activeTools = (): string[] => {
       plan = sift.prepare({ ...settings, session: id });
       const names = plan.metaTools.map((definition) => ensure(definition, true));
-      for (const definition of plan.loaded) names.push(ensure(definition, false));
+      const loaded = plan.loaded.map((definition) => ensure(definition, false));
+      names.push(...loaded);
       if (native) {
-        for (const view of plan.deferred) {
-          const name = ensure(view.tool, false);
-          tools[name] = withDeferLoading(tools[name] as AnyTool, native.provider, true);
-          names.push(name);
+        // a tool the provider loaded for the model may come back loaded: send it whole again
+        for (const key of loaded) {
+          tools[key] =
+            originals.get(key) ?? withDeferLoading(tools[key] as AnyTool, native.provider, false);
         }
-        for (const definition of plan.loaded) {
-          const original = originals.get(definition.name);
-          tools[definition.name] =
-            original ?? withDeferLoading(tools[definition.name] as AnyTool, native.provider, false);
+        for (const view of plan.deferred) {
+          const key = ensure(view.tool, false);
+          tools[key] = withDeferLoading(tools[key] as AnyTool, native.provider, true);
+          names.push(key);
         }
         names.push(nativeName);
       }

@@ -9,6 +9,7 @@ import { asSchema, jsonSchema, type ToolExecutionOptions, type ToolSet } from "a
 import type { JsonSchema, ToolDefinition, ToolHandler, ToolResult } from "../../catalog/index.js";
 import type { ToolSift } from "../../create-toolsift.js";
 import type { ExecuteOutcome } from "../../disclosure/index.js";
+import type { ToolKeys } from "./tool-keys.js";
 
 /** What the adapter hands a handler through `ExecuteInput.host` for one AI SDK tool call. */
 export interface HostCall {
@@ -125,14 +126,16 @@ export function outputOf(outcome: ExecuteOutcome, call: HostCall): unknown {
   return textOf(outcome);
 }
 
-/** An AI SDK tool that runs a catalog tool (or a meta tool) through `sift.execute`. */
+/** An AI SDK tool that runs a catalog tool (or a meta tool) through `sift.execute`; a meta tool
+ * gets `keys`, which map tool names in its input home and in its output to record keys. */
 export function fromToolDefinition(
   definition: ToolDefinition,
   sift: ToolSift,
   session: string,
+  keys?: ToolKeys,
 ): AnyTool {
   return {
-    description: definition.description,
+    description: keys ? keys.toKeys(definition.description) : definition.description,
     inputSchema: jsonSchema(definition.inputSchema as Parameters<typeof jsonSchema>[0]),
     ...(definition.title ? { title: definition.title } : {}),
     execute: async (input: unknown, options: ToolExecutionOptions) => {
@@ -140,11 +143,12 @@ export function fromToolDefinition(
       const outcome = await sift.execute({
         session,
         name: definition.name,
-        arguments: input,
+        arguments: keys ? keys.toNames(input) : input,
         host: call,
         ...(options.abortSignal ? { signal: options.abortSignal } : {}),
       });
-      return outputOf(outcome, call);
+      const output = outputOf(outcome, call);
+      return keys && typeof output === "string" ? keys.toKeys(output) : output;
     },
   };
 }
