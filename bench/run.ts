@@ -2,6 +2,7 @@
  * `npm run bench`: every benchmark, printed as Markdown tables. Pass section names to run only
  * some: `npm run bench -- speed quality truncation`.
  */
+import { runAISDKPrepareStepBench } from "./ai-sdk-prepare-step.js";
 import { runDisclosureBench } from "./disclosure.js";
 import { runQualityBench } from "./quality.js";
 import { runSearchSpeed } from "./search-speed.js";
@@ -18,6 +19,7 @@ const sections: Record<string, () => unknown | Promise<unknown>> = {
       console.log(`| ${name} | ${value.toFixed(2)} |`);
   },
   disclosure: () => runDisclosureBench(),
+  "ai-sdk": () => runAISDKPrepareStepBench(),
 };
 
 const wanted = process.argv.slice(2);
