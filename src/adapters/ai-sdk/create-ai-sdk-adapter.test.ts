@@ -267,6 +267,41 @@ describe("createAISDKAdapter options", () => {
     expect(result.steps[1]?.toolResults[0]?.output).toBe("sunny in Oslo");
   });
 
+  it("gives the wrapped execute the SDK's call id, messages and an abort signal", async () => {
+    const seen: { toolCallId: string; messages: number; signal: boolean }[] = [];
+    const adapter = await createAISDKAdapter({
+      tools: {
+        ping: tool({
+          description: "Ping a host.",
+          inputSchema: object<{ host: string }>({ host: { type: "string" } }, ["host"]),
+          execute: async ({ host }, options) => {
+            seen.push({
+              toolCallId: options.toolCallId,
+              messages: options.messages.length,
+              signal: options.abortSignal instanceof AbortSignal,
+            });
+            return `pong from ${host}`;
+          },
+        }),
+      },
+      toolsift: { disclosure: { mode: "off" } },
+    });
+    const session = adapter.session("ping");
+    const { model } = scriptedModel([
+      () => ({ calls: [{ name: "ping", input: { host: "example.org" } }] }),
+      () => ({ text: "done" }),
+    ]);
+    const result = await generateText({
+      model,
+      tools: session.tools,
+      prepareStep: session.prepareStep,
+      stopWhen: stepCountIs(3),
+      prompt: "ping example.org",
+    });
+    expect(result.steps[0]?.toolResults[0]?.output).toBe("pong from example.org");
+    expect(seen).toEqual([{ toolCallId: "call-0-0", messages: 1, signal: true }]);
+  });
+
   it("rejects both sift and toolsift, and an empty session id, with a clear error", async () => {
     await expect(createAISDKAdapter({ sift: createToolSift(), toolsift: {} })).rejects.toThrow(
       /both `sift` and `toolsift`/,

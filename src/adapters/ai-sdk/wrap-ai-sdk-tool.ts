@@ -51,14 +51,14 @@ function asToolResult(output: unknown): ToolResult {
 function handlerOf(name: string, execute: NonNullable<AnyTool["execute"]>): ToolHandler {
   return async (args, context) => {
     const call = context.host as HostCall | undefined;
-    const options: ToolExecutionOptions = {
-      toolCallId: call?.options.toolCallId ?? `toolsift-${name}`,
-      messages: call?.options.messages ?? [],
+    // the SDK's own options go through whole (ai@7 adds `context` and a sandbox); the signal is
+    // toolsift's, which also fires on the call's time limit
+    const options = {
+      toolCallId: `toolsift-${name}`,
+      messages: [],
+      ...call?.options,
       ...(context.signal ? { abortSignal: context.signal } : {}),
-      ...(call && "experimental_context" in call.options
-        ? { experimental_context: call.options.experimental_context }
-        : {}),
-    };
+    } as ToolExecutionOptions;
     const output = await finalOutput(await execute(args, options));
     const result = asToolResult(output);
     if (call) {
