@@ -18,9 +18,14 @@ const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"
   peerDependencies?: Record<string, string>;
 };
 /** The optional peers (the AI SDK, React) at the versions the repo pins, so their subpaths load;
- * React's types come along for the TypeScript checks. */
+ * types come along for the TypeScript checks (`@ai-sdk/provider`'s declarations import
+ * `json-schema`, which ships none). */
+const companions: Record<string, string[]> = {
+  ai: ["@types/json-schema"],
+  react: ["react-dom", "@types/react"],
+};
 const peers = Object.keys(manifest.peerDependencies ?? {})
-  .flatMap((name) => (name === "react" ? [name, "react-dom", "@types/react"] : [name]))
+  .flatMap((name) => [name, ...(companions[name] ?? [])])
   .map((name) => `${name}@${manifest.devDependencies[name]}`);
 /** Every import path the package offers, except its package.json. */
 const subpaths = Object.keys(manifest.exports)
