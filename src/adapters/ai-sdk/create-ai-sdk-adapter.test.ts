@@ -1,11 +1,20 @@
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
-import { generateText, jsonSchema, stepCountIs, streamText, type ToolSet, tool } from "ai";
+import * as aiModule from "ai";
+import {
+  generateText,
+  type JSONSchema7,
+  jsonSchema,
+  stepCountIs,
+  streamText,
+  type ToolSet,
+  tool,
+} from "ai";
 import { describe, expect, it, vi } from "vitest";
 import { createToolSift } from "../../create-toolsift.js";
 import { scriptedModel } from "./__fixtures__/scripted-model.js";
 import { createAISDKAdapter } from "./index.js";
 
-const object = <T>(properties: Record<string, unknown>, required: string[] = []) =>
+const object = <T>(properties: Record<string, JSONSchema7>, required: string[] = []) =>
   jsonSchema<T>({ type: "object", properties, required, additionalProperties: false });
 
 /** Twenty tools of a fictional ops platform: enough for `auto` disclosure to defer them. */
@@ -69,6 +78,14 @@ const searchFor = (query: string) => () => ({
 });
 const offeredTool = (options: LanguageModelV3CallOptions, name: string) =>
   (options.tools ?? []).some((item) => item.name === name);
+
+// vitest.ai7.config.ts runs this file against ai@7 (Node 22) and sets TOOLSIFT_AI_MAJOR
+describe("the AI SDK under test", () => {
+  it("is the major version this run asked for", () => {
+    const isSeven = "experimental_filterActiveTools" in aiModule; // new in ai@7
+    expect(isSeven ? "7" : "6").toBe(process.env.TOOLSIFT_AI_MAJOR ?? "6");
+  });
+});
 
 describe("createAISDKAdapter with generateText", () => {
   it("searches, activates the found tool next step, runs it and budgets its result", async () => {

@@ -150,7 +150,9 @@ export async function createAISDKAdapter(options: AISDKAdapterOptions): Promise<
       if (!existing) tools[key] = fromToolDefinition(definition, sift, id, meta ? keys : undefined);
       else if (meta) {
         const description = keys.toKeys(definition.description);
-        if (existing.description !== description) tools[key] = { ...existing, description };
+        if (existing.description !== description) {
+          tools[key] = { ...existing, description } as AnyTool;
+        }
       }
       return key;
     };

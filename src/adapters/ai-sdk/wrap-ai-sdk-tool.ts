@@ -5,23 +5,26 @@
  * argument checks, hooks and result budgets apply to every call.
  */
 
-import { asSchema, jsonSchema, type ToolExecutionOptions, type ToolSet } from "ai";
+import { asSchema, jsonSchema, type ToolSet } from "ai";
 import type { JsonSchema, ToolDefinition, ToolHandler, ToolResult } from "../../catalog/index.js";
 import type { ToolSift } from "../../create-toolsift.js";
 import type { ExecuteOutcome } from "../../disclosure/index.js";
 import type { ToolKeys } from "./tool-keys.js";
 
+/** One tool of an AI SDK tools record. */
+export type AnyTool = ToolSet[string];
+
+/** The options the SDK passes to `execute` (read off the tool type: ai@7 made them generic). */
+export type CallOptions = Parameters<NonNullable<AnyTool["execute"]>>[1];
+
 /** What the adapter hands a handler through `ExecuteInput.host` for one AI SDK tool call. */
 export interface HostCall {
-  options: ToolExecutionOptions;
+  options: CallOptions;
   /** The tool's own output, set by the handler: returned as-is when no budget cut it. */
   output?: unknown;
   /** The result the handler gave toolsift for that output. */
   result?: ToolResult;
 }
-
-/** One tool of an AI SDK tools record. */
-export type AnyTool = ToolSet[string];
 
 /** A tool the provider runs itself (web search, the provider's tool search): never cataloged. */
 export function isProviderTool(tool: AnyTool): boolean {
@@ -58,7 +61,7 @@ function handlerOf(name: string, execute: NonNullable<AnyTool["execute"]>): Tool
       messages: [],
       ...call?.options,
       ...(context.signal ? { abortSignal: context.signal } : {}),
-    } as ToolExecutionOptions;
+    } as CallOptions;
     const output = await finalOutput(await execute(args, options));
     const result = asToolResult(output);
     if (call) {
@@ -76,7 +79,8 @@ export async function toToolDefinition(
   defer: ToolDefinition["defer"],
 ): Promise<ToolDefinition> {
   const schema = (await asSchema(tool.inputSchema).jsonSchema) as JsonSchema;
-  const description = tool.description ?? tool.title ?? "";
+  // ai@7 also allows a description function of the call context, which the catalog cannot hold
+  const description = typeof tool.description === "string" ? tool.description : (tool.title ?? "");
   return {
     name,
     description,
@@ -138,7 +142,7 @@ export function fromToolDefinition(
     description: keys ? keys.toKeys(definition.description) : definition.description,
     inputSchema: jsonSchema(definition.inputSchema as Parameters<typeof jsonSchema>[0]),
     ...(definition.title ? { title: definition.title } : {}),
-    execute: async (input: unknown, options: ToolExecutionOptions) => {
+    execute: async (input: unknown, options: CallOptions) => {
       const call: HostCall = { options };
       const outcome = await sift.execute({
         session,
