@@ -1,22 +1,17 @@
 /**
  * A small React page over a ToolSift instance with `toolsift/react`: a search box, the policy
  * profile picker, the tools a chat session sees this turn, and the result-token budget. Written
- * with `createElement` so it needs no JSX setup. Run with `npx tsx examples/react-page.ts` to
- * print the page rendered on the server from the 20 real catalogs.
+ * with `createElement` so it needs no JSX setup, and platform-neutral: `react-page-server.ts`
+ * renders it with `react-dom/server`, `react-page-browser.ts` mounts it in a browser.
  */
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { createElement as h, useState } from "react";
-import { renderToString } from "react-dom/server";
 import {
   useSessionTools,
   useToolBudget,
   useToolProfile,
   useToolSearch,
 } from "../src/adapters/react/index.js";
-import { loadCatalogPaths } from "../src/catalog/node.js";
-import { createToolSift, type ToolSift } from "../src/index.js";
-import { sharedDir } from "../test/shared-dir.js";
+import { createToolSift, type ToolDefinition, type ToolSift } from "../src/index.js";
 
 function SearchPanel({ sift }: { sift: ToolSift }) {
   const [query, setQuery] = useState("create a pull request");
@@ -92,19 +87,11 @@ export function ToolSiftPage({ sift, session }: { sift: ToolSift; session: strin
   );
 }
 
-/** A ToolSift over the 20 real catalogs, as the page and its test use it. */
-export async function createExampleSift(): Promise<ToolSift> {
-  const { tools } = await loadCatalogPaths([path.join(sharedDir(), "catalogs")], {
-    duplicates: "qualify",
-  });
+/** The ToolSift the page shows, over the given tools (the real catalogs in the examples). */
+export function createPageSift(tools: readonly ToolDefinition[]): ToolSift {
   return createToolSift({
     tools,
     disclosure: { mode: "auto" },
     budget: { totalResults: 8_000 },
   });
-}
-
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const sift = await createExampleSift();
-  console.log(renderToString(h(ToolSiftPage, { sift, session: "example" })));
 }

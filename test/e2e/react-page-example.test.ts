@@ -6,13 +6,14 @@
 import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { createElement as h } from "react";
 import { afterEach, describe, expect, it } from "vitest";
-import { createExampleSift, ToolSiftPage } from "../../examples/react-page.js";
+import { createPageSift, ToolSiftPage } from "../../examples/react-page.js";
+import { loadExampleTools } from "../../examples/react-page-server.js";
 
 afterEach(cleanup);
 
 describe("examples/react-page.ts", () => {
   it("searches, filters by profile and follows a session's reveals", async () => {
-    const sift = await createExampleSift();
+    const sift = createPageSift(await loadExampleTools());
     render(h(ToolSiftPage, { sift, session: "page" }));
     const hits = () =>
       within(screen.getByRole("region", { name: "search" }))
