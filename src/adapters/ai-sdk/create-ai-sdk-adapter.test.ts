@@ -319,6 +319,51 @@ describe("createAISDKAdapter options", () => {
     expect(seen).toEqual([{ toolCallId: "call-0-0", messages: 1, signal: true }]);
   });
 
+  it("keeps a tool's own toModelOutput for whole results and sends cut ones as text", async () => {
+    const adapter = await createAISDKAdapter({
+      tools: {
+        rows: tool({
+          description: "List rows.",
+          inputSchema: object<{ count: number }>({ count: { type: "integer" } }, ["count"]),
+          execute: async ({ count }) => Array.from({ length: count }, (_, row) => `row ${row}`),
+          toModelOutput: ({ output }) => ({ type: "text", value: `${output.length} rows` }),
+        }),
+      },
+      toolsift: { disclosure: { mode: "off" }, budget: { perToolResult: 100 }, tokens: "estimate" },
+    });
+    const session = adapter.session("rows");
+    const { model } = scriptedModel([
+      () => ({ calls: [{ name: "rows", input: { count: 3 } }] }),
+      () => ({ calls: [{ name: "rows", input: { count: 2_000 } }] }),
+      () => ({ text: "done" }),
+    ]);
+    await generateText({
+      model,
+      tools: session.tools,
+      prepareStep: session.prepareStep,
+      stopWhen: stepCountIs(4),
+      prompt: "rows",
+    });
+    const sentBack = JSON.stringify(model.doGenerateCalls[2]?.prompt);
+    expect(sentBack).toContain("3 rows");
+    expect(sentBack).toContain("row 0");
+    expect(sentBack).not.toContain("2000 rows");
+  });
+
+  it("refuses an AI SDK tool named like a tool already in the sift", async () => {
+    const sift = createToolSift({
+      tools: [{ name: "ping", description: "Ping.", inputSchema: { type: "object" } }],
+    });
+    const ping = tool({
+      description: "Ping too.",
+      inputSchema: object<Record<string, never>>({}),
+      execute: () => "",
+    });
+    await expect(createAISDKAdapter({ sift, tools: { ping } })).rejects.toThrow(
+      /"ping" has the same name/,
+    );
+  });
+
   it("rejects both sift and toolsift, and an empty session id, with a clear error", async () => {
     await expect(createAISDKAdapter({ sift: createToolSift(), toolsift: {} })).rejects.toThrow(
       /both `sift` and `toolsift`/,

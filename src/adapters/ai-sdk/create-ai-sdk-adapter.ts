@@ -68,6 +68,19 @@ export interface AISDKAdapter {
   session(id: string): AISDKSession;
 }
 
+/** Call ids whose result a budget cut, for the tools with their own `toModelOutput`; bounded,
+ * since the SDK asks right after the call and a long session makes many calls. */
+function createCutCalls(limit = 1_000) {
+  const ids = new Set<string>();
+  return {
+    add(id: string) {
+      ids.add(id);
+      if (ids.size > limit) ids.delete(ids.values().next().value as string);
+    },
+    has: (id: string) => ids.has(id),
+  };
+}
+
 function withDeferLoading(tool: AnyTool, provider: string, defer: boolean): AnyTool {
   const options = (tool.providerOptions ?? {}) as Record<string, Record<string, unknown>>;
   const current = options[provider]?.deferLoading === true;
@@ -103,7 +116,15 @@ export async function createAISDKAdapter(options: AISDKAdapterOptions): Promise<
       .filter(([, tool]) => !isProviderTool(tool))
       .map(([name, tool]) => toToolDefinition(name, tool, options.defer ?? "always")),
   );
-  for (const definition of definitions) sift.catalog.replace(definition);
+  for (const definition of definitions) {
+    if (sift.catalog.has(definition.name)) {
+      throw new ToolsiftError(
+        "duplicate_tool",
+        `AI SDK tool "${definition.name}" has the same name as a tool already in the ToolSift catalog; rename one of them (or leave it out of \`tools\`).`,
+      );
+    }
+  }
+  sift.catalog.add(definitions);
   const keys = createToolKeys(sift.catalog, new Set(Object.keys(sdkTools)));
   const native = options.nativeSearch;
   const nativeName = native?.name ?? "tool_search";
@@ -117,12 +138,14 @@ export async function createAISDKAdapter(options: AISDKAdapterOptions): Promise<
       );
     }
     const tools: ToolSet = {};
+    const cut = createCutCalls();
     // the user's tools keep their schemas, toModelOutput and the rest; only execute is routed
     for (const [name, tool] of Object.entries(sdkTools)) {
       if (isProviderTool(tool) || !tool.execute) {
         tools[name] = tool;
         continue;
       }
+      const toModelOutput = tool.toModelOutput;
       tools[name] = {
         ...tool,
         execute: async (input: unknown, callOptions) => {
@@ -134,8 +157,19 @@ export async function createAISDKAdapter(options: AISDKAdapterOptions): Promise<
             host: call,
             ...(callOptions.abortSignal ? { signal: callOptions.abortSignal } : {}),
           });
-          return outputOf(outcome, call);
+          const output = outputOf(outcome, call);
+          if (toModelOutput && output !== call.output) cut.add(callOptions.toolCallId);
+          return output;
         },
+        // a cut result is text, not the shape the tool's own toModelOutput expects
+        ...(toModelOutput
+          ? {
+              toModelOutput: (options: Parameters<typeof toModelOutput>[0]) =>
+                cut.has(options.toolCallId)
+                  ? { type: "text" as const, value: String(options.output) }
+                  : toModelOutput(options),
+            }
+          : {}),
       } as AnyTool;
     }
     if (native) tools[nativeName] = native.tool;
