@@ -2,6 +2,7 @@
  * `npm run bench`: every benchmark, printed as Markdown tables. Pass section names to run only
  * some: `npm run bench -- speed quality truncation hostile`.
  */
+import { runAISDKPrepareStepBench } from "./ai-sdk-prepare-step.js";
 import { runDisclosureBench } from "./disclosure.js";
 import { runHostileInputBench } from "./hostile-input.bench.js";
 import { runQualityBench } from "./quality.js";
@@ -26,6 +27,7 @@ const sections: Record<string, () => unknown | Promise<unknown>> = {
     for (const [name, value] of Object.entries(figures))
       console.log(`| ${name} | ${value.toFixed(2)} |`);
   },
+  "ai-sdk": () => runAISDKPrepareStepBench(),
 };
 
 const wanted = process.argv.slice(2);

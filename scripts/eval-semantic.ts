@@ -59,10 +59,11 @@ async function compare(tools: ToolDefinition[], queries: EvalQuery[]) {
   for (const { query } of queries) {
     await semantic.prepare([query]);
     const result = semantic.search(query, { limit: 25, cut: false }, (q, o) => index.search(q, o));
-    fused.set(
-      query,
-      result.hits.map((hit) => hit.name),
-    );
+    // as `rank` does for a flat list: the first hit's companions follow it
+    const names = result.hits.map((hit) => hit.name);
+    const companions = (result.hits[0]?.companions ?? []).map((companion) => companion.name);
+    const flat = [...names.slice(0, 1), ...companions, ...names.slice(1)];
+    fused.set(query, [...new Set(flat)]);
   }
   const lexical = evaluate({ rank: (query, k) => index.rank(query, k) }, queries);
   const hybrid = evaluate({ rank: (query, k) => (fused.get(query) ?? []).slice(0, k) }, queries);

@@ -362,3 +362,20 @@ describe("createToolSift on the 20 real catalogs", () => {
     console.log(figures.join("\n"));
   });
 });
+
+describe("sift.subscribe", () => {
+  it("reports catalog, policy, call and budget-reset changes, and stops after unsubscribe", async () => {
+    const sift = createToolSift({ tools, disclosure: { mode: "on" } });
+    const seen: number[] = [];
+    const unsubscribe = sift.subscribe(() => seen.push(sift.version));
+    sift.catalog.add(echo("lint_code", "ci"));
+    sift.policy.setLayer({ label: "safety", deny: ["lint_*"] });
+    await sift.execute({ session: "s", name: "tool_search", arguments: { query: "file" } });
+    sift.results.reset();
+    expect(seen).toEqual([1, 2, 3, 4]);
+    unsubscribe();
+    sift.catalog.remove("lint_code");
+    expect(seen).toHaveLength(4);
+    expect(sift.version).toBe(5);
+  });
+});

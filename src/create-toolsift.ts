@@ -166,6 +166,14 @@ export interface ToolSift {
   explain(name: string): PolicyDecision;
   /** Fails closed (throws `missing_required_tools`) when a tool a run depends on is unavailable. */
   requireTools(names: readonly string[], options?: { loaded?: boolean }): ToolDefinition[];
+  /**
+   * Calls `listener` after anything a view of this instance shows may have changed: the catalog,
+   * the policy, a call through `execute` or `respond` (reveals, budget use) or `results.reset()`.
+   * Changes made on `disclosure.store` directly are not seen. Returns the unsubscribe function.
+   */
+  subscribe(listener: () => void): () => void;
+  /** Increases with every change `subscribe` reports; a cheap snapshot key for UIs. */
+  readonly version: number;
 }
 
 function counterFrom(option: ToolSiftOptions["tokens"]): TokenCounter {
@@ -338,10 +346,31 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
     budgetResult,
   });
 
-  const execute: Disclosure["execute"] = async (input) => {
+  const executeCall: Disclosure["execute"] = async (input) => {
     if (semantic && input.name === disclosure.metaToolNames.search)
       await semantic.prepare(searchQueries(input.arguments));
     return disclosure.execute(input);
+  };
+  // change notification for UIs (toolsift/react): one counter, bumped before listeners run
+  let version = 0;
+  const listeners = new Set<() => void>();
+  const notify = () => {
+    version += 1;
+    for (const listener of [...listeners]) listener();
+  };
+  catalog.onChange(notify);
+  policy.onChange(notify);
+  const resetResults = results.reset;
+  results.reset = () => {
+    resetResults();
+    notify();
+  };
+  const execute: Disclosure["execute"] = async (input) => {
+    try {
+      return await executeCall(input);
+    } finally {
+      notify();
+    }
   };
   const providerTurns = createProviderTurns({ ...disclosure, execute });
   function prepare<P extends ProviderId>(input: ProviderTurnInput<P>): ProviderTurn<P>;
@@ -370,5 +399,14 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
     exportVectors: () => semantic?.exportVectors(),
     explain: (name) => policy.explain(name),
     requireTools: (names, requireOptions) => disclosure.requireTools(names, requireOptions),
+    subscribe: (listener) => {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    get version() {
+      return version;
+    },
   };
 }

@@ -51,6 +51,9 @@ export interface ToolCallContext {
   session: string;
   /** Aborted when the caller gives up on the call. */
   signal?: AbortSignal;
+  /** What the host framework passed with the call (`ExecuteInput.host`), unchanged; adapters use
+   * it to hand their own per-call options (an AI SDK tool call id, say) to the tool they wrap. */
+  host?: unknown;
 }
 
 /** Runs a tool. May return an MCP-style `ToolResult` or any JSON-serialisable value. */

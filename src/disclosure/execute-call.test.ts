@@ -284,6 +284,16 @@ describe("handlers", () => {
     expect(signal?.aborted).toBe(true);
   });
 
+  it("hands the caller's host value to the handler unchanged", async () => {
+    const seen: unknown[] = [];
+    const probe = coreTool("probe", { handler: (_args, context) => seen.push(context.host) });
+    const host = { toolCallId: "call-1" };
+    await setup([probe]).execute({ session: "s", name: "probe", host });
+    await setup([probe]).execute({ session: "s", name: "probe" });
+    expect(seen[0]).toBe(host);
+    expect(seen[1]).toBeUndefined();
+  });
+
   it("honours the caller's abort signal", async () => {
     const controller = new AbortController();
     const pending = setup([coreTool("slow", { handler: () => new Promise(() => {}) })]).execute({

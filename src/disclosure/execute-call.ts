@@ -293,6 +293,7 @@ async function executeSteps(input: ExecuteInput, context: ExecuteContext): Promi
       input.session,
       input.timeoutMs ?? options.timeoutMs ?? 60_000,
       input.signal,
+      input.host,
     );
   }
   const durationMs = performance.now() - started;

@@ -106,6 +106,7 @@ export async function runHandler(
   session: string,
   timeoutMs: number,
   signal?: AbortSignal,
+  host?: unknown,
 ): Promise<ToolResult> {
   if (signal?.aborted) return errorResult(`Tool "${name}" was not run: the call was cancelled.`);
   const controller = new AbortController();
@@ -129,7 +130,11 @@ export async function runHandler(
     };
     signal?.addEventListener("abort", onAbort, { once: true });
   });
-  const context: ToolCallContext = { session, signal: controller.signal };
+  const context: ToolCallContext = {
+    session,
+    signal: controller.signal,
+    ...(host !== undefined ? { host } : {}),
+  };
   const run = (async () => {
     try {
       return toToolResult(await handler(args, context));

@@ -280,6 +280,8 @@ export interface ExecuteInput {
   arguments?: unknown;
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** Handed to the handler unchanged as `context.host` (see `ToolCallContext`). */
+  host?: unknown;
 }
 
 /** A tool result plus what happened on the way. */

@@ -14,7 +14,20 @@ const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"
   version: string;
   exports: Record<string, unknown>;
   dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+  peerDependencies?: Record<string, string>;
 };
+/** The optional peers (the MCP SDK, the AI SDK, React) at the versions the repo pins, so their
+ * subpaths load;
+ * types come along for the TypeScript checks (`@ai-sdk/provider`'s declarations import
+ * `json-schema`, which ships none). */
+const companions: Record<string, string[]> = {
+  ai: ["@types/json-schema"],
+  react: ["react-dom", "@types/react"],
+};
+const peers = Object.keys(manifest.peerDependencies ?? {})
+  .flatMap((name) => [name, ...(companions[name] ?? [])])
+  .map((name) => `${name}@${manifest.devDependencies[name]}`);
 /** Every import path the package offers, except its package.json. */
 const subpaths = Object.keys(manifest.exports)
   .filter((key) => !key.endsWith("package.json"))
@@ -54,15 +67,6 @@ beforeAll(() => {
   writeFileSync(
     path.join(app, "package.json"),
     JSON.stringify({ name: "app", private: true, type: "module" }),
-  );
-  // a user of a subpath with optional peers (toolsift/mcp …) installs them: the versions this
-  // repository tests with, so every subpath can be imported and type-checked
-  const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as {
-    peerDependencies?: Record<string, string>;
-    devDependencies?: Record<string, string>;
-  };
-  const peers = Object.keys(manifest.peerDependencies ?? {}).map(
-    (name) => `${name}@${manifest.devDependencies?.[name] ?? manifest.peerDependencies?.[name]}`,
   );
   run(
     "npm",
