@@ -3,7 +3,15 @@ import type { SearchHit, SearchResult } from "../../search/index.js";
 import { catalogFlags, integerFlag, parseCommand } from "../args.js";
 import type { CliIO } from "../io.js";
 import { indexTools, loadTools } from "../load.js";
-import { clip, jsonText, type Style, safeText, styleFor, table } from "../terminal.js";
+import {
+  clip,
+  createProgress,
+  jsonText,
+  type Style,
+  safeText,
+  styleFor,
+  table,
+} from "../terminal.js";
 import { UsageError } from "../usage-error.js";
 
 export const searchUsage = `Usage: toolsift search QUERY --catalog PATH [--catalog PATH ...] [--limit N] [--json] [--explain] [--regex]
@@ -43,8 +51,9 @@ export async function searchCommand(argv: readonly string[], io: CliIO): Promise
     );
   const query = positionals.join(" ");
   const limit = integerFlag(values.limit, "limit", { min: 1, max: 25 }, 5);
-  const tools = await loadTools(values, io);
-  const index = indexTools(tools);
+  const progress = createProgress(io);
+  const tools = await loadTools(values, io, progress);
+  const index = indexTools(tools, progress);
   const result = index.search(query, {
     limit,
     explain: values.explain === true,
