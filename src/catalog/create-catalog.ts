@@ -2,6 +2,7 @@
 import { InvalidToolError, ToolsiftError } from "../errors.js";
 import { combineHashes, compareNames, fingerprintTool } from "./fingerprint-tools.js";
 import { describeRenames, qualifyDuplicateNames } from "./from-mcp-tools-list.js";
+import { nameSkeleton } from "./name-skeleton.js";
 import type { Catalog, CatalogChange, ToolDefinition } from "./types.js";
 import { isPlainObject, type NameRule, validateTools } from "./validate-tools.js";
 
@@ -43,13 +44,19 @@ export function createCatalog(
 ): Catalog {
   const nameRule = options.nameRule ?? "strict";
   const byName = new Map<string, ToolDefinition>();
+  // look-alike names are refused: the name each skeleton belongs to
+  const bySkeleton = new Map<string, string>();
+  const store = (tool: ToolDefinition) => {
+    byName.set(tool.name, tool);
+    bySkeleton.set(nameSkeleton(tool.name), tool.name);
+  };
   // each subscription is its own entry, so subscribing one function twice needs two unsubscribes
   let listeners: { listener: Listener }[] = [];
   let sorted: readonly ToolDefinition[] | undefined;
   let fingerprint: string | undefined;
 
   const validateOne = (tool: ToolDefinition): ToolDefinition => {
-    const { valid, issues } = validateTools([tool], { nameRule });
+    const { valid, issues } = validateTools([tool], { nameRule, existingSkeletons: bySkeleton });
     if (issues.length > 0 || valid[0] === undefined) throw new InvalidToolError(issues);
     return valid[0];
   };
@@ -102,22 +109,27 @@ export function createCatalog(
   const catalog: Catalog = {
     add(input) {
       const batch = qualify(Array.isArray(input) ? input : [input]);
-      const { valid, issues } = validateTools(batch, { nameRule, existing: byName });
+      const { valid, issues } = validateTools(batch, {
+        nameRule,
+        existing: byName,
+        existingSkeletons: bySkeleton,
+      });
       if (issues.length > 0) throw new InvalidToolError(issues);
-      for (const tool of valid) byName.set(tool.name, tool);
+      for (const tool of valid) store(tool);
       emit(valid.map((tool) => ({ type: "add", tool })));
     },
     remove(name) {
       const tool = byName.get(name);
       if (tool === undefined) return false;
       byName.delete(name);
+      bySkeleton.delete(nameSkeleton(name));
       emit([{ type: "remove", tool }]);
       return true;
     },
     replace(input) {
       const tool = validateOne(input);
       const previous = byName.get(tool.name);
-      byName.set(tool.name, tool);
+      store(tool);
       emit([previous ? { type: "replace", tool, previous } : { type: "add", tool }]);
     },
     get(name) {

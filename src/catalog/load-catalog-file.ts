@@ -45,7 +45,11 @@ export interface SkippedFile {
  * left out (non-strict). */
 export interface LoadedCatalog {
   tools: ToolDefinition[];
+  /** The tools skipped, with why. */
   warnings: ToolIssue[];
+  /** Tools kept whose input schema cannot be checked (`schema_unchecked`): their calls are
+   * refused unless `uncheckedSchemas: "allow"`. */
+  schemaWarnings: ToolIssue[];
   renamed: RenamedTool[];
   /** Every file read, in load order (skipped files included). */
   files: string[];
@@ -113,12 +117,12 @@ export async function loadCatalogPaths(
     entries = entries.map((entry, index) => ({ ...entry, value: qualified.entries[index] }));
     renamed = qualified.renamed;
   }
-  const { valid, issues } = validateEntries(
+  const { valid, issues, warnings } = validateEntries(
     entries,
     options.nameRule === undefined ? {} : { nameRule: options.nameRule },
   );
   if (issues.length > 0 && options.onInvalid !== "skip") throw new InvalidToolError(issues);
-  return { tools: valid, warnings: issues, renamed, files, skippedFiles };
+  return { tools: valid, warnings: issues, schemaWarnings: warnings, renamed, files, skippedFiles };
 }
 
 async function expandPath(item: string): Promise<string[]> {

@@ -1,5 +1,8 @@
 /** Validation of tool definitions: every problem in a batch is reported at once, with its fix. */
 import type { ToolIssue } from "../errors.js";
+import { keywordWalk } from "./check-schema-keywords.js";
+import { schemaShapeProblem } from "./check-schema-shape.js";
+import { formatCharacter, nameSkeleton } from "./name-skeleton.js";
 import type { ToolDefinition } from "./types.js";
 
 /** Which tool names are accepted.
@@ -14,14 +17,20 @@ export interface ValidateToolsOptions {
   nameRule?: NameRule;
   /** Names already taken (e.g. by the catalog the batch is added to); a clash is `duplicate_tool`. */
   existing?: { has(name: string): boolean };
+  /** The name already taken under each skeleton (see `nameSkeleton`); a different name with the
+   * same skeleton is `name_confusable`. */
+  existingSkeletons?: { get(skeleton: string): string | undefined };
   /** Where the batch came from (a file path); copied onto every issue. */
   source?: string;
 }
 
-/** The outcome of validating a batch: the usable tools (normalised and frozen) and every issue. */
+/** The outcome of validating a batch: the usable tools (normalised and frozen), every issue,
+ * and warnings about kept tools (`schema_unchecked`: an input schema that cannot be checked, so
+ * calls to the tool are refused unless the host sets `uncheckedSchemas: "allow"`). */
 export interface ValidationResult {
   valid: ToolDefinition[];
   issues: ToolIssue[];
+  warnings: ToolIssue[];
 }
 
 /** A value to validate together with where it came from. */
@@ -33,6 +42,8 @@ export interface SourcedEntry {
 const STRICT_NAME = /^[A-Za-z0-9_.:/-]{1,128}$/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what we reject
 const CONTROL = /[\u0000-\u001f\u007f]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range is meant
+const ASCII = /^[\u0000-\u007f]*$/;
 const DEFER = new Set(["never", "auto", "always"]);
 const TRUNCATION = new Set(["head", "tail", "head-tail", "smart"]);
 const STRING_FIELDS = ["title", "server", "category", "searchHint"] as const;
@@ -61,7 +72,10 @@ export function validateEntries(
 ): ValidationResult {
   const valid: ToolDefinition[] = [];
   const issues: ToolIssue[] = [];
+  const warnings: ToolIssue[] = [];
   const seen = new Map<string, number>();
+  // skeleton → the batch name that claimed it, so look-alike names cannot sit side by side
+  const skeletons = new Map<string, string>();
   entries.forEach((entry, index) => {
     const found: ToolIssue[] = [];
     const report = (tool: string, code: string, message: string) => {
@@ -85,13 +99,41 @@ export function validateEntries(
           `Tool "${tool.name}" is already in the catalog; use replace() to update it, or rename the new tool.`,
         );
       } else {
-        seen.set(tool.name, index);
-        valid.push(tool);
+        const skeleton = nameSkeleton(tool.name);
+        const twin = skeletons.get(skeleton) ?? options.existingSkeletons?.get(skeleton);
+        // ASCII names that differ in case stay apart visibly (benchmark data has calculate_BMI
+        // beside calculate_bmi); a non-ASCII look-alike does not
+        if (
+          twin !== undefined &&
+          twin !== tool.name &&
+          !(ASCII.test(twin) && ASCII.test(tool.name))
+        ) {
+          report(
+            tool.name,
+            "name_confusable",
+            `Tool ${JSON.stringify(tool.name)} looks the same as the tool ${JSON.stringify(twin)} (they differ only in look-alike characters), so a model could not tell them apart; rename one of them using plain ASCII.`,
+          );
+        } else {
+          seen.set(tool.name, index);
+          skeletons.set(skeleton, tool.name);
+          valid.push(tool);
+          // the size check passed in checkTool
+          const unchecked = keywordWalk(tool.inputSchema);
+          if (unchecked !== undefined) {
+            const warning: ToolIssue = {
+              tool: tool.name,
+              code: "schema_unchecked",
+              message: `Tool "${tool.name}": its inputSchema cannot be checked (${unchecked}), so its calls will be refused; fix the schema, or let such calls run unchecked with uncheckedSchemas: "allow".`,
+            };
+            if (entry.source !== undefined) warning.source = entry.source;
+            warnings.push(warning);
+          }
+        }
       }
     }
     issues.push(...found);
   });
-  return { valid, issues };
+  return { valid, issues, warnings };
 }
 
 type Report = (tool: string, code: string, message: string) => void;
@@ -125,6 +167,10 @@ function checkTool(
   const inputSchema = raw.inputSchema === undefined ? { type: "object" } : raw.inputSchema;
   checkSchema("inputSchema", inputSchema, fail);
   if (raw.outputSchema !== undefined) checkSchema("outputSchema", raw.outputSchema, fail);
+  for (const field of ["inputSchema", "outputSchema"] as const) {
+    const problem = raw[field] === undefined ? undefined : schemaShapeProblem(raw[field]);
+    if (problem !== undefined) fail("schema_too_large", `${field} ${problem}.`);
+  }
   if (raw.annotations !== undefined && !isPlainObject(raw.annotations)) {
     fail("field_invalid", `annotations is ${describe(raw.annotations)}; make it an object.`);
   }
@@ -173,6 +219,13 @@ function checkName(name: unknown, label: string, rule: NameRule, report: Report)
   if (name === undefined) return bad("has no name", `add a "name" such as "list_files".`);
   if (typeof name !== "string") return bad(`name is ${describe(name)}`, "make it a string.");
   if (name === "") return bad("name is empty", `give it a name such as "list_files".`);
+  const hidden = formatCharacter(name);
+  if (hidden !== undefined) {
+    return bad(
+      `name contains the invisible format character ${hidden.codePoint} at position ${hidden.index}, which would show it as a different name`,
+      "remove it.",
+    );
+  }
   if (rule === "strict") {
     if (name.length > 128) {
       return bad(`name is ${name.length} characters long (max 128)`, "shorten it.");

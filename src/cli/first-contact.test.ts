@@ -268,28 +268,33 @@ describe("toolsift terminal output", () => {
     expect(terminal.out).toBe(piped.out);
   });
 
-  it("neutralises escape sequences and format characters from catalog text", async () => {
+  it("neutralises escape sequences from catalog text, and skips names with format characters", async () => {
     const hostile = file("hostile.json", [
       tool("read_file", "Reads a file.\u001b]0;pwned\u0007\u001b[2J\u009b31m"),
       tool("delete\u202erepo", "Deletes.\u001b[31m red"),
+      tool("delete_repo", "Deletes a repository.\u001b[31m red"),
     ]);
     for (const stdoutTTY of [true, false]) {
       const io = capture({ stdoutTTY, env: { NO_COLOR: "1" } });
       expect(await runCli(["search", "file repo reads deletes", "--catalog", hostile], io)).toBe(0);
-      for (const char of ["\u001b", "\u0007", "\u009b", "\u202e"])
+      for (const char of ["\u001b", "\u0007", "\u009b", "\u202e"]) {
         expect(io.out).not.toContain(char);
+        expect(io.err).not.toContain(char);
+      }
       expect(io.out).toContain("\\u001b]0;pwned\\u0007");
-      expect(io.out).toContain("delete\\u202erepo");
+      // a name that displays as another is refused at load, with the code point named
+      expect(io.err).toContain("delete\\u202erepo");
+      expect(io.err).toMatch(/U\+202E/i);
     }
     const json = capture();
     await runCli(["search", "deletes", "--catalog", hostile, "--json"], json);
     for (const char of ["\u001b", "\u009b", "\u202e"]) expect(json.out).not.toContain(char);
-    expect(JSON.parse(json.out).hits[0].name).toBe("delete\u202erepo");
+    expect(JSON.parse(json.out).hits[0].name).toBe("delete_repo");
     const queries = file("hostile.jsonl", JSON.stringify({ id: "q", query: "deletes" }));
     const rank = capture();
     expect(await runCli(["rank", "--catalog", hostile, "--queries", queries], rank)).toBe(0);
     expect(rank.out).not.toContain("\u202e");
-    expect(JSON.parse(rank.out).ranked).toContain("delete\u202erepo");
+    expect(JSON.parse(rank.out).ranked).toEqual(["delete_repo"]);
   });
 });
 

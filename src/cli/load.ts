@@ -106,9 +106,13 @@ async function loadStdin(io: CliIO, strict: boolean) {
       ? { ...entry, server: STDIN_SERVER }
       : entry,
   );
-  const { valid, issues } = validateTools(entries, { nameRule: NAME_RULE });
+  const { valid, issues, warnings } = validateTools(entries, { nameRule: NAME_RULE });
   if (strict && issues.length > 0) throw new InvalidToolError(issues);
-  return { tools: valid, warnings: issues.map((issue) => ({ ...issue, source: "stdin" })) };
+  return {
+    tools: valid,
+    warnings: issues.map((issue) => ({ ...issue, source: "stdin" })),
+    schemaWarnings: warnings,
+  };
 }
 
 /** Tool names that several servers serve, as "name (a, b)" parts of a message. */
@@ -140,6 +144,7 @@ export async function loadTools(
   const sources = await expandSources(paths);
   const loaded: { tool: ToolDefinition; source: string }[] = [];
   const warnings: ToolIssue[] = [];
+  const schemaWarnings: ToolIssue[] = [];
   let skippedFiles = 0;
   for (const [position, source] of sources.entries()) {
     const name = source === "-" ? "stdin" : path.basename(source);
@@ -158,6 +163,7 @@ export async function loadTools(
             });
       for (const tool of result.tools) loaded.push({ tool, source });
       warnings.push(...result.warnings);
+      schemaWarnings.push(...result.schemaWarnings);
     } catch (error) {
       // one unreadable file among many is skipped; alone, or with --strict, it is the error
       const fileProblem = isToolsiftError(error) && error.code === "invalid_catalog_file";
@@ -205,6 +211,7 @@ export async function loadTools(
     );
   }
   if (warnings.length > 20) io.stderr(`warning: ${warnings.length - 20} more tools skipped\n`);
+  for (const warning of schemaWarnings.slice(0, 20)) io.stderr(`warning: ${warning.message}\n`);
   return tools;
 }
 

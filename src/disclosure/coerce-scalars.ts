@@ -9,13 +9,39 @@ function decodePointer(pointer: string): string[] {
     .map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"));
 }
 
+// the digits of a decimal numeral without sign, point, exponent, or leading/trailing zeros
+function significantDigits(text: string): string {
+  const mantissa = text
+    .trim()
+    .replace(/^-/, "")
+    .replace(/[eE].*$/, "");
+  return mantissa.replace(".", "").replace(/^0+/, "").replace(/0+$/, "");
+}
+
+/**
+ * The number a numeral holds, only when reading it changes no value: finite (`"1e999"` is not),
+ * a whole numeral within the safe-integer range (`"9007199254740993"` would become …992), and
+ * no more significant digits than the double keeps.
+ */
+function exactNumber(text: string): number | undefined {
+  const number = Number(text);
+  if (!Number.isFinite(number)) return undefined;
+  if (/^\s*-?\d+\s*$/.test(text) && !Number.isSafeInteger(number)) return undefined;
+  const digits = significantDigits(text);
+  // 15 significant digits always survive a double; beyond that, only if printing gives them back
+  if (digits.length > 15 && significantDigits(String(number)) !== digits) return undefined;
+  return number;
+}
+
 function convert(
   value: string,
   wanted: readonly string[],
 ): { ok: true; value: unknown } | { ok: false } {
   if ((wanted.includes("number") || wanted.includes("integer")) && NUMBER.test(value)) {
-    const number = Number(value);
-    if (wanted.includes("number") || Number.isInteger(number)) return { ok: true, value: number };
+    const number = exactNumber(value);
+    if (number !== undefined && (wanted.includes("number") || Number.isInteger(number))) {
+      return { ok: true, value: number };
+    }
   }
   if (wanted.includes("boolean") && (value === "true" || value === "false")) {
     return { ok: true, value: value === "true" };

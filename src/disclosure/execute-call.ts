@@ -61,7 +61,12 @@ function finish(
 }
 
 function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  // a thrown value's message getter or toString may itself throw
+  try {
+    return error instanceof Error ? String(error.message) : String(error);
+  } catch {
+    return "an error that cannot be read";
+  }
 }
 
 type Replaced =
@@ -72,14 +77,21 @@ type Replaced =
  * Checks arguments a before-hook put in place of the validated ones: they must be an object and,
  * for a catalog tool, pass its schema again (a hook cannot smuggle in what validation refused).
  */
-function checkReplacedArguments(tool: ToolDefinition, value: unknown, isMeta: boolean): Replaced {
+function checkReplacedArguments(
+  tool: ToolDefinition,
+  value: unknown,
+  isMeta: boolean,
+  options: DisclosureOptions,
+): Replaced {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     const got = value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
     return { ok: false, message: `expected an object, got ${got}` };
   }
   const args = value as { [key: string]: unknown };
   if (isMeta) return { ok: true, arguments: args, repairs: [] };
-  const check = checkArguments(tool, args);
+  const check = checkArguments(tool, args, {
+    uncheckedSchemas: options.uncheckedSchemas ?? "refuse",
+  });
   return check.ok
     ? { ok: true, arguments: check.arguments, repairs: check.repairs }
     : { ok: false, message: `its input schema rejects them:\n${check.problems}` };
@@ -98,6 +110,25 @@ export async function executeCall(
   input: ExecuteInput,
   context: ExecuteContext,
 ): Promise<ExecuteOutcome> {
+  const start = performance.now();
+  try {
+    return await executeSteps(input, context);
+  } catch (error) {
+    // the last line of the no-throw promise: a step that threw on hostile input still answers
+    const name = typeof input?.name === "string" ? input.name : "";
+    const draft: Draft = { tool: name, route: "direct", repairs: [], revealed: [], start };
+    const text = `Tool "${name.slice(0, 128)}" could not be processed: ${message(error)}. Check the call's arguments, or report this to the host.`;
+    const outcome = finish(draft, errorResult(text), false, "internal");
+    try {
+      context.record(outcome);
+    } catch {
+      // metrics are not worth a throw
+    }
+    return outcome;
+  }
+}
+
+async function executeSteps(input: ExecuteInput, context: ExecuteContext): Promise<ExecuteOutcome> {
   const { settings, basis, options } = context;
   const names = settings.names;
   const metaNames = new Set([names.search, names.describe, names.call]);
@@ -191,9 +222,11 @@ export async function executeCall(
   draft.repairs.push(...read.repairs, ...unnested.repairs);
   let args = unnested.arguments;
   if (!isMeta) {
-    const check = checkArguments(tool, args);
+    const check = checkArguments(tool, args, {
+      uncheckedSchemas: options.uncheckedSchemas ?? "refuse",
+    });
     draft.repairs.push(...check.repairs);
-    if (!check.ok) return done(errorResult(check.message), false, "invalid_arguments");
+    if (!check.ok) return done(errorResult(check.message), false, check.code);
     args = check.arguments;
   }
 
@@ -215,7 +248,7 @@ export async function executeCall(
         );
       }
       if (decision?.arguments !== undefined) {
-        const replaced = checkReplacedArguments(tool, decision.arguments, isMeta);
+        const replaced = checkReplacedArguments(tool, decision.arguments, isMeta, options);
         if (!replaced.ok) {
           const text = `Tool "${tool.name}" was not run: a before-call hook replaced its arguments with invalid ones; ${replaced.message}\nThe hook must return arguments that match the tool's input schema (the model's arguments were valid).`;
           return done(errorResult(text), false, "hook_failed");

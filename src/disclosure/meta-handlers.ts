@@ -101,6 +101,7 @@ export function runSearch(args: { [key: string]: unknown }, context: MetaContext
     names: context.settings.names,
     maxTokens: context.responseTokens,
     count: context.count,
+    includeWeak: args.include_weak === true,
   });
   return { result, found, repairs };
 }

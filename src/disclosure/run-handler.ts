@@ -89,8 +89,15 @@ function toText(value: unknown): string {
   }
   try {
     return jsonText(value) ?? "null";
-  } catch {
-    return String(value); // deeper than the stack allows
+  } catch (error) {
+    // deeper than the stack allows, or a toJSON that throws: say so rather than "[object Object]"
+    let why = "it cannot be serialised";
+    try {
+      why = error instanceof Error ? String(error.message) : String(error);
+    } catch {
+      // keep the generic reason
+    }
+    return `(The tool returned a value that could not be converted to JSON text: ${why.slice(0, 200)}.)`;
   }
 }
 
@@ -103,9 +110,20 @@ export function toToolResult(value: unknown): ToolResult {
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** What a handler threw, as text; never throws itself (a thrown object may be cyclic, a BigInt,
+ * or an error whose `message` getter throws). */
 function reason(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name;
-  return typeof error === "string" ? error : (JSON.stringify(error) ?? String(error));
+  try {
+    if (error instanceof Error) return String(error.message || error.name);
+    if (typeof error === "string") return error;
+  } catch {
+    return "an error whose message cannot be read";
+  }
+  try {
+    return toText(error);
+  } catch {
+    return "a value that cannot be read";
+  }
 }
 
 /**

@@ -23,6 +23,8 @@ export interface SearchRequest {
   count: CountTokens;
   /** Whether the session has revealed tools (saves a second search per query when not). */
   hasLoaded: boolean;
+  /** Reveal (and list) hits that match almost nothing of the query (`confidence: "none"`). */
+  includeWeak?: boolean;
 }
 
 interface QueryBlock {
@@ -33,6 +35,10 @@ interface QueryBlock {
   loaded: string[];
   /** `select:` names that match no visible tool, each with its closest visible names. */
   missing: string[];
+  /** The first hit's confidence is not `strong`: the hits are the closest, not answers. */
+  weak?: boolean;
+  /** Per tool: the companions it needs ("needs project_id: get it with list_projects"). */
+  companions?: Map<string, { note: string; names: string[] }>;
 }
 
 type Detail = (tool: ToolDefinition) => string;
@@ -127,8 +133,27 @@ function runQuery(query: string, request: SearchRequest): QueryBlock {
     const loaded = loadedMatches(query, request, missing);
     const notFound = missingNotes(missing, request);
     const servers = unknownServerNotes(result);
+    if (tools.length > 0 && result.confidence === "none" && request.includeWeak !== true) {
+      return {
+        query,
+        tools: [],
+        note: withheldNote(tools),
+        loaded,
+        missing: [...notFound, ...servers],
+      };
+    }
     if (tools.length > 0 || loaded.length > 0 || result.kind === "select") {
-      return { query, tools, note: "", loaded, missing: [...notFound, ...servers] };
+      const weak =
+        tools.length > 0 && result.confidence !== undefined && result.confidence !== "strong";
+      return {
+        query,
+        tools,
+        note: "",
+        loaded,
+        missing: [...notFound, ...servers],
+        weak,
+        companions: companionNotes(result.hits, request),
+      };
     }
     const suggestions = (result.suggestions ?? [])
       .filter((name) => request.candidate(name))
@@ -155,6 +180,27 @@ function runQuery(query: string, request: SearchRequest): QueryBlock {
   }
 }
 
+/** The answer for hits too weak to reveal: their names, and how to see them anyway. */
+function withheldNote(tools: readonly ToolDefinition[]): string {
+  const names = tools.slice(0, 3).map((tool) => safeName(tool.name));
+  return `no strong match; closest: ${names.join(", ")} (not revealed: they share little with the query). Try other keywords, or search again with include_weak: true to see them.`;
+}
+
+/** The companions of each hit that the model may use, as one note per hit. */
+function companionNotes(
+  hits: readonly SearchHit[],
+  request: SearchRequest,
+): Map<string, { note: string; names: string[] }> {
+  const out = new Map<string, { note: string; names: string[] }>();
+  for (const hit of hits) {
+    const usable = (hit.companions ?? []).filter((c) => request.candidate(c.name) !== undefined);
+    if (usable.length === 0) continue;
+    const note = usable.map((c) => `${c.reason}: get it with ${safeName(c.name)}`).join("; ");
+    out.set(hit.name, { note: capText(sanitizeText(note), 160), names: usable.map((c) => c.name) });
+  }
+  return out;
+}
+
 function render(
   blocks: readonly QueryBlock[],
   detail: Detail,
@@ -170,14 +216,17 @@ function render(
       lines.push(`${label}: ${block.note}`);
       continue;
     }
-    lines.push(`${label}:${block.tools.length === 0 ? " no new tools." : ""}`);
+    if (block.weak) lines.push(`${label}: no strong match; closest:`);
+    else lines.push(`${label}:${block.tools.length === 0 ? " no new tools." : ""}`);
     block.tools.forEach((tool, index) => {
       if (index >= keep) {
         omitted += 1;
         return;
       }
+      const companion = block.companions?.get(tool.name);
+      const extra = companion === undefined ? "" : ` (${companion.note})`;
       lines.push(
-        shown.has(tool.name) ? `- ${safeName(tool.name)} (see above)` : `- ${detail(tool)}`,
+        shown.has(tool.name) ? `- ${safeName(tool.name)} (see above)` : `- ${detail(tool)}${extra}`,
       );
       shown.add(tool.name);
     });
@@ -235,6 +284,10 @@ export function searchResponse(request: SearchRequest): { result: ToolResult; fo
   for (const block of blocks) {
     for (const tool of block.tools.slice(0, Math.max(keep, 1))) {
       if (!found.includes(tool.name)) found.push(tool.name);
+      // a hit's companions are named in its line, so they are revealed alongside it
+      for (const name of block.companions?.get(tool.name)?.names ?? []) {
+        if (!found.includes(name)) found.push(name);
+      }
     }
   }
   const structuredContent: { [key: string]: unknown } = {

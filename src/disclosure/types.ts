@@ -253,6 +253,10 @@ export interface DisclosureOptions extends TurnSettings {
   onCall?: CallDispatcher;
   /** Handler time limit in milliseconds; default 60,000; `Infinity` for none. */
   timeoutMs?: number;
+  /** Calls to a tool whose input schema cannot be compiled (a remote `$ref`, an invalid
+   * `pattern`, `maximum: "5"`): `refuse` them with `schema_unusable` (default; validation never
+   * silently turns off) or `allow` them unchecked. */
+  uncheckedSchemas?: "refuse" | "allow";
   /** Search hits per query when the model gives no limit (default 5) and the most it may ask
    * for (default 10); whole numbers from 1 to 25 (the engine's `MAX_LIMIT`). */
   searchLimit?: { default?: number; max?: number };

@@ -77,11 +77,19 @@ describe("checkArguments", () => {
     expect(checkArguments(draft07, { state: "open", flag: "yes" }).ok).toBe(false);
   });
 
-  it("lets a call through unchecked when its schema cannot be compiled", () => {
+  it("refuses a call whose schema cannot be compiled, unless the host allows unchecked calls", () => {
     const broken = mcpTool("broken", "srv", {
       inputSchema: { type: "object", properties: { a: { $ref: "#/nowhere" } } },
     });
-    expect(checkArguments(broken, { a: 1 })).toMatchObject({ ok: true, checked: false });
+    const refused = checkArguments(broken, { a: 1 });
+    expect(refused).toMatchObject({ ok: false, code: "schema_unusable" });
+    expect(!refused.ok && refused.message).toMatch(
+      /^Tool "broken" did not run: its input schema cannot be checked \(Ajv could not compile it \(can't resolve reference #\/nowhere/,
+    );
+    expect(checkArguments(broken, { a: 1 }, { uncheckedSchemas: "allow" })).toMatchObject({
+      ok: true,
+      checked: false,
+    });
   });
 });
 

@@ -165,3 +165,27 @@ describe("names and unknown tools", () => {
     );
   });
 });
+
+describe("policy name globs and case", () => {
+  const tools = ["DELETE_repo", "delete_file", "read_file"].map((name) => ({
+    name,
+    description: "",
+    inputSchema: { type: "object" as const },
+  }));
+  it("deny: [*delete*] hides DELETE_repo by default", () => {
+    const policy = createPolicy({ layers: [{ label: "safety", deny: ["*delete*"] }] });
+    expect(tools.filter((tool) => policy.isAllowed(tool)).map((tool) => tool.name)).toEqual([
+      "read_file",
+    ]);
+  });
+  it("caseSensitive: true keeps globs exact", () => {
+    const policy = createPolicy({
+      caseSensitive: true,
+      layers: [{ label: "safety", deny: ["*delete*"] }],
+    });
+    expect(tools.filter((tool) => policy.isAllowed(tool)).map((tool) => tool.name)).toEqual([
+      "DELETE_repo",
+      "read_file",
+    ]);
+  });
+});

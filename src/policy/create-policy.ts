@@ -45,13 +45,14 @@ function checkTool(tool: unknown): asserts tool is ToolDefinition {
  * policy.explain("delete_file"); // { visible: false, layer: "safety", rule: "deny", selector: "*delete*", ... }
  */
 export function createPolicy(options: PolicyOptions = {}): Policy {
-  const registry = new ProfileRegistry();
+  const selectorOptions = { caseSensitive: options.caseSensitive === true };
+  const registry = new ProfileRegistry(selectorOptions);
   if (options.profiles !== undefined) registry.registerAll(options.profiles);
   const catalog = options.catalog;
   let profileName = options.profile ?? DEFAULT_PROFILE;
   let layers: CompiledLayer[] = [];
   for (const layer of options.layers ?? []) {
-    const compiled = compileLayer(layer);
+    const compiled = compileLayer(layer, selectorOptions);
     if (layers.some((existing) => existing.label === compiled.label)) {
       throw new ToolsiftError(
         "invalid_option",
@@ -139,7 +140,7 @@ export function createPolicy(options: PolicyOptions = {}): Policy {
       return registry.list();
     },
     setLayer(layer: PolicyLayer, setOptions: SetLayerOptions = {}) {
-      const compiled = compileLayer(layer);
+      const compiled = compileLayer(layer, selectorOptions);
       // "before itself" means "stay where you are"
       const before = setOptions.before === compiled.label ? undefined : setOptions.before;
       const index = layers.findIndex((existing) => existing.label === compiled.label);

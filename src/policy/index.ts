@@ -7,5 +7,6 @@ export {
   compileSelector,
   matchesSelector,
   type SelectorKind,
+  type SelectorOptions,
 } from "./selector.js";
 export type * from "./types.js";

@@ -1,7 +1,7 @@
 /** Validation and compilation of one policy layer. */
 
 import { ToolsiftError } from "../errors.js";
-import { type CompiledSelector, compileSelectors } from "./selector.js";
+import { type CompiledSelector, compileSelectors, type SelectorOptions } from "./selector.js";
 import { didYouMean } from "./suggest.js";
 import type { PolicyLayer } from "./types.js";
 
@@ -20,7 +20,7 @@ export interface CompiledLayer {
 }
 
 /** Validates a layer and compiles its selectors; throws `invalid_option` naming the problem. */
-export function compileLayer(layer: unknown): CompiledLayer {
+export function compileLayer(layer: unknown, options: SelectorOptions = {}): CompiledLayer {
   if (typeof layer !== "object" || layer === null || Array.isArray(layer)) {
     throw new ToolsiftError(
       "invalid_option",
@@ -52,8 +52,8 @@ export function compileLayer(layer: unknown): CompiledLayer {
   const allow =
     record.allow === undefined
       ? undefined
-      : compileSelectors(record.allow, `Layer "${label}" allow`);
-  const deny = compileSelectors(record.deny ?? [], `Layer "${label}" deny`);
+      : compileSelectors(record.allow, `Layer "${label}" allow`, options);
+  const deny = compileSelectors(record.deny ?? [], `Layer "${label}" deny`, options);
   if (record.description !== undefined && typeof record.description !== "string") {
     throw new ToolsiftError(
       "invalid_option",

@@ -3,7 +3,7 @@
 import type { ToolDefinition } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
 import { BUILT_IN_PROFILES } from "./built-in-profiles.js";
-import { type CompiledSelector, compileSelectors } from "./selector.js";
+import { type CompiledSelector, compileSelectors, type SelectorOptions } from "./selector.js";
 import { closestWords, didYouMean } from "./suggest.js";
 import type { PolicyMatch, ProfileDefinition, ProfileInfo } from "./types.js";
 
@@ -24,7 +24,7 @@ export type ProfileVerdict =
   | { member: true; match: Omit<PolicyMatch, "layer"> }
   | { member: false; excludedBy?: { selector: string; profile: string } };
 
-function validate(profile: unknown): CompiledProfile {
+function validate(profile: unknown, options: SelectorOptions): CompiledProfile {
   if (typeof profile !== "object" || profile === null || Array.isArray(profile)) {
     throw new ToolsiftError(
       "invalid_option",
@@ -66,8 +66,8 @@ function validate(profile: unknown): CompiledProfile {
       `Profile "${name}": description must be a string, got ${JSON.stringify(record.description)}.`,
     );
   }
-  const include = compileSelectors(record.include ?? [], `Profile "${name}" include`);
-  const exclude = compileSelectors(record.exclude ?? [], `Profile "${name}" exclude`);
+  const include = compileSelectors(record.include ?? [], `Profile "${name}" include`, options);
+  const exclude = compileSelectors(record.exclude ?? [], `Profile "${name}" exclude`, options);
   // copy the arrays so later edits to the caller's object cannot change decisions behind our back
   const definition: ProfileDefinition = { name };
   if (record.description !== undefined) definition.description = record.description;
@@ -90,9 +90,9 @@ function validate(profile: unknown): CompiledProfile {
 export class ProfileRegistry {
   private readonly byName = new Map<string, CompiledProfile>();
 
-  constructor() {
+  constructor(private readonly options: SelectorOptions = {}) {
     for (const profile of BUILT_IN_PROFILES) {
-      this.byName.set(profile.name, { ...validate(profile), builtIn: true });
+      this.byName.set(profile.name, { ...validate(profile, options), builtIn: true });
     }
   }
 
@@ -100,7 +100,7 @@ export class ProfileRegistry {
   registerAll(profiles: readonly ProfileDefinition[]): void {
     const staged = new Map(this.byName);
     for (const profile of profiles) {
-      const compiled = validate(profile);
+      const compiled = validate(profile, this.options);
       staged.set(compiled.definition.name, compiled);
     }
     for (const name of staged.keys()) checkChain(name, staged);

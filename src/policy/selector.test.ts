@@ -14,10 +14,17 @@ function problemOf(selector: unknown): string {
 }
 
 describe("name selectors", () => {
-  it("match exact names case-sensitively", () => {
+  it("match exact names ignoring case by default, exactly with caseSensitive", () => {
     expect(matchesSelector(tool("read_file"), "read_file")).toBe(true);
-    expect(matchesSelector(tool("Read_File"), "read_file")).toBe(false);
+    expect(matchesSelector(tool("Read_File"), "read_file")).toBe(true);
+    expect(matchesSelector(tool("Read_File"), "read_file", { caseSensitive: true })).toBe(false);
     expect(matchesSelector(tool("read_file2"), "read_file")).toBe(false);
+  });
+
+  it("a deny glob catches every case: *delete* hides DELETE_x", () => {
+    expect(matchesSelector(tool("DELETE_x"), "*delete*")).toBe(true);
+    expect(matchesSelector(tool("repo_Delete"), "*delete*")).toBe(true);
+    expect(matchesSelector(tool("DELETE_x"), "*delete*", { caseSensitive: true })).toBe(false);
   });
 
   it("match globs with * crossing /, . and :", () => {
@@ -54,9 +61,10 @@ describe("field selectors", () => {
   });
   const bare = tool("t");
 
-  it("server: matches the server case-sensitively; tools without one never match", () => {
+  it("server: matches the server ignoring case by default; tools without one never match", () => {
     expect(matchesSelector(full, "server:github*")).toBe(true);
-    expect(matchesSelector(full, "server:GitHub*")).toBe(false);
+    expect(matchesSelector(full, "server:GitHub*")).toBe(true);
+    expect(matchesSelector(full, "server:GitHub*", { caseSensitive: true })).toBe(false);
     expect(matchesSelector(full, "server:gitlab*")).toBe(false);
     expect(matchesSelector(bare, "server:*")).toBe(false);
   });

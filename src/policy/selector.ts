@@ -1,11 +1,11 @@
 /**
  * The selector grammar shared by profiles and layers. One string picks tools:
  *
- * - `GLOB` or `name:GLOB`: the tool name (case-sensitive). Use `name:` when the glob itself holds a
- *   colon (`name:github:create_issue`), since `word:` is otherwise read as a prefix.
- * - `server:GLOB`: the tool's `server` (case-sensitive; tools without one never match).
- * - `category:GLOB`: the tool's `category` (case-insensitive: categories are labels people type).
- * - `tag:GLOB`: any of the tool's `tags` (case-insensitive, for the same reason).
+ * - `GLOB` or `name:GLOB`: the tool name. Use `name:` when the glob itself holds a colon
+ *   (`name:github:create_issue`), since `word:` is otherwise read as a prefix.
+ * - `server:GLOB`: the tool's `server` (tools without one never match).
+ * - `category:GLOB`: the tool's `category`.
+ * - `tag:GLOB`: any of the tool's `tags`.
  * - `profile:GLOB`: any name in the tool's own `profiles` array (declared membership only; to take
  *   in everything another profile holds, use `extends`).
  * - `annotation:GLOB`: any MCP annotation key whose value is `true`, e.g. `annotation:destructiveHint`.
@@ -13,6 +13,11 @@
  * Globs are picomatch globs with `*` crossing every character (names may hold `/`, `.`, `:`), so
  * `*delete*`, `mcp__{github,gitlab}__list_*` and `git_?ush` work as a shell user expects. A leading
  * `!` is refused: negation belongs in `deny` / `exclude`, where `explain` can name it.
+ *
+ * Matching ignores case by default: `deny: ["*delete*"]` must also hide `DELETE_x` (servers name
+ * tools in every case, and a deny list that misses one is a hole). `caseSensitive: true` (a policy
+ * option) makes name, server and annotation globs exact; categories and tags, labels people type,
+ * always ignore case.
  */
 
 import picomatch from "picomatch";
@@ -31,7 +36,7 @@ const KINDS: readonly SelectorKind[] = [
   "profile",
   "annotation",
 ];
-const CASE_INSENSITIVE: ReadonlySet<SelectorKind> = new Set(["category", "tag"]);
+const ALWAYS_IGNORE_CASE: ReadonlySet<SelectorKind> = new Set(["category", "tag"]);
 const PREFIX = /^([A-Za-z][A-Za-z0-9_-]*):/;
 const GLOB_CHARS = /[*?[\]{}()!+@\\]/;
 const CACHE_LIMIT = 4096;
@@ -44,6 +49,12 @@ export interface CompiledSelector {
   /** The glob after the prefix. */
   readonly pattern: string;
   test(tool: ToolDefinition): boolean;
+}
+
+/** Options of `compileSelector`. */
+export interface SelectorOptions {
+  /** Match names, servers and annotation keys case-sensitively; default false. */
+  caseSensitive?: boolean;
 }
 
 const cache = new Map<string, CompiledSelector>();
@@ -127,14 +138,16 @@ function buildTest(kind: SelectorKind, match: (value: string) => boolean) {
 }
 
 /** Compiles a selector once (cached by its text); throws `invalid_option` when it is invalid. */
-export function compileSelector(selector: string): CompiledSelector {
-  const cached = cache.get(selector);
+export function compileSelector(selector: string, options: SelectorOptions = {}): CompiledSelector {
+  const caseSensitive = options.caseSensitive === true;
+  const key = `${caseSensitive ? "s" : "i"}${selector}`;
+  const cached = cache.get(key);
   if (cached !== undefined) return cached;
   const parsed = parseSelector(selector);
   if ("problem" in parsed) throw new ToolsiftError("invalid_option", parsed.problem);
   let match: (value: string) => boolean;
   try {
-    match = compileGlob(parsed.pattern, CASE_INSENSITIVE.has(parsed.kind));
+    match = compileGlob(parsed.pattern, !caseSensitive || ALWAYS_IGNORE_CASE.has(parsed.kind));
   } catch (error) {
     throw new ToolsiftError(
       "invalid_option",
@@ -150,7 +163,7 @@ export function compileSelector(selector: string): CompiledSelector {
   };
   // selectors come from configuration, so the set is small; the limit only guards against misuse
   if (cache.size >= CACHE_LIMIT) cache.clear();
-  cache.set(selector, compiled);
+  cache.set(key, compiled);
   return compiled;
 }
 
@@ -158,7 +171,11 @@ export function compileSelector(selector: string): CompiledSelector {
  * Compiles a list of selectors, reporting every invalid one at once. `where` names the list in
  * the message, e.g. `layer "safety" deny`.
  */
-export function compileSelectors(selectors: unknown, where: string): CompiledSelector[] {
+export function compileSelectors(
+  selectors: unknown,
+  where: string,
+  options: SelectorOptions = {},
+): CompiledSelector[] {
   if (!Array.isArray(selectors)) {
     throw new ToolsiftError(
       "invalid_option",
@@ -169,7 +186,7 @@ export function compileSelectors(selectors: unknown, where: string): CompiledSel
   const compiled: CompiledSelector[] = [];
   for (const selector of selectors) {
     try {
-      compiled.push(compileSelector(selector as string));
+      compiled.push(compileSelector(selector as string, options));
     } catch (error) {
       problems.push((error as Error).message);
     }
@@ -184,6 +201,10 @@ export function compileSelectors(selectors: unknown, where: string): CompiledSel
 }
 
 /** Tests one tool against one selector (grammar above); throws `invalid_option` when invalid. */
-export function matchesSelector(tool: ToolDefinition, selector: string): boolean {
-  return compileSelector(selector).test(tool);
+export function matchesSelector(
+  tool: ToolDefinition,
+  selector: string,
+  options: SelectorOptions = {},
+): boolean {
+  return compileSelector(selector, options).test(tool);
 }

@@ -103,6 +103,9 @@ export interface PolicyOptions {
   layers?: readonly PolicyLayer[];
   /** Lets `explain` and `isAllowed` take a tool name. */
   catalog?: ToolLookup;
+  /** Match name, server and annotation globs case-sensitively. Default false: `deny:
+   * ["*delete*"]` also hides `DELETE_x`. Categories and tags always ignore case. */
+  caseSensitive?: boolean;
 }
 
 /** Where `setLayer` puts a layer it did not have yet (or moves one it had). */

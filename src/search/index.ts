@@ -9,9 +9,15 @@ export {
   type QueryEvaluation,
   type Ranker,
 } from "./evaluate.js";
+export { scoreFromParts } from "./hit-details.js";
 export { type ParsedQuery, parseQuery } from "./parse-query.js";
 export { DEFAULT_RANKING, type RankingConfig } from "./ranking-config.js";
-export { MAX_REGEX_LENGTH } from "./regex-search.js";
+export {
+  MAX_REGEX_LENGTH,
+  MAX_REGEX_PROGRAM,
+  MAX_REGEX_REPEAT,
+  MAX_REGEX_WORK,
+} from "./regex-search.js";
 export { type Embedder, type EmbedKind, normalizeVector } from "./semantic/embedder.js";
 export {
   type LexicalSearch,

@@ -73,7 +73,7 @@ describe("search with mentioned tools", () => {
     tool("get-train-route", "Stations a train stops at, with times."),
   ];
 
-  it("pulls the named tool up right after the tool that names it, never above it", () => {
+  it("places the named tool right after the tool that names it, never above it", () => {
     const index = new ToolSearchIndex();
     index.addAll(catalog);
     const ranked = index.rank("train tickets from Beijing to Shanghai tomorrow", 4);
@@ -81,7 +81,7 @@ describe("search with mentioned tools", () => {
     expect(ranked[0]).toBe("get-tickets");
     // 2: the tool its parameter says the station code must come from
     expect(ranked[1]).toBe("get-station-code-by-city");
-    const off = new ToolSearchIndex({ ranking: { mentionWeight: 0 } });
+    const off = new ToolSearchIndex({ ranking: { mentionCompanions: false } });
     off.addAll(catalog);
     expect(off.rank("train tickets from Beijing to Shanghai tomorrow", 4)[1]).not.toBe(
       "get-station-code-by-city",

@@ -27,7 +27,7 @@ const OTHER = [
   tool("crew_schedule", "Plan the shifts of a crew and its cast list", "rota"),
 ];
 
-function indexOf(tools: ToolDefinition[], ranking?: { prerequisiteWeight: number }) {
+function indexOf(tools: ToolDefinition[], ranking?: { finderCompanions: boolean }) {
   const index = new ToolSearchIndex(ranking ? { ranking } : undefined);
   for (const item of tools) index.add(item);
   return index;
@@ -53,13 +53,28 @@ describe("requiredEntities", () => {
   });
 });
 
-describe("prerequisite tools in search", () => {
-  it("pulls the finder of a high hit into the results", () => {
+describe("finder companions in search", () => {
+  it("attaches the finder to its hit and places it right after the hit in a flat ranking", () => {
     const index = indexOf([...FILMS, ...OTHER]);
     const names = index.rank("who played in the cast and crew credits", 3);
-    // 1: the tool asked for; 2: crew_schedule, on its own words; 3: the finder of the film id
-    // movie_credits needs, chosen by the better verb (search over list), though it matches no word
-    expect(names).toEqual(["movie_credits", "crew_schedule", "search_movie"]);
+    // 1: the tool asked for; 2: the finder of the film id movie_credits needs, chosen by the
+    // better verb (search over list), though it matches no word; 3: crew_schedule on its own words
+    expect(names).toEqual(["movie_credits", "search_movie", "crew_schedule"]);
+    const hit = index.search("who played in the cast and crew credits").hits[0];
+    expect(hit?.companions).toEqual([
+      { name: "search_movie", reason: "needs movie_id", via: "finder" },
+    ]);
+    // search lists it on the hit, not as a hit of its own
+    expect(index.search("cast and crew credits").hits.map((h) => h.name)).not.toContain(
+      "search_movie",
+    );
+  });
+
+  it("never places a finder before the best direct match", () => {
+    const index = indexOf([...FILMS, ...OTHER]);
+    // the finder serves three of the top hits: its summed pull used to put it first
+    const names = index.rank("film cast credits reviews biography", 5);
+    expect(names[0]).not.toBe("search_movie");
   });
 
   it("takes finders only from the same server", () => {
@@ -75,7 +90,7 @@ describe("prerequisite tools in search", () => {
     const filtered = index.search(query, { filter: (item) => item.name !== "search_movie" });
     expect(filtered.hits.map((hit) => hit.name)).not.toContain("search_movie");
     expect(index.rank(`${query} -search`, 5)).not.toContain("search_movie");
-    expect(index.rank(`${query} +credits`, 5)).toEqual(["movie_credits"]);
+    expect(index.rank(`${query} -search`, 5)).not.toContain("search_movie");
   });
 
   it("follows the catalog: a finder added or removed after the first query counts", () => {
@@ -87,8 +102,8 @@ describe("prerequisite tools in search", () => {
     expect(index.rank("cast and crew credits", 3)).not.toContain("search_movie");
   });
 
-  it("is off at weight 0", () => {
-    const index = indexOf(FILMS, { prerequisiteWeight: 0 });
+  it("is off when finderCompanions is false", () => {
+    const index = indexOf(FILMS, { finderCompanions: false });
     expect(index.rank("cast and crew credits", 5)).not.toContain("search_movie");
   });
 

@@ -8,8 +8,6 @@
 import type { ToolDefinition } from "../catalog/index.js";
 import { splitIdentifier, stem } from "../text/index.js";
 import { IdsByKey } from "./ids-by-key.js";
-import type { MentionIndex } from "./mentions.js";
-import type { ScoreScratch } from "./score-query.js";
 
 /** Verbs that mark a tool as one that finds entities (by stem), by preference: 0 is best. */
 const FINDER_VERBS = new Map([
@@ -62,6 +60,19 @@ function finderEntities(tool: ToolDefinition): { entities: string[]; rank: numbe
   return { entities, rank: verb * 100 + stems.length };
 }
 
+/** The required parameter of `tool` whose entity stem is `entity` (`movie_id` for `movi`). */
+function parameterOf(tool: ToolDefinition, entity: string): string {
+  const required = tool.inputSchema.required as unknown[];
+  for (const name of required) {
+    if (typeof name !== "string") continue;
+    const words = splitIdentifier(name);
+    if (!ID_WORDS.has(words[words.length - 1] ?? "")) continue;
+    const word = words[words.length - 2];
+    if ((word === undefined ? ANY : stem(word)) === entity) return name;
+  }
+  return "id";
+}
+
 function key(server: string | undefined, entity: string): string {
   return `${server ?? ""}\u0000${entity}`;
 }
@@ -92,17 +103,24 @@ export class PrerequisiteIndex {
 
   /** The finder to place beside `doc`, or -1 when it needs none or none exists. */
   finderOf(doc: number): number {
+    return this.finderFor(doc)?.finder ?? -1;
+  }
+
+  /** The finder of the first id `doc` needs that some tool supplies, with that id's parameter. */
+  finderFor(doc: number): { finder: number; parameter: string } | undefined {
     const tool = this.tools[doc];
-    if (tool === undefined) return -1;
+    if (tool === undefined) return undefined;
     const needs = this.needsOf(doc, tool);
-    if (needs.length === 0) return -1;
+    if (needs.length === 0) return undefined;
     if (!this.built) this.build();
     for (const entity of needs) {
       const finder = this.bestFinder(doc, tool.server, entity);
-      if (finder >= 0) return finder;
+      if (finder >= 0) return { finder, parameter: parameterOf(tool, entity) };
     }
     // no finder names the entity: a server-wide finder (`search`) may still supply the id
-    return needs.includes(ANY) ? -1 : this.bestFinder(doc, tool.server, ANY);
+    if (needs.includes(ANY)) return undefined;
+    const finder = this.bestFinder(doc, tool.server, ANY);
+    return finder >= 0 ? { finder, parameter: parameterOf(tool, needs[0] as string) } : undefined;
   }
 
   private needsOf(doc: number, tool: ToolDefinition): readonly string[] {
@@ -149,78 +167,4 @@ export class PrerequisiteIndex {
       else this.finders.delete(key(tool.server, entity), id);
     }
   }
-}
-
-/** What `addPrerequisites` needs to know about the scored query. */
-export interface PrerequisiteContext {
-  /** The query's scores and masks (`scored` says which documents it scored). */
-  scratch: ScoreScratch;
-  /** Query groups every hit must match (`+word`); a finder not matching them stays out. */
-  requiredMask: number;
-  /** The query's order: `before(a, b)` when document `a` ranks before `b` (score desc, then name). */
-  order: { before(a: number, b: number): boolean };
-}
-
-/** How strongly the two kinds of next step are pulled (see `RankingConfig`). */
-export interface StepWeights {
-  prerequisiteWeight: number;
-  mentionWeight: number;
-}
-
-/** Share of the best naming tool's score a named tool may reach: it comes right after it at most. */
-const MENTION_CAP = 0.99;
-
-/**
- * Pulls up the next steps of the first `dependants` selected documents. A finder scores
- * `prerequisiteWeight` × the summed scores of the documents needing it; a tool named in their
- * descriptions scores `mentionWeight` × the summed scores of the documents naming it, but stays
- * below the best of them. Either keeps its own score when higher. `allowed` is false for a
- * document the query or the caller's filter rules out. Returns the union in rank order.
- */
-export function addPrerequisites(
-  selected: readonly number[],
-  dependants: number,
-  weights: StepWeights,
-  steps: { finders: PrerequisiteIndex; mentions: MentionIndex },
-  context: PrerequisiteContext,
-  allowed: (doc: number) => boolean,
-): number[] {
-  const { scratch, requiredMask, order } = context;
-  const { score, stamp, mask } = scratch;
-  const pool = [...selected];
-  // a step many selected tools need is pulled by all of them (summed)
-  const pulled = new Map<number, number>();
-  const caps = new Map<number, number>();
-  for (let at = 0; at < Math.min(dependants, selected.length); at += 1) {
-    const doc = selected[at] as number;
-    const value = score[doc] as number;
-    const finder = weights.prerequisiteWeight > 0 ? steps.finders.finderOf(doc) : -1;
-    if (finder >= 0)
-      pulled.set(finder, (pulled.get(finder) ?? 0) + weights.prerequisiteWeight * value);
-    if (weights.mentionWeight <= 0) continue;
-    for (const named of steps.mentions.mentionedBy(doc)) {
-      if (named === finder) continue;
-      pulled.set(named, (pulled.get(named) ?? 0) + weights.mentionWeight * value);
-      caps.set(named, Math.max(caps.get(named) ?? 0, MENTION_CAP * value));
-    }
-  }
-  for (const [named, cap] of caps) pulled.set(named, Math.min(pulled.get(named) ?? 0, cap));
-  for (const [step, value] of pulled) {
-    if (!allowed(step)) continue;
-    const scored = scratch.scored(step);
-    if (scored && (score[step] as number) < 0) continue;
-    if (
-      requiredMask !== 0 &&
-      (!scored || ((mask[step] as number) & requiredMask) >>> 0 !== requiredMask)
-    )
-      continue;
-    if (!scored) {
-      stamp[step] = scratch.epoch;
-      mask[step] = 0;
-      score[step] = value;
-    } else if (value > (score[step] as number)) score[step] = value;
-    if (!pool.includes(step)) pool.push(step);
-  }
-  if (pulled.size === 0) return pool;
-  return pool.sort((a, b) => (order.before(a, b) ? -1 : order.before(b, a) ? 1 : 0));
 }

@@ -41,10 +41,10 @@ export interface RankingConfig {
   phraseWeight: number;
   /** Hits scoring below this fraction of the best are cut (search only, not rank). */
   tailCut: number;
-  /** A hit's finder (the tool that looks up the id it requires) scores this × the hit (0 = off). */
-  prerequisiteWeight: number;
-  /** A tool named in a hit's description scores this × the hit, staying below it (0 = off). */
-  mentionWeight: number;
+  /** Attach to a hit the tool that finds the id it requires (`companions.ts`). */
+  finderCompanions: boolean;
+  /** Attach to a hit the tools of its server that its description names. */
+  mentionCompanions: boolean;
 }
 
 /** The defaults. */
@@ -69,8 +69,8 @@ export const DEFAULT_RANKING: RankingConfig = {
   compounds: true,
   phraseWeight: 0.5,
   tailCut: 0.4,
-  prerequisiteWeight: 0.3,
-  mentionWeight: 0.5,
+  finderCompanions: true,
+  mentionCompanions: true,
 };
 
 /** Merges a partial override onto the defaults. */

@@ -24,6 +24,30 @@ export interface FieldContribution {
   score: number;
 }
 
+/** A tool a hit needs beside it: the finder of an id it requires, or a tool its text names. */
+export interface Companion {
+  name: string;
+  /** For the model: "needs project_id", "named in its description". */
+  reason: string;
+  via: "finder" | "mentioned";
+}
+
+/**
+ * How well a hit matches the query: the share of the query's informative words (by weight) it
+ * contains, and whether one of them is in its name. `strong` asks for a name match and most of
+ * the words (a short query: no rare word missing); `none` means almost nothing of the query
+ * (see `confidence.ts`).
+ */
+export interface MatchConfidence {
+  level: "strong" | "weak" | "none";
+  /** Matched weight / total weight of the query's words (0–1). */
+  coverage: number;
+  /** True when a query word (or its inflection) is in the tool's name. */
+  nameMatch: boolean;
+  /** Query words (stems) the hit does not contain. */
+  missing: string[];
+}
+
 export interface SearchHit {
   name: string;
   score: number;
@@ -33,6 +57,35 @@ export interface SearchHit {
   /** Present when semantic search ranked the hit: how far its similarity stands above the
    * candidates' mean (in standard deviations) and the part of `score` it gave. */
   semantic?: { zScore: number; score: number };
+  /** Present when `explain` was set: the factors whose product and sums give `score`. */
+  scoreParts?: ScoreParts;
+  /** Tools this hit needs beside it (keyword search only). */
+  companions?: Companion[];
+  /** Keyword search only: how well this hit matches the query. */
+  confidence?: MatchConfidence;
+  /** Set on a hit a flat ranking placed after `companionOf` as its companion. */
+  companionOf?: string;
+}
+
+/**
+ * A hit's score in parts: `((terms + nameBonus) × coverage + phraseBonus) × diversity`, or, for a
+ * pinned name, `pinned`; a companion placed by `rank` keeps its own score (`companion`).
+ */
+export interface ScoreParts {
+  /** Sum of the field contributions in `explanation` (BM25F of every matched term). */
+  terms: number;
+  /** Sum of the name-rarity bonuses of the query words found in the name. */
+  nameBonus: number;
+  /** The coverage multiplier `1 + coverage × matched share`. */
+  coverage: number;
+  /** Added when the query's words equal the name's words (best score × bonus). */
+  phraseBonus: number;
+  /** Aspect diversification multiplier (1 when it did not apply). */
+  diversity: number;
+  /** Set when the tool was pinned by an exact name or suffix: its score is this value. */
+  pinned?: number;
+  /** Set when a flat ranking placed the tool after this hit as its companion. */
+  companionOf?: string;
 }
 
 export interface ServerSummary {
@@ -55,6 +108,8 @@ export interface SearchResult {
   total: number;
   /** `select:` names that do not exist (or are filtered out). */
   missing?: string[];
+  /** Keyword search: the first hit's confidence level (`none` when nothing matched). */
+  confidence?: MatchConfidence["level"];
   /** When nothing matched: the closest tool names by edit distance. */
   suggestions?: string[];
   /** When nothing matched: how many tools each server offers, to refine the next query. */

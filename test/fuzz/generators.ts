@@ -88,7 +88,7 @@ export const toolName = fc.oneof(
     weight: 1,
     arbitrary: fc
       .tuple(fc.constantFrom(...NAME_PIECES), fc.constantFrom("\u200b", "-", ".", "/"))
-      .map(([a, b]) => a + b + "x"),
+      .map(([a, b]) => `${a + b}x`),
   },
 );
 

@@ -31,7 +31,7 @@ export {};
 `;
 
 /** The README's ```ts blocks with the line each starts on. */
-export function readmeBlocks(markdown: string): { line: number; code: string }[] {
+function readmeBlocks(markdown: string): { line: number; code: string }[] {
   const blocks: { line: number; code: string }[] = [];
   const lines = markdown.split("\n");
   for (let index = 0; index < lines.length; index += 1) {

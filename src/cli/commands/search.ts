@@ -64,11 +64,20 @@ export async function searchCommand(argv: readonly string[], io: CliIO): Promise
     io.stdout(jsonText(toJson(result, ambiguous)));
   } else {
     const style = styleFor(io);
+    // a weak first hit is introduced as such, so nobody reads the list as a confident answer
+    const weak =
+      result.kind === "keyword" && result.hits.length > 0 && result.confidence !== "strong"
+        ? [
+            style.yellow(
+              `No strong match for "${safeText(result.query, { oneLine: true })}"; closest:`,
+            ),
+          ]
+        : [];
     const body =
       io.stdoutTTY === true
         ? hitTable(result, style, io.columns ?? 100)
         : result.hits.flatMap((hit, position) => hitLines(hit, position, result.kind));
-    io.stdout(`${[...body, ...footer(result, ambiguous, style)].join("\n")}\n`);
+    io.stdout(`${[...weak, ...body, ...footer(result, ambiguous, style)].join("\n")}\n`);
   }
   return result.hits.length > 0 ? 0 : 1;
 }
@@ -79,7 +88,10 @@ function hitToJson(hit: SearchHit) {
     score: Math.round(hit.score * 1e4) / 1e4,
     ...(hit.tool.server ? { server: hit.tool.server } : {}),
     description: hit.tool.description,
+    ...(hit.confidence ? { confidence: hit.confidence } : {}),
+    ...(hit.companions ? { companions: hit.companions } : {}),
     ...(hit.explanation ? { explanation: hit.explanation } : {}),
+    ...(hit.scoreParts ? { scoreParts: hit.scoreParts } : {}),
   };
 }
 
@@ -113,8 +125,34 @@ function hitLines(hit: SearchHit, position: number, kind: SearchResult["kind"]):
   const lines = [`${position + 1}. ${safeText(hit.name, { oneLine: true })}${score}${server}`];
   const description = clip(firstLine(hit.tool.description), 110);
   if (description) lines.push(`   ${description}`);
-  if (hit.explanation?.length) lines.push(`   why: ${why(hit)}`);
+  lines.push(...detailLines(hit));
   return lines;
+}
+
+/** The lines under a hit: what scored (--explain), how the score is made, its companions. */
+function detailLines(hit: SearchHit): string[] {
+  const lines: string[] = [];
+  if (hit.explanation?.length) lines.push(`   why: ${why(hit)}`);
+  if (hit.scoreParts) lines.push(`   score: ${describeParts(hit.scoreParts)}`);
+  for (const companion of hit.companions ?? []) {
+    lines.push(
+      `   ${safeText(companion.reason, { oneLine: true })}: get it with ${safeText(companion.name, { oneLine: true })}`,
+    );
+  }
+  return lines;
+}
+
+/** How a hit's score is made: "((terms 2.1 + name 0.3) × coverage 1.5 + phrase 0) × diversity 1". */
+function describeParts(parts: NonNullable<SearchHit["scoreParts"]>): string {
+  const f = (value: number) => value.toFixed(3);
+  const base =
+    parts.pinned !== undefined
+      ? `pinned name ${f(parts.pinned)}`
+      : `((terms ${f(parts.terms)} + name ${f(parts.nameBonus)}) × coverage ${f(parts.coverage)} + phrase ${f(parts.phraseBonus)})`;
+  const after = parts.companionOf
+    ? `; placed after ${safeText(parts.companionOf, { oneLine: true })} as its companion`
+    : "";
+  return `${base} × diversity ${f(parts.diversity)}${after}`;
 }
 
 function why(hit: SearchHit): string {
@@ -153,7 +191,7 @@ function hitTable(result: SearchResult, style: Style, columns: number): string[]
     out.push(
       `${body[position] ?? ""}${" ".repeat(width - [...(body[position] ?? "")].length)}  ${style.dim(clip(firstLine(hit.tool.description), room))}`,
     );
-    if (hit.explanation?.length) out.push(style.dim(`   why: ${why(hit)}`));
+    for (const line of detailLines(hit)) out.push(style.dim(line));
   });
   return out;
 }

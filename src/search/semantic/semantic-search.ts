@@ -153,11 +153,13 @@ export class SemanticSearch {
         const tool = matrix.tools[row] as ToolDefinition;
         if (fused.has(tool.name) || !keep(tool)) continue;
         const z = scores.zOf(row);
+        // no query word matched it: similar in meaning only, which is never a strong match
         fused.set(tool.name, {
           name: tool.name,
           score: part(z),
           tool,
           semantic: { zScore: z, score: part(z) },
+          confidence: { level: "weak", coverage: 0, nameMatch: false, missing: [] },
         });
       }
     }
@@ -172,7 +174,8 @@ export class SemanticSearch {
       .slice(0, limit);
     if (hits.length === 0) return { ...pool, hits };
     const { suggestions: _suggestions, servers: _servers, ...rest } = pool;
-    return { ...rest, hits };
+    const confidence = hits[0]?.confidence?.level ?? pool.confidence;
+    return { ...rest, hits, ...(confidence ? { confidence } : {}) };
   }
 
   private currentMatrix(): VectorMatrix {
