@@ -1,7 +1,7 @@
-// `npm run demo` as a newcomer runs it (issue 10, deliverable 8): the 20 real catalogs, search,
+// `npm run demo` and the provider examples as a newcomer runs them (issue 10, deliverable 8): the 20 real catalogs, search,
 // the first-turn plans, one round trip per provider through its official SDK against a local
 // mock server, and the savings table. The timeout is a hang guard, not a speed claim.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -43,4 +43,29 @@ describe("npm run demo", () => {
     expect(output).toMatch(/^Done in \d+\.\d s\.$/m);
     expect(output).not.toMatch(/undefined|NaN|o200k/);
   }, 120_000);
+});
+
+describe("a provider example without its API key", () => {
+  it.each([
+    ["anthropic-native.ts", "ANTHROPIC_API_KEY"],
+    ["openai-responses.ts", "OPENAI_API_KEY"],
+    ["gemini.ts", "GEMINI_API_KEY"],
+  ])(
+    "%s says which key to set and points to the demo, without a stack trace",
+    (file, key) => {
+      const env = { ...process.env };
+      for (const name of ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY"])
+        delete env[name];
+      const run = spawnSync(
+        path.join(root, "node_modules/.bin/tsx"),
+        [path.join(root, "examples", file)],
+        { cwd: root, encoding: "utf8", timeout: 60_000, env },
+      );
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain(`Set ${key} to run this example against the real API.`);
+      expect(run.stderr).toContain("npm run demo");
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+    },
+    60_000,
+  );
 });
