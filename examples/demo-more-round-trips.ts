@@ -73,7 +73,7 @@ export async function roundTripOpenAIResponses(sift: ToolSift): Promise<void> {
         response,
       });
       if (step === 0) {
-        const groups = turn.tools.length - 1;
+        const groups = turn.tools.filter((tool) => tool.type === "namespace").length;
         console.log(
           `OpenAI Responses (gpt-5.4): ${turn.mode} search over ${groups} namespaces (tools grouped by server); the model opened ${namespace} and called:`,
         );
