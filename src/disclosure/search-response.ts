@@ -134,13 +134,9 @@ function runQuery(query: string, request: SearchRequest): QueryBlock {
     const notFound = missingNotes(missing, request);
     const servers = unknownServerNotes(result);
     if (tools.length > 0 && result.confidence === "none" && request.includeWeak !== true) {
-      return {
-        query,
-        tools: [],
-        note: withheldNote(tools),
-        loaded,
-        missing: [...notFound, ...servers],
-      };
+      // a note is shown alone, so the server: names that mean nothing go into it
+      const note = [withheldNote(tools), ...servers.map((line) => `${line}.`)].join(" ");
+      return { query, tools: [], note, loaded, missing: notFound };
     }
     if (tools.length > 0 || loaded.length > 0 || result.kind === "select") {
       const weak =
