@@ -7,7 +7,7 @@
  */
 import Anthropic from "@anthropic-ai/sdk";
 import { createToolSift, type ToolDefinition } from "../src/index.js";
-import { isMain, sampleTools } from "./sample-tools.js";
+import { apiKey, isMain, sampleTools } from "./sample-tools.js";
 
 /** Runs the agent loop for one request; returns the conversation. */
 export async function anthropicClient(
@@ -47,7 +47,7 @@ export async function anthropicClient(
 
 if (isMain(import.meta.url)) {
   const messages = await anthropicClient(
-    new Anthropic(),
+    new Anthropic({ apiKey: apiKey("ANTHROPIC_API_KEY") }),
     sampleTools(),
     "What is the weather in Kyoto for the next three days?",
   );

@@ -7,7 +7,7 @@
  */
 import Anthropic from "@anthropic-ai/sdk";
 import { createToolSift, type ToolDefinition } from "../src/index.js";
-import { isMain, sampleTools } from "./sample-tools.js";
+import { apiKey, isMain, sampleTools } from "./sample-tools.js";
 
 /** Runs the agent loop for one request; returns the conversation. */
 export async function anthropicNative(
@@ -45,7 +45,7 @@ export async function anthropicNative(
 
 if (isMain(import.meta.url)) {
   const messages = await anthropicNative(
-    new Anthropic(),
+    new Anthropic({ apiKey: apiKey("ANTHROPIC_API_KEY") }),
     sampleTools(),
     "Open an issue in acme/web titled 'Login button is broken'.",
   );

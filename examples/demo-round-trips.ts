@@ -5,22 +5,61 @@
  */
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
-import type { ToolSift } from "../src/index.js";
+import type { ToolDefinition, ToolSift } from "../src/index.js";
 import { startMockServer } from "../test/e2e/mock-server.js";
 
-const GOAL = "Open an issue in acme/app titled 'Login fails on Safari'.";
+export const GOAL = "Open an issue in acme/app titled 'Login fails on Safari'.";
+export const ISSUE = { owner: "acme", repo: "app", title: "Login fails on Safari" };
 
-/** The name a provider request uses for a catalog tool (names with `/` are mapped per provider). */
-function sentName(tools: readonly unknown[], description: string): string {
-  for (const tool of tools as {
-    name?: string;
-    description?: string;
-    function?: { name: string; description?: string };
-  }[]) {
-    if (tool.description === description) return tool.name ?? "";
-    if (tool.function?.description === description) return tool.function.name;
+interface SentTool {
+  name?: string;
+  description?: string;
+  function?: { name: string; description?: string };
+  /** A Responses namespace's tools, or a Gemini tool's declarations. */
+  tools?: SentTool[];
+  functionDeclarations?: SentTool[];
+}
+
+/** The name (and Responses namespace) a provider request uses for a catalog tool, found by its
+ * description: names with `/` are mapped per provider, and Responses groups tools by server. */
+export function sentTool(
+  tools: readonly unknown[],
+  description: string,
+): { name: string; namespace?: string } {
+  for (const tool of tools as SentTool[]) {
+    if (tool.description === description && tool.name) return { name: tool.name };
+    if (tool.function?.description === description) return { name: tool.function.name };
+    const inner = tool.tools ?? tool.functionDeclarations;
+    if (!inner) continue;
+    try {
+      const found = sentTool(inner, description);
+      return tool.tools && tool.name ? { ...found, namespace: tool.name } : found;
+    } catch {
+      // not in this group
+    }
   }
   throw new Error("the target tool is not in the request");
+}
+
+/** Runs one round trip against a fresh mock server that plays the model from `script`, for the
+ * tool the demo's request needs (`target`). */
+export async function mockRoundTrip(
+  sift: ToolSift,
+  run: (target: ToolDefinition, script: unknown[], url: string) => Promise<void>,
+): Promise<void> {
+  const target = sift.search("create a github issue", { limit: 1 }).hits[0]?.tool;
+  if (!target) return;
+  const script: unknown[] = [];
+  const server = await startMockServer(script);
+  try {
+    await run(target, script, server.url);
+  } finally {
+    await server.close();
+  }
+}
+
+function sentName(tools: readonly unknown[], description: string): string {
+  return sentTool(tools, description).name;
 }
 
 function anthropicMessage(content: unknown[], stop: "tool_use" | "end_turn") {
@@ -38,12 +77,8 @@ function anthropicMessage(content: unknown[], stop: "tool_use" | "end_turn") {
 
 /** Anthropic with native tool search: Claude searches the deferred tools itself, then calls one. */
 export async function roundTripAnthropic(sift: ToolSift): Promise<void> {
-  const target = sift.search("create a github issue", { limit: 1 }).hits[0]?.tool;
-  if (!target) return;
-  const script: unknown[] = [];
-  const server = await startMockServer(script);
-  try {
-    const client = new Anthropic({ apiKey: "demo", baseURL: server.url, maxRetries: 0 });
+  await mockRoundTrip(sift, async (target, script, url) => {
+    const client = new Anthropic({ apiKey: "demo", baseURL: url, maxRetries: 0 });
     const session = "demo-anthropic";
     const messages: Anthropic.MessageParam[] = [{ role: "user", content: GOAL }];
     for (let step = 0; step < 3; step++) {
@@ -71,7 +106,7 @@ export async function roundTripAnthropic(sift: ToolSift): Promise<void> {
                   type: "tool_use",
                   id: "toolu_1",
                   name,
-                  input: { owner: "acme", repo: "app", title: "Login fails on Safari" },
+                  input: ISSUE,
                 },
               ],
               "tool_use",
@@ -108,9 +143,7 @@ export async function roundTripAnthropic(sift: ToolSift): Promise<void> {
       messages.push({ role: "assistant", content: response.content });
       messages.push(...results);
     }
-  } finally {
-    await server.close();
-  }
+  });
 }
 
 function chatCompletion(call: { name: string; arguments: unknown } | undefined) {
@@ -145,12 +178,8 @@ function chatCompletion(call: { name: string; arguments: unknown } | undefined) 
 
 /** OpenAI Chat with toolsift's search tool: search, the found tool is sent next turn, then called. */
 export async function roundTripOpenAIChat(sift: ToolSift): Promise<void> {
-  const target = sift.search("create a github issue", { limit: 1 }).hits[0]?.tool;
-  if (!target) return;
-  const script: unknown[] = [];
-  const server = await startMockServer(script);
-  try {
-    const client = new OpenAI({ apiKey: "demo", baseURL: `${server.url}/v1`, maxRetries: 0 });
+  await mockRoundTrip(sift, async (target, script, url) => {
+    const client = new OpenAI({ apiKey: "demo", baseURL: `${url}/v1`, maxRetries: 0 });
     const session = "demo-openai";
     const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: "user", content: GOAL }];
     for (let step = 0; step < 4; step++) {
@@ -161,7 +190,7 @@ export async function roundTripOpenAIChat(sift: ToolSift): Promise<void> {
           : step === 1
             ? {
                 name: sentName(turn.tools, target.description),
-                arguments: { owner: "acme", repo: "app", title: "Login fails on Safari" },
+                arguments: ISSUE,
               }
             : undefined;
       script.push(chatCompletion(call));
@@ -196,7 +225,5 @@ export async function roundTripOpenAIChat(sift: ToolSift): Promise<void> {
       if (message) messages.push(message);
       messages.push(...results);
     }
-  } finally {
-    await server.close();
-  }
+  });
 }

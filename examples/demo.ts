@@ -16,6 +16,7 @@ import {
   type ToolSift,
 } from "../src/index.js";
 import { loadCatalogPaths } from "../src/node.js";
+import { roundTripGemini, roundTripOpenAIResponses } from "./demo-more-round-trips.js";
 import { roundTripAnthropic, roundTripOpenAIChat } from "./demo-round-trips.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -83,7 +84,7 @@ function searchSection(sift: ToolSift, real: boolean): void {
   showSearch(
     sift,
     "Only one server's tools:",
-    real ? "server:server-slack message" : "server:database table",
+    real ? "server:slack message" : "server:database table",
   );
 }
 
@@ -175,5 +176,8 @@ planSection(sift);
 heading("3. One round trip per provider (official SDKs, local mock server)");
 await roundTripAnthropic(sift);
 await roundTripOpenAIChat(sift);
+console.log();
+await roundTripOpenAIResponses(sift);
+await roundTripGemini(sift);
 savingsSection(sift);
 console.log(`\nDone in ${((performance.now() - started) / 1000).toFixed(1)} s.`);

@@ -8,7 +8,7 @@
  */
 import { type Content, GoogleGenAI } from "@google/genai";
 import { createToolSift, type ToolDefinition } from "../src/index.js";
-import { isMain, sampleTools } from "./sample-tools.js";
+import { apiKey, isMain, sampleTools } from "./sample-tools.js";
 
 /** Runs the agent loop for one request; returns the conversation. */
 export async function gemini(
@@ -45,7 +45,7 @@ export async function gemini(
 
 if (isMain(import.meta.url)) {
   const contents = await gemini(
-    new GoogleGenAI({ apiKey: process.env.GEMINI_API_KEY ?? "" }),
+    new GoogleGenAI({ apiKey: apiKey("GEMINI_API_KEY") }),
     sampleTools(),
     "What is the weather in Kyoto for the next three days?",
   );

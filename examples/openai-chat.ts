@@ -7,7 +7,7 @@
  */
 import OpenAI from "openai";
 import { createToolSift, type ToolDefinition } from "../src/index.js";
-import { isMain, sampleTools } from "./sample-tools.js";
+import { apiKey, isMain, sampleTools } from "./sample-tools.js";
 
 /** Runs the agent loop for one request; returns the conversation. */
 export async function openaiChat(
@@ -41,7 +41,7 @@ export async function openaiChat(
 
 if (isMain(import.meta.url)) {
   const history = await openaiChat(
-    new OpenAI(),
+    new OpenAI({ apiKey: apiKey("OPENAI_API_KEY") }),
     sampleTools(),
     "Open an issue in acme/web titled 'Login button is broken'.",
   );

@@ -8,7 +8,7 @@
  */
 import OpenAI from "openai";
 import { createToolSift, type ToolDefinition } from "../src/index.js";
-import { isMain, sampleTools } from "./sample-tools.js";
+import { apiKey, isMain, sampleTools } from "./sample-tools.js";
 
 /** Runs the agent loop for one request; returns the last response. */
 export async function openaiResponses(
@@ -48,7 +48,7 @@ export async function openaiResponses(
 
 if (isMain(import.meta.url)) {
   const response = await openaiResponses(
-    new OpenAI(),
+    new OpenAI({ apiKey: apiKey("OPENAI_API_KEY") }),
     sampleTools(),
     "Open an issue in acme/web titled 'Login button is broken'.",
   );

@@ -63,3 +63,14 @@ export function isMain(moduleUrl: string): boolean {
   const script = process.argv[1];
   return script !== undefined && new URL(moduleUrl).pathname === script;
 }
+
+/** The API key an example needs to run against the real API; without it, a one-line hint and
+ * exit code 1 instead of the SDK's stack trace (`npm run demo` runs the same loops offline). */
+export function apiKey(variable: string): string {
+  const key = process.env[variable];
+  if (key) return key;
+  console.error(
+    `Set ${variable} to run this example against the real API. To see the same loop without a key, run npm run demo (the SDKs talk to a local mock server there).`,
+  );
+  process.exit(1);
+}

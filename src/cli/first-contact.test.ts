@@ -89,13 +89,24 @@ describe("toolsift search: misses explained, exit code 1", () => {
     expect(await runCli(["search", "slack message", "--catalog", folder], capture())).toBe(0);
   });
 
-  it("names the server meant by server:slack when the server is server-slack", async () => {
+  it("finds server-slack's tools with server:slack, and names the closest server for a typo", async () => {
+    const found = capture();
+    expect(
+      await runCli(["search", "server:slack message", "--catalog", folder, "--json"], found),
+    ).toBe(0);
+    const hits: { server: string }[] = JSON.parse(found.out).hits;
+    expect(hits.length).toBeGreaterThan(0);
+    expect(hits.every((hit) => hit.server === "server-slack")).toBe(true);
     const io = capture();
-    expect(await runCli(["search", "server:slack message", "--catalog", folder], io)).toBe(1);
-    expect(io.out).toContain('No server is named "slack". Did you mean server:server-slack?');
+    expect(await runCli(["search", "server:slak message", "--catalog", folder], io)).toBe(1);
+    expect(io.out).toContain('No server is named "slak". Did you mean server:server-slack?');
     const json = capture();
-    await runCli(["search", "server:slack message", "--catalog", folder, "--json"], json);
-    expect(JSON.parse(json.out).unknownServers).toEqual({ slack: ["server-slack"] });
+    await runCli(["search", "server:slak message", "--catalog", folder, "--json"], json);
+    expect(JSON.parse(json.out).unknownServers).toEqual({ slak: ["server-slack"] });
+    const far = capture();
+    expect(await runCli(["search", "server:zzzzzz message", "--catalog", folder], far)).toBe(1);
+    expect(far.out).toContain('No server is named "zzzzzz".');
+    expect(far.out).toMatch(/Servers: .*server-slack \(\d+\)/);
   });
 
   it("says select:create_issue is ambiguous and lists the three qualified names", async () => {

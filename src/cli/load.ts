@@ -15,7 +15,7 @@ import { InvalidToolError, isToolsiftError, type ToolIssue, ToolsiftError } from
 import { ToolSearchIndex } from "../search/index.js";
 import { oneOf, requireCatalogs } from "./args.js";
 import type { CliIO } from "./io.js";
-import { safeText } from "./terminal.js";
+import { createProgress, type Progress, safeText } from "./terminal.js";
 import { UsageError } from "./usage-error.js";
 
 /** The catalog flags of a command (see `catalogFlags`). */
@@ -133,7 +133,11 @@ function collisions(tools: readonly ToolDefinition[]): string[] {
  * (the rest still loads) unless --strict; so is an invalid tool. A name served by several servers
  * becomes server/name (`--duplicates qualify`, the default) or fails (`--duplicates error`).
  */
-export async function loadTools(flags: LoadFlags, io: CliIO): Promise<ToolDefinition[]> {
+export async function loadTools(
+  flags: LoadFlags,
+  io: CliIO,
+  progress: Progress = createProgress(io),
+): Promise<ToolDefinition[]> {
   const paths = requireCatalogs(flags.catalog);
   const duplicates = oneOf(flags.duplicates, "duplicates", ["qualify", "error"]) ?? "qualify";
   const strict = flags.strict === true;
@@ -142,7 +146,9 @@ export async function loadTools(flags: LoadFlags, io: CliIO): Promise<ToolDefini
   const warnings: ToolIssue[] = [];
   const schemaWarnings: ToolIssue[] = [];
   let skippedFiles = 0;
-  for (const source of sources) {
+  for (const [position, source] of sources.entries()) {
+    const name = source === "-" ? "stdin" : path.basename(source);
+    progress.step(`reading ${name} (catalog ${position + 1} of ${sources.length})`);
     try {
       const result =
         source === "-"
@@ -214,8 +220,9 @@ export function catalogOf(tools: readonly ToolDefinition[]): Catalog {
   return createCatalog(tools, { nameRule: NAME_RULE });
 }
 
-/** Builds a search index over the tools. */
-export function indexTools(tools: readonly ToolDefinition[]): ToolSearchIndex {
+/** Builds a search index over the tools (a progress line when that comes after a slow load). */
+export function indexTools(tools: readonly ToolDefinition[], progress?: Progress): ToolSearchIndex {
+  progress?.step(`indexing ${tools.length} tools`);
   const index = new ToolSearchIndex();
   for (const tool of tools) index.add(tool);
   return index;

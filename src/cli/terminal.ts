@@ -103,15 +103,20 @@ export function table(columns: readonly Column[], rows: readonly (readonly strin
 
 /**
  * Progress for slow work, on stderr, only when stderr is a terminal (a pipe or a log gets none).
- * A step is shown once the command has run for `afterMs` (default 1 s), so fast runs stay quiet.
+ * A step is shown once the command has run for `afterMs` (default 1 s), so fast runs stay quiet,
+ * and then at most one step per `afterMs`, so a loop over many files does not flood the terminal.
  */
 export function createProgress(io: CliIO, afterMs = 1_000, now: () => number = Date.now) {
   const started = now();
   let shown = false;
+  let last = started;
   return {
     step(message: string): void {
-      if (io.stderrTTY !== true || now() - started < afterMs) return;
+      const time = now();
+      if (io.stderrTTY !== true || time - started < afterMs) return;
+      if (shown && time - last < afterMs) return;
       shown = true;
+      last = time;
       io.stderr(`… ${message}\n`);
     },
     get shown() {
@@ -119,3 +124,6 @@ export function createProgress(io: CliIO, afterMs = 1_000, now: () => number = D
     },
   };
 }
+
+/** Progress lines of one command (see `createProgress`). */
+export type Progress = ReturnType<typeof createProgress>;

@@ -56,3 +56,13 @@ describe("searchResponse with companions and confidence", () => {
     expect(asked.found.length).toBeGreaterThan(0);
   });
 });
+
+describe("searchResponse with server: names", () => {
+  it("says a server: name means no server, also beside withheld weak hits", () => {
+    const query = "book a flight to Paris server:365 server:flights";
+    expect(index.search(query).confidence).toBe("none");
+    const withheld = text(searchResponse(request([query])));
+    expect(withheld).toContain("no strong match; closest:");
+    expect(withheld).toContain("server:flights names no server");
+  });
+});

@@ -1,6 +1,6 @@
 import type { ToolDefinition, ToolResult } from "../catalog/index.js";
 import { isToolsiftError } from "../errors.js";
-import type { SearchHit } from "../search/index.js";
+import type { SearchHit, SearchResult } from "../search/index.js";
 import { compactSignature } from "./compact-signature.js";
 import { capText, firstSentence, safeName, sanitizeText } from "./sanitize-text.js";
 import type { CountTokens, DisclosureStrategy, MetaToolNames, SearchFunction } from "./types.js";
@@ -106,6 +106,17 @@ function missingNotes(missing: readonly string[], request: SearchRequest): strin
     });
 }
 
+/** `server:` names that mean no server, each with the closest servers to write instead. */
+function unknownServerNotes(result: SearchResult): string[] {
+  return (result.unknownServers ?? []).slice(0, MAX_NOTED).map((entry) => {
+    const label = `server:${capText(safeName(entry.server), 40)}`;
+    const closest = entry.closest.map((server) => `server:${capText(safeName(server), 40)}`);
+    return closest.length > 0
+      ? `${label} names no server (closest: ${closest.join(", ")})`
+      : `${label} names no server`;
+  });
+}
+
 function runQuery(query: string, request: SearchRequest): QueryBlock {
   try {
     const result = request.search(query, {
@@ -121,8 +132,11 @@ function runQuery(query: string, request: SearchRequest): QueryBlock {
     const missing = result.kind === "select" ? (result.missing ?? []) : [];
     const loaded = loadedMatches(query, request, missing);
     const notFound = missingNotes(missing, request);
+    const servers = unknownServerNotes(result);
     if (tools.length > 0 && result.confidence === "none" && request.includeWeak !== true) {
-      return { query, tools: [], note: withheldNote(tools), loaded, missing: notFound };
+      // a note is shown alone, so the server: names that mean nothing go into it
+      const note = [withheldNote(tools), ...servers.map((line) => `${line}.`)].join(" ");
+      return { query, tools: [], note, loaded, missing: notFound };
     }
     if (tools.length > 0 || loaded.length > 0 || result.kind === "select") {
       const weak =
@@ -132,7 +146,7 @@ function runQuery(query: string, request: SearchRequest): QueryBlock {
         tools,
         note: "",
         loaded,
-        missing: notFound,
+        missing: [...notFound, ...servers],
         weak,
         companions: companionNotes(result.hits, request),
       };
@@ -140,13 +154,14 @@ function runQuery(query: string, request: SearchRequest): QueryBlock {
     const suggestions = (result.suggestions ?? [])
       .filter((name) => request.candidate(name))
       .slice(0, 5);
-    const servers = (result.servers ?? [])
+    const summary = (result.servers ?? [])
       .slice(0, 12)
       .map((entry) => `${capText(safeName(entry.server), 40)} (${entry.tools})`);
     const parts = ["no match."];
+    for (const note of servers) parts.push(`${note}.`);
     if (suggestions.length > 0)
       parts.push(`Closest names: ${suggestions.map(safeName).join(", ")}.`);
-    if (servers.length > 0) parts.push(`Servers: ${servers.join(", ")}.`);
+    if (summary.length > 0) parts.push(`Servers: ${summary.join(", ")}.`);
     parts.push("Try other keywords.");
     return { query, tools: [], note: parts.join(" "), loaded: [], missing: [] };
   } catch (error) {

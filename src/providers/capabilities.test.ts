@@ -41,6 +41,16 @@ describe("nativeSearchSupport", () => {
     expect(nativeSearchSupport("openai-responses", model).native).toBe(native);
   });
 
+  it("says no model was given instead of printing an empty model name", () => {
+    for (const provider of ["anthropic", "openai-responses"] as const) {
+      for (const model of ["", "  ", undefined as unknown as string]) {
+        const decision = nativeSearchSupport(provider, model);
+        expect(decision).toEqual({ native: false, reason: "no model given: client-side search" });
+      }
+    }
+    expect(nativeSearchSupport("gemini", "").reason).toBe("gemini has no native tool search");
+  });
+
   it("never uses native search on Chat Completions or Gemini, unless overridden", () => {
     expect(nativeSearchSupport("openai-chat", "gpt-5.4").native).toBe(false);
     expect(nativeSearchSupport("gemini", "gemini-2.5-pro").native).toBe(false);

@@ -67,7 +67,8 @@ export function nativeSearchSupport(
   }
   // each provider decides from its own model table
   const definition = providerDefinition(provider);
-  return definition
-    ? definition.nativeSearch(model)
-    : { native: false, reason: `${String(provider)} has no native tool search` };
+  if (!definition)
+    return { native: false, reason: `${String(provider)} has no native tool search` };
+  // a JavaScript caller may leave the model out: each table then says "no model given"
+  return definition.nativeSearch(typeof model === "string" ? model : "");
 }

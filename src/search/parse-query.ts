@@ -14,7 +14,7 @@ export interface ParsedQuery {
   required: string[];
   /** Words no hit may match (`-word`). */
   excluded: string[];
-  /** Lowercase server names from `server:NAME` (a hit must be on one of them). */
+  /** Lowercase names from `server:NAME`; the index resolves each to catalog servers (`match-servers.ts`). */
   servers: string[];
   /** Names from `select:`, deduplicated, in the order given. */
   select: string[];

@@ -9,6 +9,7 @@ import { scoreAndRank } from "./dense-score.js";
 import { diversifyByAspect } from "./diversify.js";
 import { buildHit } from "./hit-details.js";
 import { IndexedTools } from "./indexed-tools.js";
+import { matchServers } from "./match-servers.js";
 import { type ParsedQuery, parseQuery } from "./parse-query.js";
 import { phraseKey } from "./phrase-key.js";
 import { NeighborCache, planQuery } from "./query-terms.js";
@@ -19,7 +20,7 @@ import { ScoreScratch } from "./score-query.js";
 import { summarizeServers } from "./suggest.js";
 import { suggestNames } from "./suggest-names.js";
 import { TopK } from "./top-k.js";
-import type { SearchHit, SearchOptions, SearchResult } from "./types.js";
+import type { SearchHit, SearchOptions, SearchResult, ServerSummary } from "./types.js";
 
 export type { SearchIndexOptions } from "./indexed-tools.js";
 
@@ -95,7 +96,7 @@ export class ToolSearchIndex extends IndexedTools {
     options: SearchOptions | undefined,
     cut: boolean,
   ): SearchResult {
-    const result = this.runQuery(parsed, query, limit, options, cut);
+    const result = this.runResolved(parsed, query, limit, options, cut);
     const filter = options?.filter;
     if (!filter) return result;
     // counting what a filter lets through calls it on every tool: several times the cost of the
@@ -110,6 +111,31 @@ export class ToolSearchIndex extends IndexedTools {
       },
     });
     return result;
+  }
+
+  /** Runs a query after resolving its `server:` names (`server:slack` means `server-slack` and
+   * `slack-mcp` too, `match-servers.ts`); names that mean no server go in `unknownServers`. */
+  private runResolved(
+    parsed: ParsedQuery,
+    query: string,
+    limit: number,
+    options: SearchOptions | undefined,
+    cut: boolean,
+  ): SearchResult {
+    if (parsed.servers.length === 0) return this.runQuery(parsed, query, limit, options, cut);
+    const filter = options?.filter;
+    // under a filter (policy, deferral) a server with no visible tool is no server at all
+    const visible = filter ? this.summary(filter) : undefined;
+    const known = visible ? visible.map((entry) => entry.server) : this.serverCounts.keys();
+    const { servers, unknown } = matchServers(parsed.servers, known);
+    if (servers.length === 0) {
+      const summary = visible ?? this.summary(undefined);
+      const miss: SearchResult = { query, kind: parsed.kind, total: this.size, hits: [] };
+      if (parsed.kind === "keyword") miss.confidence = "none";
+      return { ...miss, servers: summary, unknownServers: unknown };
+    }
+    const result = this.runQuery({ ...parsed, servers }, query, limit, options, cut);
+    return unknown.length > 0 ? { ...result, unknownServers: unknown } : result;
   }
 
   private countPassing(filter: (tool: ToolDefinition) => boolean): number {
@@ -166,19 +192,23 @@ export class ToolSearchIndex extends IndexedTools {
     }
     const confidence = hits[0]?.confidence?.level ?? "none";
     if (hits.length > 0) return { ...base, hits, confidence };
-    this.serverSummary ??= [...this.serverCounts]
-      .map(([server, tools]) => ({ server, tools }))
-      .sort((a, b) => (a.server < b.server ? -1 : a.server > b.server ? 1 : 0));
     const accept = filter ? (name: string) => filter(this.get(name) as ToolDefinition) : undefined;
     return {
       ...base,
       hits,
       confidence,
       suggestions: suggestNames(this.store, this.tools, this.nameMasks, parsed.text, 5, accept),
-      servers: filter
-        ? summarizeServers(this.list().filter(filter))
-        : this.serverSummary.map((entry) => ({ ...entry })),
+      servers: this.summary(filter),
     };
+  }
+
+  /** How many tools each server offers (those `filter` lets through), by server name. */
+  private summary(filter: SearchOptions["filter"]): ServerSummary[] {
+    if (filter) return summarizeServers(this.list().filter(filter));
+    this.serverSummary ??= [...this.serverCounts]
+      .map(([server, tools]) => ({ server, tools }))
+      .sort((a, b) => (a.server < b.server ? -1 : a.server > b.server ? 1 : 0));
+    return this.serverSummary.map((entry) => ({ ...entry }));
   }
 
   private keywordSearch(

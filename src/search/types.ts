@@ -93,6 +93,12 @@ export interface ServerSummary {
   tools: number;
 }
 
+/** A `server:` name that means no server of the catalog, with the closest server names. */
+export interface UnknownServer {
+  server: string;
+  closest: string[];
+}
+
 export interface SearchResult {
   query: string;
   kind: "keyword" | "select" | "regex" | "browse";
@@ -108,4 +114,6 @@ export interface SearchResult {
   suggestions?: string[];
   /** When nothing matched: how many tools each server offers, to refine the next query. */
   servers?: ServerSummary[];
+  /** `server:` names that mean no server (see the README's query forms), with the closest ones. */
+  unknownServers?: UnknownServer[];
 }

@@ -2,7 +2,7 @@ import { evaluate } from "../../search/index.js";
 import { catalogFlags, integerFlag, parseCommand } from "../args.js";
 import type { CliIO } from "../io.js";
 import { indexTools, loadTools, readQueries } from "../load.js";
-import { jsonText, safeText, styleFor, table } from "../terminal.js";
+import { createProgress, jsonText, safeText, styleFor, table } from "../terminal.js";
 import { UsageError } from "../usage-error.js";
 
 export const evalUsage = `Usage: toolsift eval --catalog PATH --queries FILE.jsonl [--json] [--misses] [--miss-k K] [--strict]
@@ -28,7 +28,8 @@ export async function evalCommand(argv: readonly string[], io: CliIO): Promise<n
   const missK = integerFlag(values["miss-k"], "miss-k", { min: 1, max: 10 }, 5);
   if (![1, 3, 5, 10].includes(missK))
     throw new UsageError(`--miss-k must be 1, 3, 5 or 10; got ${missK}.`);
-  const tools = await loadTools(values, io);
+  const progress = createProgress(io);
+  const tools = await loadTools(values, io, progress);
   const labelled = (await readQueries(values.queries)).filter(
     (query): query is typeof query & { relevant: string[] } => (query.relevant?.length ?? 0) > 0,
   );
@@ -37,7 +38,8 @@ export async function evalCommand(argv: readonly string[], io: CliIO): Promise<n
       `No line of ${values.queries} has a non-empty "relevant" list to evaluate against.`,
     );
   }
-  const index = indexTools(tools);
+  const index = indexTools(tools, progress);
+  progress.step(`evaluating ${labelled.length} queries`);
   const { perQuery = [], ...metrics } = evaluate(index, labelled, { perQuery: true });
   const byId = new Map(labelled.map((query) => [query.id, query]));
   const misses = perQuery

@@ -4,7 +4,7 @@ import type { ProviderId } from "../../providers/index.js";
 import { catalogFlags, contextWindowFlag, oneOf, parseCommand } from "../args.js";
 import type { CliIO } from "../io.js";
 import { catalogOf, loadTools } from "../load.js";
-import { jsonText, safeText } from "../terminal.js";
+import { createProgress, jsonText, safeText } from "../terminal.js";
 import { UsageError } from "../usage-error.js";
 
 export const prepareUsage = `Usage: toolsift prepare --catalog PATH --provider anthropic|openai-chat|openai-responses|gemini
@@ -53,7 +53,9 @@ export async function prepareCommand(argv: readonly string[], io: CliIO): Promis
     mode = "off";
   }
   const contextWindow = contextWindowFlag(values["context-window"]);
-  const tools = await loadTools(values, io);
+  const progress = createProgress(io);
+  const tools = await loadTools(values, io, progress);
+  progress.step(`planning the turn over ${tools.length} tools`);
   // the same lenient catalog as `search`, so prepare accepts every catalog search accepts
   const sift = createToolSift({ catalog: catalogOf(tools) });
   const noModel =

@@ -1,7 +1,7 @@
 import { catalogFlags, integerFlag, parseCommand } from "../args.js";
 import type { CliIO } from "../io.js";
 import { indexTools, loadTools, readQueries } from "../load.js";
-import { jsonLine } from "../terminal.js";
+import { createProgress, jsonLine } from "../terminal.js";
 import { UsageError } from "../usage-error.js";
 
 export const rankUsage = `Usage: toolsift rank --catalog PATH --queries FILE.jsonl [--k 10] [--strict] [--duplicates qualify|error]
@@ -21,12 +21,14 @@ export async function rankCommand(argv: readonly string[], io: CliIO): Promise<n
   if (positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}".`);
   if (!values.queries) throw new UsageError("--queries FILE.jsonl is required.");
   const k = integerFlag(values.k, "k", { min: 1, max: 1000 }, 10);
-  const tools = await loadTools(values, io);
+  const progress = createProgress(io);
+  const tools = await loadTools(values, io, progress);
   const queries = await readQueries(values.queries);
-  const index = indexTools(tools);
+  const index = indexTools(tools, progress);
   // one buffered write per chunk keeps 20,000 lines fast without holding every line twice
   let buffer = "";
-  for (const query of queries) {
+  for (const [position, query] of queries.entries()) {
+    progress.step(`ranking query ${position + 1} of ${queries.length}`);
     let line: string;
     try {
       // an empty query would browse the catalog; in a ranking file it is a mistake, not a query

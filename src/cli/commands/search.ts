@@ -1,10 +1,17 @@
 import type { ToolDefinition } from "../../catalog/index.js";
-import { suggestNames } from "../../disclosure/index.js";
-import { parseQuery, type SearchHit, type SearchResult } from "../../search/index.js";
+import type { SearchHit, SearchResult } from "../../search/index.js";
 import { catalogFlags, integerFlag, parseCommand } from "../args.js";
 import type { CliIO } from "../io.js";
 import { indexTools, loadTools } from "../load.js";
-import { clip, jsonText, type Style, safeText, styleFor, table } from "../terminal.js";
+import {
+  clip,
+  createProgress,
+  jsonText,
+  type Style,
+  safeText,
+  styleFor,
+  table,
+} from "../terminal.js";
 import { UsageError } from "../usage-error.js";
 
 export const searchUsage = `Usage: toolsift search QUERY --catalog PATH [--catalog PATH ...] [--limit N] [--json] [--explain] [--regex]
@@ -22,36 +29,17 @@ const flags = {
   regex: { type: "boolean" },
 } as const;
 
-/** What the catalog can tell about a result that missed: ambiguous select names, near servers. */
-interface Hints {
-  /** select: names that several servers serve, qualified as server/name. */
-  ambiguous: Map<string, string[]>;
-  /** server: names that are no server, with the servers that look like them. */
-  servers: Map<string, string[]>;
-}
+/** select: names that several servers serve, qualified as server/name (a Map: a tool may be
+ * named "__proto__"). */
+type Ambiguous = Map<string, string[]>;
 
-function hintsFor(query: string, result: SearchResult, tools: readonly ToolDefinition[]): Hints {
-  // Maps, not objects: a tool may be named "__proto__" or "constructor"
-  const ambiguous = new Map<string, string[]>();
+function ambiguousNames(result: SearchResult, tools: readonly ToolDefinition[]): Ambiguous {
+  const ambiguous: Ambiguous = new Map();
   for (const name of result.missing ?? []) {
     const qualified = tools.filter((tool) => tool.name.endsWith(`/${name}`)).map((t) => t.name);
     if (qualified.length > 0) ambiguous.set(name, qualified);
   }
-  const servers = new Map<string, string[]>();
-  if (result.hits.length === 0 && result.kind === "keyword") {
-    const known = [...new Set(tools.map((tool) => tool.server ?? ""))].filter(Boolean);
-    const lower = new Set(known.map((server) => server.toLowerCase()));
-    let wanted: string[] = [];
-    try {
-      wanted = parseQuery(query).servers;
-    } catch {
-      // the search already succeeded; a query the parser refuses has no server: filters
-    }
-    for (const server of wanted) {
-      if (!lower.has(server)) servers.set(server, suggestNames(server, known));
-    }
-  }
-  return { ambiguous, servers };
+  return ambiguous;
 }
 
 /** `toolsift search`: ranked hits for one query; exit 1 when nothing matched. */
@@ -63,16 +51,17 @@ export async function searchCommand(argv: readonly string[], io: CliIO): Promise
     );
   const query = positionals.join(" ");
   const limit = integerFlag(values.limit, "limit", { min: 1, max: 25 }, 5);
-  const tools = await loadTools(values, io);
-  const index = indexTools(tools);
+  const progress = createProgress(io);
+  const tools = await loadTools(values, io, progress);
+  const index = indexTools(tools, progress);
   const result = index.search(query, {
     limit,
     explain: values.explain === true,
     ...(values.regex ? { mode: "regex" as const } : {}),
   });
-  const hints = hintsFor(query, result, tools);
+  const ambiguous = ambiguousNames(result, tools);
   if (values.json) {
-    io.stdout(jsonText(toJson(result, hints)));
+    io.stdout(jsonText(toJson(result, ambiguous)));
   } else {
     const style = styleFor(io);
     // a weak first hit is introduced as such, so nobody reads the list as a confident answer
@@ -88,7 +77,7 @@ export async function searchCommand(argv: readonly string[], io: CliIO): Promise
       io.stdoutTTY === true
         ? hitTable(result, style, io.columns ?? 100)
         : result.hits.flatMap((hit, position) => hitLines(hit, position, result.kind));
-    io.stdout(`${[...weak, ...body, ...footer(result, hints, style)].join("\n")}\n`);
+    io.stdout(`${[...weak, ...body, ...footer(result, ambiguous, style)].join("\n")}\n`);
   }
   return result.hits.length > 0 ? 0 : 1;
 }
@@ -107,16 +96,20 @@ function hitToJson(hit: SearchHit) {
 }
 
 /** The search result as printed by --json: tools are reduced to name, server and description;
- * `ambiguous` and `unknownServers` appear when the catalog explains a miss. */
-export function toJson(result: SearchResult, hints?: Hints) {
+ * `ambiguous` (select: names several servers serve) and `unknownServers` (server: names that
+ * mean no server, with the closest) appear when the catalog explains a miss. */
+export function toJson(result: SearchResult, ambiguous?: Ambiguous) {
+  const { unknownServers, ...rest } = result;
   return {
-    ...result,
+    ...rest,
     hits: result.hits.map(hitToJson),
-    ...(hints && hints.ambiguous.size > 0
-      ? { ambiguous: Object.fromEntries(hints.ambiguous) }
-      : {}),
-    ...(hints && hints.servers.size > 0
-      ? { unknownServers: Object.fromEntries(hints.servers) }
+    ...(ambiguous && ambiguous.size > 0 ? { ambiguous: Object.fromEntries(ambiguous) } : {}),
+    ...(unknownServers && unknownServers.length > 0
+      ? {
+          unknownServers: Object.fromEntries(
+            unknownServers.map((entry) => [entry.server, entry.closest]),
+          ),
+        }
       : {}),
   };
 }
@@ -204,7 +197,7 @@ function hitTable(result: SearchResult, style: Style, columns: number): string[]
 }
 
 /** What follows the hits: why nothing matched and what to try instead. */
-function footer(result: SearchResult, hints: Hints, style: Style): string[] {
+function footer(result: SearchResult, ambiguous: Ambiguous, style: Style): string[] {
   const lines: string[] = [];
   const list = (names: readonly string[]) =>
     names.map((name) => safeText(name, { oneLine: true })).join(", ");
@@ -215,25 +208,27 @@ function footer(result: SearchResult, hints: Hints, style: Style): string[] {
       ),
     );
   }
-  for (const [server, near] of hints.servers) {
+  const unknownServers = result.unknownServers ?? [];
+  for (const { server, closest: near } of unknownServers) {
     const hint =
       near.length > 0 ? ` Did you mean ${near.map((name) => `server:${name}`).join(", ")}?` : "";
     lines.push(`No server is named "${safeText(server, { oneLine: true })}".${hint}`);
   }
   if (result.hits.length === 0) {
     if (result.suggestions?.length) lines.push(`Closest names: ${list(result.suggestions)}`);
-    if (result.servers?.length && hints.servers.size === 0) {
+    // a server: name with no near server lists them all
+    if (result.servers?.length && unknownServers.every((entry) => entry.closest.length === 0)) {
       lines.push(
         `Servers: ${result.servers.map((entry) => `${safeText(entry.server, { oneLine: true })} (${entry.tools})`).join(", ")}`,
       );
     }
   }
-  for (const [name, qualified] of hints.ambiguous) {
+  for (const [name, qualified] of ambiguous) {
     lines.push(
       `"${safeText(name, { oneLine: true })}" is served by ${qualified.length} servers, so each is named server/name: ${list(qualified)}. Select one of them.`,
     );
   }
-  const missing = (result.missing ?? []).filter((name) => !hints.ambiguous.has(name));
+  const missing = (result.missing ?? []).filter((name) => !ambiguous.has(name));
   if (missing.length > 0) lines.push(`Missing: ${list(missing)}`);
   return lines;
 }

@@ -42,8 +42,8 @@ export function anthropicNativeSearch(model: string): NativeSearchDecision {
   const supported = parsed
     ? (CLAUDE_TOOL_SEARCH[parsed.family] ?? []).includes(parsed.version)
     : false;
-  const named = model === "" ? "no model given, and an unknown model" : model;
+  if (model.trim() === "") return { native: false, reason: "no model given: client-side search" };
   return supported
     ? { native: true, reason: `${model} is in Anthropic's tool-search model table` }
-    : { native: false, reason: `${named} is not in Anthropic's tool-search model table` };
+    : { native: false, reason: `${model} is not in Anthropic's tool-search model table` };
 }

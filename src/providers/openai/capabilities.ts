@@ -42,11 +42,12 @@ export function supportsToolSearch(model: string | undefined): boolean {
 
 /** Native search decision for the Responses API. */
 export function responsesNativeSearch(model: string): NativeSearchDecision {
+  if (model.trim() === "") return { native: false, reason: "no model given: client-side search" };
   return supportsToolSearch(model)
     ? { native: true, reason: `${model} is gpt-5.4 or later (hosted tool_search)` }
     : {
         native: false,
-        reason: `${model || "no model given, and an unknown model"} is not known to support tool_search (gpt-5.4 or later only)`,
+        reason: `${model} is not known to support tool_search (gpt-5.4 or later only)`,
       };
 }
 
