@@ -84,8 +84,9 @@ beforeAll(() => {
 }, 240_000);
 
 afterAll(() => {
+  // the temp app holds the optional peers' node_modules: removing them takes a while under load
   if (work) rmSync(work, { recursive: true, force: true });
-});
+}, 120_000);
 
 describe("the packed tarball", () => {
   it("ships the build, the licence and no source maps pointing at unshipped sources", () => {
