@@ -47,8 +47,7 @@ function barChart(title, rows, series) {
     role: "img",
     "aria-label": title,
     viewBox: `0 0 ${width} ${rows.length * rowHeight + 24}`,
-    width: "100%",
-    style: `max-width:${width}px`,
+    width,
   });
   chart.append(svg("title", {}, title));
   series.forEach((s, i) => {
@@ -233,7 +232,7 @@ function searchPane(pane, initial) {
     max: "25",
     value: "5",
     "aria-label": "Hits",
-    style: "width:4rem",
+    class: "limit",
   });
   const form = el(
     "form",
