@@ -184,6 +184,11 @@ export async function startInspectorServer(
   return {
     server,
     url: `http://${shown}:${port}/`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        // a browser keeps its connection alive; without this, Ctrl+C would wait for it
+        server.closeAllConnections();
+      }),
   };
 }
