@@ -42,7 +42,7 @@ describe("toolsift inspect", () => {
     const running = inspectCommand(["--catalog", good], io, stop.signal);
     await expect.poll(() => io.err, { timeout: 30_000 }).toMatch(/at http:\/\/127\.0\.0\.1:\d+\//);
     const url = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(io.err)?.[1] ?? "";
-    const catalog = await (await fetch(`${url}api/catalog`)).json();
+    const catalog = (await (await fetch(`${url}api/catalog`)).json()) as { total: number };
     expect(catalog.total).toBe(2);
     stop.abort();
     expect(await running).toBe(0);
