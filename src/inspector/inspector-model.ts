@@ -104,6 +104,16 @@ export function createInspectorModel(tools: readonly ToolDefinition[]): Inspecto
 
   /** Runs the search meta tool as a model would, in a new session (so it reveals nothing else). */
   async function asModel(sift: ToolSift, query: string, limit: number, session: string) {
+    const plan = sift.prepare({ session });
+    if (!plan.metaTools.some((tool) => tool.name === DEFAULT_META_TOOL_NAMES.search)) {
+      // a small catalog is sent whole: the model has no search tool, so there is no text to show
+      return {
+        tool: DEFAULT_META_TOOL_NAMES.search,
+        text: `No ${DEFAULT_META_TOOL_NAMES.search} this turn: the model sees every tool directly (${plan.reason}).`,
+        isError: false,
+        revealed: [],
+      };
+    }
     const outcome = await sift.execute({
       session,
       name: DEFAULT_META_TOOL_NAMES.search,

@@ -127,6 +127,9 @@ describe("the inspector server", () => {
     expect(search.result.hits[0].name).toBe("create_issue");
     expect(search.result.hits[0].signature).toContain("title*");
     expect(search.result.hits[0].explanation.length).toBeGreaterThan(0);
+    // three tools are sent whole: no tool_search, and the page says why instead of an error
+    expect(search.model).toMatchObject({ isError: false, revealed: [] });
+    expect(search.model.text).toContain("the model sees every tool directly");
     const cost = JSON.parse((await get(`${server.url}api/cost`)).body);
     expect(cost.formats.map((f: { name: string }) => f.name)).toEqual([
       "Anthropic",
