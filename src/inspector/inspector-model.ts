@@ -41,7 +41,8 @@ export interface CatalogView {
   profiles: readonly string[];
   total: number;
   counts: Record<CatalogTool["state"], number>;
-  servers: { server: string; tokens: number; tools: CatalogTool[] }[];
+  /** `tokens`: all the server's tools; `visibleTokens`: those the profile lets through. */
+  servers: { server: string; tokens: number; visibleTokens: number; tools: CatalogTool[] }[];
   reasons: string[];
   disclosure: { active: boolean; reason: string };
 }
@@ -167,8 +168,9 @@ export function createInspectorModel(tools: readonly ToolDefinition[]): Inspecto
             : {}),
         };
         const key = tool.server ?? "(none)";
-        const row = servers.get(key) ?? { server: key, tokens: 0, tools: [] };
+        const row = servers.get(key) ?? { server: key, tokens: 0, visibleTokens: 0, tools: [] };
         row.tokens += entry.tokens;
+        if (state !== "hidden") row.visibleTokens += entry.tokens;
         row.tools.push(entry);
         servers.set(key, row);
       }

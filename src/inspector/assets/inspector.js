@@ -118,8 +118,20 @@ function renderCatalog() {
   $("#catalog-chart").replaceChildren(
     barChart(
       "Tokens per server",
-      view.servers.map((s) => ({ label: `${s.server} (${s.tools.length})`, tokens: s.tokens })),
-      [{ key: "tokens", label: "tokens of all its tools", cls: "bar-full", unit: "tokens" }],
+      view.servers.map((s) => ({
+        label: `${s.server} (${s.tools.length})`,
+        tokens: s.tokens,
+        visibleTokens: s.visibleTokens,
+      })),
+      [
+        { key: "tokens", label: "all its tools", cls: "bar-full", unit: "tokens" },
+        {
+          key: "visibleTokens",
+          label: `visible under "${view.profile}"`,
+          cls: "bar-first",
+          unit: "tokens",
+        },
+      ],
     ),
   );
   const filter = $("#catalog-filter").value.trim().toLowerCase();
