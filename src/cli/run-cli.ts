@@ -3,6 +3,7 @@ import { suggestNames } from "../disclosure/index.js";
 import { isToolsiftError } from "../errors.js";
 import { dumpCommand, dumpUsage } from "./commands/dump.js";
 import { evalCommand, evalUsage } from "./commands/eval.js";
+import { inspectCommand, inspectUsage } from "./commands/inspect.js";
 import { prepareCommand, prepareUsage } from "./commands/prepare.js";
 import { rankCommand, rankUsage } from "./commands/rank.js";
 import { reportCommand, reportUsage } from "./commands/report.js";
@@ -46,6 +47,11 @@ export const commands: Record<string, Command> = {
     run: dumpCommand,
     usage: dumpUsage,
     summary: "write each MCP server's tools/list (from a gateway config) as catalog files",
+  },
+  inspect: {
+    run: inspectCommand,
+    usage: inspectUsage,
+    summary: "a local web page: catalog, search playground, token cost per provider, sessions",
   },
   serve: {
     run: serveCommand,

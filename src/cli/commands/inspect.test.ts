@@ -1,0 +1,59 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { capture } from "../__tests__/capture.js";
+import { runCli } from "../run-cli.js";
+import { inspectCommand } from "./inspect.js";
+
+const dir = mkdtempSync(path.join(tmpdir(), "toolsift-inspect-"));
+const good = path.join(dir, "tools.json");
+writeFileSync(
+  good,
+  JSON.stringify({
+    tools: [
+      { name: "create_issue", description: "Create an issue.", inputSchema: { type: "object" } },
+      { name: "read_file", description: "Read a file.", inputSchema: { type: "object" } },
+    ],
+  }),
+);
+
+describe("toolsift inspect", () => {
+  it("exits 2 with the file named for a malformed catalog", async () => {
+    const bad = path.join(dir, "bad.json");
+    writeFileSync(bad, '{"tools": [ {"name": "x", ');
+    const io = capture();
+    expect(await runCli(["inspect", "--catalog", bad], io)).toBe(2);
+    expect(io.err).toContain("bad.json");
+  });
+
+  it("exits 2 for a bad port, and is listed in the help", async () => {
+    const io = capture();
+    expect(await runCli(["inspect", "--catalog", good, "--port", "70000"], io)).toBe(2);
+    expect(io.err).toContain("--port must be a whole number");
+    const help = capture();
+    await runCli(["--help"], help);
+    expect(help.out).toMatch(/inspect\s+a local web page/);
+  });
+
+  it("serves the page on loopback until stopped, then closes", async () => {
+    const io = capture();
+    const stop = new AbortController();
+    const running = inspectCommand(["--catalog", good], io, stop.signal);
+    await expect.poll(() => io.err, { timeout: 30_000 }).toMatch(/at http:\/\/127\.0\.0\.1:\d+\//);
+    const url = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(io.err)?.[1] ?? "";
+    const catalog = (await (await fetch(`${url}api/catalog`)).json()) as { total: number };
+    expect(catalog.total).toBe(2);
+    stop.abort();
+    expect(await running).toBe(0);
+    await expect(fetch(url)).rejects.toThrow();
+  });
+
+  it("warns when --host is not loopback", async () => {
+    const io = capture();
+    const stop = new AbortController();
+    stop.abort();
+    expect(await inspectCommand(["--catalog", good, "--host", "0.0.0.0"], io, stop.signal)).toBe(0);
+    expect(io.err).toContain("which is not loopback");
+  });
+});

@@ -1,0 +1,15 @@
+// Owns: the local web inspector (catalog, search playground, cost, sessions) and its server.
+export {
+  type CatalogTool,
+  type CatalogView,
+  type CostView,
+  createInspectorModel,
+  type InspectorModel,
+  type SearchView,
+} from "./inspector-model.js";
+export {
+  type InspectorServer,
+  type InspectorServerOptions,
+  type SessionsView,
+  startInspectorServer,
+} from "./inspector-server.js";

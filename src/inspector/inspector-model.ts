@@ -1,0 +1,242 @@
+/** The inspector's data: catalog, search and cost views of one catalog under each profile. */
+import type { ToolDefinition } from "../catalog/index.js";
+import { createToolSift, type ToolSift } from "../create-toolsift.js";
+import { compactSignature, DEFAULT_META_TOOL_NAMES } from "../disclosure/index.js";
+import { ToolsiftError } from "../errors.js";
+import type { ProviderId } from "../providers/index.js";
+import type { SearchResult } from "../search/index.js";
+
+/** Provider formats of the cost view, in the order the page shows them. */
+const FORMATS: readonly { name: string; provider: ProviderId }[] = [
+  { name: "Anthropic", provider: "anthropic" },
+  { name: "OpenAI Chat", provider: "openai-chat" },
+  { name: "OpenAI Responses", provider: "openai-responses" },
+  { name: "Gemini", provider: "gemini" },
+];
+
+/** Tools shown per query in the playground and revealed by the cost view's reveal query. */
+const MAX_LIMIT = 25;
+
+export interface InspectorModel {
+  readonly profiles: readonly string[];
+  catalog(profile?: string): CatalogView;
+  search(query: string, options?: { profile?: string; limit?: number }): Promise<SearchView>;
+  cost(options?: { profile?: string; reveal?: string }): Promise<CostView>;
+}
+
+export interface CatalogTool {
+  name: string;
+  tokens: number;
+  state: "loaded" | "deferred" | "hidden" | "meta";
+  /** The deciding policy layer and rule (for hidden tools: the layer that hid it). */
+  layer?: string;
+  rule?: string;
+  selector?: string;
+  /** Index into `reasons`: the policy's sentence, shared by the many tools it applies to. */
+  reason: number;
+}
+
+export interface CatalogView {
+  profile: string;
+  profiles: readonly string[];
+  total: number;
+  counts: Record<CatalogTool["state"], number>;
+  /** `tokens`: all the server's tools; `visibleTokens`: those the profile lets through. */
+  servers: { server: string; tokens: number; visibleTokens: number; tools: CatalogTool[] }[];
+  reasons: string[];
+  disclosure: { active: boolean; reason: string };
+}
+
+export interface SearchView {
+  profile: string;
+  result: Omit<SearchResult, "hits"> & { hits: Record<string, unknown>[] };
+  /** What a model receives from the search meta tool for this query. */
+  model: { tool: string; text: string; isError: boolean; revealed: string[] };
+}
+
+export interface CostView {
+  profile: string;
+  visible: number;
+  reveal: string;
+  revealed: string[];
+  formats: {
+    name: string;
+    provider: ProviderId;
+    all: number;
+    firstTurn: number;
+    afterReveals: number;
+  }[];
+}
+
+/** The MCP tools/list form of a tool, whose tokens the catalog view shows. */
+function listed({ name, description, inputSchema }: ToolDefinition) {
+  return { name, description, inputSchema };
+}
+
+/** Builds the model; one facade per profile, made on first use. */
+export function createInspectorModel(tools: readonly ToolDefinition[]): InspectorModel {
+  const sifts = new Map<string, ToolSift>();
+  const base = createToolSift({ tools });
+  const profiles = base.policy.profiles().map((profile) => profile.name);
+  sifts.set(base.policy.profile, base);
+  const tokens = new Map<string, number>();
+  for (const tool of base.catalog.list()) {
+    tokens.set(tool.name, base.tokenCounter.count(JSON.stringify(listed(tool))));
+  }
+  let sessions = 0;
+  // the full list is some 3 MB of JSON on a large catalog: count it once per profile and format
+  const fixed = new Map<string, { all: number; firstTurn: number }>();
+  const catalogs = new Map<string, CatalogView>();
+
+  function siftFor(profile: string | undefined): ToolSift {
+    const name = profile || base.policy.profile;
+    const known = sifts.get(name);
+    if (known) return known;
+    if (!profiles.includes(name)) {
+      throw new ToolsiftError(
+        "invalid_option",
+        `Unknown profile "${name}"; choose one of: ${profiles.join(", ")}.`,
+      );
+    }
+    const sift = createToolSift({ catalog: base.catalog, policy: { profile: name } });
+    sifts.set(name, sift);
+    return sift;
+  }
+
+  /** Runs the search meta tool as a model would, in a new session (so it reveals nothing else). */
+  async function asModel(sift: ToolSift, query: string, limit: number, session: string) {
+    const plan = sift.prepare({ session });
+    if (!plan.metaTools.some((tool) => tool.name === DEFAULT_META_TOOL_NAMES.search)) {
+      // a small catalog is sent whole: the model has no search tool, so there is no text to show
+      return {
+        tool: DEFAULT_META_TOOL_NAMES.search,
+        text: `No ${DEFAULT_META_TOOL_NAMES.search} this turn: the model sees every tool directly (${plan.reason}).`,
+        isError: false,
+        revealed: [],
+      };
+    }
+    const outcome = await sift.execute({
+      session,
+      name: DEFAULT_META_TOOL_NAMES.search,
+      arguments: { queries: [query], limit },
+    });
+    const text = outcome.content
+      .map((block) => (block.type === "text" ? block.text : JSON.stringify(block)))
+      .join("\n");
+    return {
+      tool: DEFAULT_META_TOOL_NAMES.search,
+      text,
+      isError: outcome.isError === true,
+      revealed: outcome.revealed,
+    };
+  }
+
+  return {
+    profiles,
+    catalog(profile) {
+      const sift = siftFor(profile);
+      const cached = catalogs.get(sift.policy.profile);
+      if (cached) return cached;
+      const plan = sift.prepare({ session: "inspector-catalog" });
+      const loaded = new Set(plan.loaded.map((tool) => tool.name));
+      const reasons: string[] = [];
+      const reasonIndex = new Map<string, number>();
+      const servers = new Map<string, CatalogView["servers"][number]>();
+      const counts = { loaded: 0, deferred: 0, hidden: 0, meta: 0 };
+      for (const tool of sift.catalog.list()) {
+        const decision = sift.explain(tool.name);
+        let index = reasonIndex.get(decision.reason);
+        if (index === undefined) {
+          index = reasons.push(decision.reason) - 1;
+          reasonIndex.set(decision.reason, index);
+        }
+        const state = !decision.visible ? "hidden" : loaded.has(tool.name) ? "loaded" : "deferred";
+        counts[state]++;
+        const deciding =
+          "allowedBy" in decision ? decision.allowedBy[decision.allowedBy.length - 1] : decision;
+        const entry: CatalogTool = {
+          name: tool.name,
+          tokens: tokens.get(tool.name) ?? 0,
+          state,
+          reason: index,
+          ...(deciding && "layer" in deciding
+            ? {
+                layer: deciding.layer,
+                rule: deciding.rule,
+                ...(deciding.selector ? { selector: deciding.selector } : {}),
+              }
+            : {}),
+        };
+        const key = tool.server ?? "(none)";
+        const row = servers.get(key) ?? { server: key, tokens: 0, visibleTokens: 0, tools: [] };
+        row.tokens += entry.tokens;
+        if (state !== "hidden") row.visibleTokens += entry.tokens;
+        row.tools.push(entry);
+        servers.set(key, row);
+      }
+      counts.meta = plan.metaTools.length;
+      const view: CatalogView = {
+        profile: sift.policy.profile,
+        profiles,
+        total: sift.catalog.size,
+        counts,
+        servers: [...servers.values()].sort((a, b) => b.tokens - a.tokens),
+        reasons,
+        disclosure: { active: plan.active, reason: plan.reason },
+      };
+      catalogs.set(view.profile, view);
+      return view;
+    },
+    async search(query, options = {}) {
+      const sift = siftFor(options.profile);
+      const limit = Math.min(MAX_LIMIT, Math.max(1, Math.trunc(options.limit ?? 5)));
+      if (query.trim() === "") {
+        throw new ToolsiftError(
+          "invalid_query",
+          "The query is empty; type words, select:a,b or /regex/.",
+        );
+      }
+      const result = sift.search(query, { limit, explain: true });
+      const hits = result.hits.map(({ tool, ...rest }) => ({
+        ...rest,
+        ...(tool.server ? { server: tool.server } : {}),
+        description: tool.description,
+        signature: compactSignature(tool),
+      }));
+      const model = await asModel(sift, query, limit, `inspector-search-${++sessions}`);
+      return { profile: sift.policy.profile, result: { ...result, hits }, model };
+    },
+    async cost(options = {}) {
+      const sift = siftFor(options.profile);
+      const reveal = options.reveal?.trim() ?? "";
+      const session = `inspector-cost-${++sessions}`;
+      const revealed = reveal ? (await asModel(sift, reveal, 5, session)).revealed : [];
+      const count = (value: unknown) => sift.tokenCounter.count(JSON.stringify(value));
+      const turn = (provider: ProviderId, id: string) => {
+        const prepared = sift.prepare({ session: id, provider, search: "client" });
+        return (
+          count(prepared.tools) + (prepared.system ? sift.tokenCounter.count(prepared.system) : 0)
+        );
+      };
+      const formats = FORMATS.map(({ name, provider }) => {
+        const key = `${sift.policy.profile}\u0000${provider}`;
+        let known = fixed.get(key);
+        if (!known) {
+          const all = sift.prepare({
+            session,
+            provider,
+            search: "client",
+            mode: "off",
+            // the whole visible list, past the provider's tool limit: the figure to compare with
+            maxTools: Number.MAX_SAFE_INTEGER,
+          });
+          known = { all: count(all.tools), firstTurn: turn(provider, `${session}-fresh`) };
+          fixed.set(key, known);
+        }
+        return { name, provider, ...known, afterReveals: turn(provider, session) };
+      });
+      const visible = sift.prepare({ session }).stats.visible;
+      return { profile: sift.policy.profile, visible, reveal, revealed, formats };
+    },
+  };
+}

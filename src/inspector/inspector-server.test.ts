@@ -1,0 +1,145 @@
+import { request } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ToolDefinition } from "../catalog/index.js";
+import { createInspectorModel } from "./inspector-model.js";
+import { type InspectorServer, startInspectorServer } from "./inspector-server.js";
+
+const tools: ToolDefinition[] = [
+  {
+    name: "create_issue",
+    description: "Create a GitHub issue.",
+    inputSchema: { type: "object", properties: { title: { type: "string" } }, required: ["title"] },
+    server: "github",
+  },
+  {
+    name: "list_issues",
+    description: "List issues of a repository.",
+    inputSchema: { type: "object" },
+    server: "github",
+  },
+  {
+    name: "read_file",
+    description: "Read a file from disk.",
+    inputSchema: { type: "object", properties: { path: { type: "string" } } },
+    server: "filesystem",
+  },
+];
+
+/** A raw GET with chosen headers (fetch would not let us forge Host). */
+function get(url: string, headers: Record<string, string> = {}, method = "GET") {
+  return new Promise<{ status: number; type: string; body: string }>((resolve, reject) => {
+    const req = request(url, { method, headers }, (response) => {
+      let body = "";
+      response.on("data", (chunk) => (body += chunk));
+      response.on("end", () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          type: String(response.headers["content-type"]),
+          body,
+        }),
+      );
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+let server: InspectorServer;
+beforeAll(async () => {
+  server = await startInspectorServer({ model: createInspectorModel(tools) });
+});
+afterAll(() => server.close());
+
+describe("the inspector server", () => {
+  it("listens on loopback and serves the page and its assets", async () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    const page = await get(server.url);
+    expect(page.status).toBe(200);
+    expect(page.type).toContain("text/html");
+    expect(page.body).toContain("toolsift inspector");
+    expect((await get(`${server.url}inspector.js`)).status).toBe(200);
+  });
+
+  it("answers 404 for anything outside its assets and API", async () => {
+    for (const path of [
+      "package.json",
+      "../package.json",
+      "%2e%2e/package.json",
+      "assets/index.html",
+      "inspector-server.ts",
+      "api/nothing",
+    ]) {
+      const response = await get(`${server.url}${path}`);
+      expect(response.status, path).toBe(404);
+      expect(JSON.parse(response.body).error.code).toBe("not_found");
+    }
+  });
+
+  it("refuses another Host (DNS rebinding) and a foreign Origin", async () => {
+    const port = new URL(server.url).port;
+    expect((await get(`${server.url}api/catalog`, { host: `evil.example:${port}` })).status).toBe(
+      421,
+    );
+    expect((await get(`${server.url}api/catalog`, { host: `localhost:${port}` })).status).toBe(200);
+    expect((await get(`${server.url}api/catalog`, { origin: "http://evil.example" })).status).toBe(
+      403,
+    );
+    expect(
+      (await get(`${server.url}api/catalog`, { origin: `http://127.0.0.1:${port}` })).status,
+    ).toBe(200);
+    expect((await get(`${server.url}api/catalog`, {}, "POST")).status).toBe(405);
+  });
+
+  it("refuses a non-loopback host unless allowed explicitly", async () => {
+    await expect(
+      startInspectorServer({ model: createInspectorModel(tools), host: "0.0.0.0" }),
+    ).rejects.toThrow(/not a loopback address/);
+  });
+
+  it("answers a bad query, profile or regex with a JSON error and keeps serving", async () => {
+    for (const path of [
+      "api/search?q=%2F(%2F",
+      "api/search?q=",
+      "api/cost?profile=nope",
+      "api/catalog?profile=nope",
+    ]) {
+      const response = await get(`${server.url}${path}`);
+      expect(response.status, path).toBe(400);
+      expect(JSON.parse(response.body).error.message).toBeTruthy();
+    }
+    expect((await get(`${server.url}api/catalog`)).status).toBe(200);
+  });
+
+  it("serves catalog, search, cost and sessions as JSON", async () => {
+    const catalog = JSON.parse((await get(`${server.url}api/catalog`)).body);
+    expect(catalog.total).toBe(3);
+    expect(catalog.servers.map((s: { server: string }) => s.server).sort()).toEqual([
+      "filesystem",
+      "github",
+    ]);
+    const coding = JSON.parse((await get(`${server.url}api/catalog?profile=minimal`)).body);
+    expect(coding.counts.hidden).toBeGreaterThan(0);
+    const hidden = coding.servers
+      .flatMap((s: { tools: { state: string; layer: string }[] }) => s.tools)
+      .find((t: { state: string }) => t.state === "hidden");
+    expect(hidden.layer).toBe("profile:minimal");
+    const search = JSON.parse((await get(`${server.url}api/search?q=create+issue`)).body);
+    expect(search.result.hits[0].name).toBe("create_issue");
+    expect(search.result.hits[0].signature).toContain("title*");
+    expect(search.result.hits[0].explanation.length).toBeGreaterThan(0);
+    // three tools are sent whole: no tool_search, and the page says why instead of an error
+    expect(search.model).toMatchObject({ isError: false, revealed: [] });
+    expect(search.model.text).toContain("the model sees every tool directly");
+    const cost = JSON.parse((await get(`${server.url}api/cost`)).body);
+    expect(cost.formats.map((f: { name: string }) => f.name)).toEqual([
+      "Anthropic",
+      "OpenAI Chat",
+      "OpenAI Responses",
+      "Gemini",
+    ]);
+    expect(JSON.parse((await get(`${server.url}api/sessions`)).body)).toEqual({
+      attached: false,
+      sessions: [],
+    });
+  });
+});

@@ -1,0 +1,194 @@
+/** The inspector's HTTP server: bundled assets and a small JSON API, on loopback by default. */
+import { readFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { isToolsiftError, ToolsiftError } from "../errors.js";
+import type { InspectorModel } from "./inspector-model.js";
+
+/** What the sessions view shows; a gateway feeds it through `sessions` (see `InspectorServerOptions`). */
+export interface SessionsView {
+  attached: boolean;
+  /** Where the sessions come from, e.g. the gateway's config file. */
+  source?: string;
+  sessions: {
+    id: string;
+    reveals: { at: string; tools: string[] }[];
+    calls: {
+      at: string;
+      tool: string;
+      server?: string;
+      arguments: unknown;
+      repairs: string[];
+      error?: string;
+      truncated: boolean;
+      durationMs: number;
+    }[];
+  }[];
+}
+
+export interface InspectorServerOptions {
+  model: InspectorModel;
+  /** Default 127.0.0.1. Another address needs `allowRemote`: the page has no authentication. */
+  host?: string;
+  allowRemote?: boolean;
+  /** Default 0 (any free port). */
+  port?: number;
+  /** The gateway's sessions; without it the page says no gateway is attached. */
+  sessions?: () => SessionsView | Promise<SessionsView>;
+}
+
+export interface InspectorServer {
+  server: Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
+
+/** The files the page is made of, read once; nothing else on disk is ever served. */
+const ASSETS: Record<string, { file: string; type: string }> = {
+  "/": { file: "index.html", type: "text/html; charset=utf-8" },
+  "/inspector.css": { file: "inspector.css", type: "text/css; charset=utf-8" },
+  "/inspector.js": { file: "inspector.js", type: "text/javascript; charset=utf-8" },
+};
+
+const HEADERS = {
+  "cache-control": "no-store",
+  "x-content-type-options": "nosniff",
+  "x-frame-options": "DENY",
+  "referrer-policy": "no-referrer",
+  "content-security-policy":
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'",
+};
+
+function loadAssets(): Map<string, { body: Buffer; type: string }> {
+  const assets = new Map<string, { body: Buffer; type: string }>();
+  for (const [route, { file, type }] of Object.entries(ASSETS)) {
+    assets.set(route, { body: readFileSync(new URL(`./assets/${file}`, import.meta.url)), type });
+  }
+  return assets;
+}
+
+function send(response: ServerResponse, status: number, type: string, body: string | Buffer) {
+  response.writeHead(status, { ...HEADERS, "content-type": type });
+  response.end(body);
+}
+
+function sendJson(response: ServerResponse, status: number, value: unknown) {
+  send(response, status, "application/json; charset=utf-8", JSON.stringify(value));
+}
+
+/** Host names the page may be reached by: DNS rebinding sends another name, so it is refused. */
+function allowedHosts(host: string, port: number): Set<string> {
+  const names = LOOPBACK.has(host) ? [...LOOPBACK] : [host];
+  return new Set(
+    names.map((name) => (name.includes(":") ? `[${name}]:${port}` : `${name}:${port}`)),
+  );
+}
+
+async function api(model: InspectorModel, options: InspectorServerOptions, url: URL) {
+  const query = url.searchParams;
+  const profile = query.get("profile") ?? undefined;
+  switch (url.pathname) {
+    case "/api/catalog":
+      return model.catalog(profile);
+    case "/api/search":
+      return model.search(query.get("q") ?? "", {
+        ...(profile ? { profile } : {}),
+        limit: Number(query.get("limit") ?? 5) || 5,
+      });
+    case "/api/cost":
+      return model.cost({ ...(profile ? { profile } : {}), reveal: query.get("reveal") ?? "" });
+    case "/api/sessions":
+      return options.sessions ? options.sessions() : { attached: false, sessions: [] };
+    default:
+      return undefined;
+  }
+}
+
+/** Starts the server; resolves once it listens. */
+export async function startInspectorServer(
+  options: InspectorServerOptions,
+): Promise<InspectorServer> {
+  const host = options.host ?? "127.0.0.1";
+  if (!LOOPBACK.has(host) && options.allowRemote !== true) {
+    throw new ToolsiftError(
+      "invalid_option",
+      `Refusing to serve the inspector on ${host}: it is not a loopback address and the page has no login. Pass --host ${host} explicitly to do it anyway.`,
+    );
+  }
+  const assets = loadAssets();
+  let hosts = new Set<string>();
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      if (!response.headersSent)
+        sendJson(response, 500, { error: { code: "internal", message: String(error) } });
+      else response.destroy();
+    });
+  });
+
+  async function handle(request: IncomingMessage, response: ServerResponse) {
+    if (!hosts.has((request.headers.host ?? "").toLowerCase())) {
+      return sendJson(response, 421, {
+        error: {
+          code: "bad_host",
+          message: `Host "${request.headers.host ?? ""}" is not this inspector.`,
+        },
+      });
+    }
+    const origin = request.headers.origin;
+    if (origin !== undefined && !hosts.has(origin.replace(/^http:\/\//, "").toLowerCase())) {
+      return sendJson(response, 403, {
+        error: { code: "bad_origin", message: `Origin "${origin}" may not use this inspector.` },
+      });
+    }
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      return sendJson(response, 405, {
+        error: { code: "method_not_allowed", message: "Only GET is served." },
+      });
+    }
+    const url = new URL(request.url ?? "/", "http://inspector.invalid");
+    const asset = assets.get(url.pathname);
+    if (asset) return send(response, 200, asset.type, asset.body);
+    if (!url.pathname.startsWith("/api/")) {
+      return sendJson(response, 404, {
+        error: { code: "not_found", message: `Nothing at ${url.pathname}.` },
+      });
+    }
+    try {
+      const value = await api(options.model, options, url);
+      if (value === undefined) {
+        return sendJson(response, 404, {
+          error: { code: "not_found", message: `No API at ${url.pathname}.` },
+        });
+      }
+      sendJson(response, 200, value);
+    } catch (error) {
+      if (isToolsiftError(error)) {
+        return sendJson(response, 400, { error: { code: error.code, message: error.message } });
+      }
+      throw error;
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : (options.port ?? 0);
+  hosts = allowedHosts(host, port);
+  const shown = host.includes(":") ? `[${host}]` : host;
+  return {
+    server,
+    url: `http://${shown}:${port}/`,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        // a browser keeps its connection alive; without this, Ctrl+C would wait for it
+        server.closeAllConnections();
+      }),
+  };
+}
