@@ -3,25 +3,25 @@
 import type { ToolDefinition } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
 import { splitIdentifier, tokenize } from "../text/index.js";
-import { type CompanionLink, companionsOf, placeCompanions } from "./companions.js";
-import { coverageTable } from "./coverage-table.js";
-import { scoreAndRank } from "./dense-score.js";
-import { diversifyByAspect } from "./diversify.js";
-import { buildHit } from "./hit-details.js";
-import { IndexedTools } from "./indexed-tools.js";
-import { type ParsedQuery, parseQuery } from "./parse-query.js";
-import { phraseKey } from "./phrase-key.js";
-import { NeighborCache, planQuery } from "./query-terms.js";
-import { rewriteValues } from "./query-values.js";
-import { compileRegex } from "./regex-search.js";
-import { browseHits, type NamedTools, regexHits, stopWordNameHits } from "./scan-modes.js";
-import { ScoreScratch } from "./score-query.js";
-import { summarizeServers } from "./suggest.js";
-import { suggestNames } from "./suggest-names.js";
-import { TopK } from "./top-k.js";
+import { compileRegex } from "./fallback/regex-search.js";
+import { browseHits, type NamedTools, regexHits, stopWordNameHits } from "./fallback/scan-modes.js";
+import { summarizeServers } from "./fallback/suggest.js";
+import { suggestNames } from "./fallback/suggest-names.js";
+import { coverageTable } from "./query/coverage-table.js";
+import { type ParsedQuery, parseQuery } from "./query/parse-query.js";
+import { NeighborCache, planQuery } from "./query/query-terms.js";
+import { rewriteValues } from "./query/query-values.js";
+import { type CompanionLink, companionsOf, placeCompanions } from "./rank/companions.js";
+import { scoreAndRank } from "./rank/dense-score.js";
+import { diversifyByAspect } from "./rank/diversify.js";
+import { buildHit } from "./rank/hit-details.js";
+import { ScoreScratch } from "./rank/score-query.js";
+import { TopK } from "./rank/top-k.js";
+import { IndexedTools } from "./store/indexed-tools.js";
+import { phraseKey } from "./store/phrase-key.js";
 import type { SearchHit, SearchOptions, SearchResult } from "./types.js";
 
-export type { SearchIndexOptions } from "./indexed-tools.js";
+export type { SearchIndexOptions } from "./store/indexed-tools.js";
 
 /** Default number of hits. */
 export const DEFAULT_LIMIT = 5;
