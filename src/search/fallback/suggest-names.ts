@@ -6,6 +6,7 @@
 import type { ToolDefinition } from "../../catalog/index.js";
 import { boundedEditDistance } from "../../internal/index.js";
 import { splitIdentifier } from "../../text/index.js";
+import { NAME_TF_MASK } from "../store/fields.js";
 import type { PostingStore } from "../store/posting-store.js";
 import {
   bagDistance,
@@ -77,7 +78,7 @@ function offerNamesWith(
   const length = store.postingLength[term] ?? 0;
   const alive = store.alive;
   for (let index = 0; index < length; index += 2) {
-    if (((list[index + 1] as number) & 15) === 0) continue;
+    if (((list[index + 1] as number) & NAME_TF_MASK) === 0) continue;
     const doc = list[index] as number;
     if (alive[doc] !== 1) continue;
     const tool = tools[doc];

@@ -2,6 +2,14 @@
 
 import type { QueryGroup, QueryPlan } from "./query-terms.js";
 
+/** Groups from this index on share the top bit of the 32-bit match mask. */
+const LAST_GROUP_BIT = 31;
+
+/** A query group's bit in a document's match mask. */
+export function groupBit(group: number): number {
+  return 2 ** Math.min(group, LAST_GROUP_BIT);
+}
+
 /** Queries with at most this many groups get a lookup table of their multipliers. */
 const TABLE_GROUPS = 12;
 
@@ -21,7 +29,7 @@ export class CoverageTable {
     let total = 0;
     for (let index = 0; index < groups.length; index += 1) {
       const group = groups[index] as QueryGroup;
-      if (group.required) requiredMask |= 2 ** Math.min(index, 31);
+      if (group.required) requiredMask |= groupBit(index);
       total += group.weight;
     }
     this.requiredMask = requiredMask >>> 0;

@@ -5,7 +5,9 @@
  * rarely in the name; the level lets the caller say so instead of offering them as answers.
  */
 
+import { groupBit } from "../query/coverage-table.js";
 import type { QueryPlan } from "../query/query-terms.js";
+import { NAME_TF_MASK } from "../store/fields.js";
 import type { PostingStore } from "../store/posting-store.js";
 import type { MatchConfidence } from "../types.js";
 
@@ -50,9 +52,8 @@ export function matchOf(
     if (list === undefined) continue;
     const at = findPosting(list, store.postingLength[term.id] ?? 0, doc);
     if (at < 0) continue;
-    bits = (bits | (2 ** Math.min(term.group, 31))) >>> 0;
-    // field 0 (the name) holds the lowest four bits of the packed frequencies
-    if (((list[at + 1] as number) & 15) !== 0) nameMatch = true;
+    bits = (bits | groupBit(term.group)) >>> 0;
+    if (((list[at + 1] as number) & NAME_TF_MASK) !== 0) nameMatch = true;
   }
   return { bits, nameMatch };
 }

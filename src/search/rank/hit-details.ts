@@ -7,11 +7,14 @@ import type { ToolDefinition } from "../../catalog/index.js";
 import type { CoverageTable } from "../query/coverage-table.js";
 import type { QueryPlan } from "../query/query-terms.js";
 import type { RankingConfig } from "../ranking-config.js";
+import { NAME_TF_MASK } from "../store/fields.js";
 import type { PostingStore } from "../store/posting-store.js";
 import type { SearchHit } from "../types.js";
 import { type CompanionLink, companionReason } from "./companions.js";
 import { confidenceOf, matchOf } from "./confidence.js";
-import { explainDocument, termNameFactor } from "./score-query.js";
+import type { NameBonus } from "./name-bonuses.js";
+import { termNameFactor } from "./posting-score.js";
+import { explainDocument } from "./score-query.js";
 
 /** What the query left for building its hits. */
 export interface HitContext {
@@ -23,7 +26,7 @@ export interface HitContext {
   placedAfter: ReadonlyMap<number, number> | undefined;
   explain: boolean;
   /** What the name steps added: doc → phrase bonus, or the pinned score. */
-  bonuses: ReadonlyMap<number, { phrase?: number; pinned?: number }>;
+  bonuses: ReadonlyMap<number, NameBonus>;
   /** Scores before aspect diversification (only when it ran and `explain` is set). */
   undiversified: ReadonlyMap<number, number> | undefined;
 }
@@ -81,7 +84,7 @@ function inName(store: PostingStore, id: number, doc: number): boolean {
   const length = store.postingLength[id] ?? 0;
   if (list === undefined) return false;
   for (let index = 0; index < length; index += 2) {
-    if (list[index] === doc) return ((list[index + 1] as number) & 15) !== 0;
+    if (list[index] === doc) return ((list[index + 1] as number) & NAME_TF_MASK) !== 0;
   }
   return false;
 }

@@ -5,12 +5,10 @@
  */
 
 import type { CoverageTable } from "../query/coverage-table.js";
+import { GROUP_BITS, TOUCHED } from "./posting-score.js";
 import { rankTouched } from "./rank-touched.js";
 import type { ScoreScratch } from "./score-query.js";
 import type { TopK } from "./top-k.js";
-
-/** Set in a document's match mask while scoring to mark it touched (needs at most 31 groups). */
-export const TOUCHED = 0x80000000;
 
 /**
  * `rankTouched` after `accumulateDense`: visits the ids below `size` in order and ranks each
@@ -52,31 +50,9 @@ function rankUnfiltered(
   const { score, mask } = scratch;
   scratch.dense = true;
   let floor = top.floor;
-  let doc = 0;
-  // four ids a step (the loop's own steps cost as much as the work); each is still considered in
-  // id order, against the floor the ones before it may have raised
-  for (; doc + 3 < size; doc += 4) {
-    const m0 = mask[doc] as number;
-    const m1 = mask[doc + 1] as number;
-    const m2 = mask[doc + 2] as number;
-    const m3 = mask[doc + 3] as number;
-    const v0 = Math.fround((score[doc] as number) * (table[m0 & 0x7fffffff] as number));
-    const v1 = Math.fround((score[doc + 1] as number) * (table[m1 & 0x7fffffff] as number));
-    const v2 = Math.fround((score[doc + 2] as number) * (table[m2 & 0x7fffffff] as number));
-    const v3 = Math.fround((score[doc + 3] as number) * (table[m3 & 0x7fffffff] as number));
-    score[doc] = v0;
-    score[doc + 1] = v1;
-    score[doc + 2] = v2;
-    score[doc + 3] = v3;
-    if (v0 < floor && v1 < floor && v2 < floor && v3 < floor) continue;
-    if (v0 >= floor && m0 !== 0) floor = admit(top, rejects, doc, floor);
-    if (v1 >= floor && m1 !== 0) floor = admit(top, rejects, doc + 1, floor);
-    if (v2 >= floor && m2 !== 0) floor = admit(top, rejects, doc + 2, floor);
-    if (v3 >= floor && m3 !== 0) floor = admit(top, rejects, doc + 3, floor);
-  }
-  for (; doc < size; doc += 1) {
+  for (let doc = 0; doc < size; doc += 1) {
     const marked = mask[doc] as number;
-    const value = Math.fround((score[doc] as number) * (table[marked & 0x7fffffff] as number));
+    const value = Math.fround((score[doc] as number) * (table[marked & GROUP_BITS] as number));
     score[doc] = value;
     if (value >= floor && marked !== 0) floor = admit(top, rejects, doc, floor);
   }

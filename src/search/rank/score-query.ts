@@ -1,10 +1,11 @@
 /** BM25F scoring of a query plan over the posting store, with required/excluded filtering and bonuses. */
 
-import type { QueryPlan, QueryTerm } from "../query/query-terms.js";
+import type { QueryPlan } from "../query/query-terms.js";
 import type { RankingConfig } from "../ranking-config.js";
-import { FIELD_COUNT, FIELD_NAMES } from "../store/fields.js";
+import { FIELD_COUNT, FIELD_NAMES, fieldTf } from "../store/fields.js";
 import type { PostingStore } from "../store/posting-store.js";
 import type { FieldContribution } from "../types.js";
+import { postingScore, TOUCHED, termBit, termFactor, termNameFactor } from "./posting-score.js";
 
 /** Reusable per-document scratch arrays; grown to the store's id range. */
 export class ScoreScratch {
@@ -16,7 +17,7 @@ export class ScoreScratch {
   epoch = 0;
   /**
    * True when this query was scored by the dense path without stamps: its touched documents then
-   * carry the top mask bit (`TOUCHED` in rank-dense.ts) instead (see `scored`).
+   * carry the `TOUCHED` bit of their match mask instead (see `scored`).
    */
   dense = false;
 
@@ -37,37 +38,8 @@ export class ScoreScratch {
 
   /** True when the current query scored (touched) `doc`, or a later step stamped it. */
   scored(doc: number): boolean {
-    return (
-      this.stamp[doc] === this.epoch || (this.dense && (this.mask[doc] as number) >= 0x80000000)
-    );
+    return this.stamp[doc] === this.epoch || (this.dense && (this.mask[doc] as number) >= TOUCHED);
   }
-}
-
-/** The inverse document frequency used everywhere (BM25's, floored at a small positive value). */
-export function idf(store: PostingStore, termId: number): number {
-  const n = store.liveCount;
-  const df = store.docFrequency[termId] ?? 0;
-  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
-}
-
-/** The inverse document frequency of a term among tool names (how telling a name match is). */
-export function nameIdf(store: PostingStore, termId: number): number {
-  const n = store.liveCount;
-  const df = store.nameFrequency[termId] ?? 0;
-  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
-}
-
-/** What each posting's saturated frequency of `term` is multiplied by: its weight × idf. */
-export function termFactor(store: PostingStore, term: QueryTerm): number {
-  return term.weight * idf(store, term.id);
-}
-
-/**
- * What a match of `term` in a tool's name adds: a name match earns extra by how rare the word is
- * among names, not among all text.
- */
-export function termNameFactor(store: PostingStore, term: QueryTerm, nameBonus: number): number {
-  return nameBonus * term.weight * nameIdf(store, term.id);
 }
 
 /** Accumulates BM25F scores of every term into `scratch`; returns how many documents were touched. */
@@ -89,12 +61,16 @@ export function accumulate(
     const length = store.postingLength[term.id] ?? 0;
     const factor = termFactor(store, term);
     const nameFactor = termNameFactor(store, term, nameBonus);
-    const bit = term.expansion ? 0 : 2 ** Math.min(term.group, 31);
+    const bit = termBit(term);
     for (let index = 0; index < length; index += 2) {
       const doc = list[index] as number;
       if (checkAlive && alive[doc] !== 1) continue;
-      let value = factor * (saturated[index >> 1] as number);
-      if (((list[index + 1] as number) & 15) !== 0) value += nameFactor;
+      const value = postingScore(
+        factor,
+        nameFactor,
+        saturated[index >> 1] as number,
+        list[index + 1] as number,
+      );
       if (stamp[doc] !== epoch) {
         stamp[doc] = epoch;
         score[doc] = value;
@@ -129,7 +105,7 @@ export function explainDocument(
       const parts: number[] = [];
       let weighted = 0;
       for (let field = 0; field < FIELD_COUNT; field += 1) {
-        const tf = Math.floor(packed / 2 ** (4 * field)) % 16;
+        const tf = fieldTf(packed, field);
         const part = tf * (store.fieldNorm[doc * FIELD_COUNT + field] ?? 0);
         parts.push(part);
         weighted += part;

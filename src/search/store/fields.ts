@@ -17,6 +17,18 @@ export const Field = {
 /** Number of fields (at most 8: a posting packs 8 × 4 bits). */
 export const FIELD_COUNT = 8;
 
+/** Bits per field in a posting's packed term frequencies. */
+export const TF_BITS = 4;
+/** One field's term frequency in packed frequencies (after shifting), capped at 15. */
+export const TF_MASK = 0xf;
+/** The name field's term frequency: field 0 holds the lowest bits. */
+export const NAME_TF_MASK = TF_MASK;
+
+/** The term frequency of `field` in a posting's packed frequencies. */
+export function fieldTf(packed: number, field: number): number {
+  return (packed >>> (TF_BITS * field)) & TF_MASK;
+}
+
 /** Field names in field-number order, used in explanations. */
 export const FIELD_NAMES = [
   "name",

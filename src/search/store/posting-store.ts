@@ -4,7 +4,7 @@
  * Removal tombstones a document; postings are compacted lazily and only then is its id reused.
  */
 
-import { FIELD_COUNT } from "./fields.js";
+import { FIELD_COUNT, fieldTf, NAME_TF_MASK, TF_BITS, TF_MASK } from "./fields.js";
 import { NO_POSTINGS, type PendingPostings } from "./pending-postings.js";
 import { COMPOUND_SEGMENT, type EncodedTool } from "./term-encoder.js";
 import { Vocabulary } from "./vocabulary.js";
@@ -107,7 +107,7 @@ export class PostingStore extends Vocabulary {
         end -
         start;
       this.fieldLengthSum[field] = (this.fieldLengthSum[field] as number) + end - start;
-      const shift = 4 * field;
+      const shift = TF_BITS * field;
       const unit = 1 << shift;
       for (let index = start; index < end; index += 1) {
         const term = ids[index] as number;
@@ -117,7 +117,7 @@ export class PostingStore extends Vocabulary {
           distinct[distinctCount++] = term;
         }
         const current = termPacked[term] as number;
-        if (((current >>> shift) & 15) < 15) termPacked[term] = current + unit;
+        if (fieldTf(current, field) < TF_MASK) termPacked[term] = current + unit;
       }
     }
     for (let index = 0; index < distinctCount; index += 1) {
@@ -128,8 +128,7 @@ export class PostingStore extends Vocabulary {
         pending.push(term, id, packed);
         this.docFrequency[term] = (this.docFrequency[term] as number) + 1;
       }
-      // the name field is field 0, the lowest nibble
-      if ((packed & 15) !== 0) {
+      if ((packed & NAME_TF_MASK) !== 0) {
         this.nameFrequency[term] = (this.nameFrequency[term] ?? 0) + 1;
         if (this.everNamed[term] !== 1) this.noteNamed(term);
       }
@@ -246,9 +245,9 @@ export class PostingStore extends Vocabulary {
       let base = (list[index] as number) * FIELD_COUNT;
       let weighted = 0;
       while (packed !== 0) {
-        const tf = packed & 15;
+        const tf = packed & TF_MASK;
         if (tf !== 0) weighted += tf * (norm[base] as number);
-        packed >>>= 4;
+        packed >>>= TF_BITS;
         base += 1;
       }
       out[index >> 1] = ((k1 + 1) * weighted) / (k1 + weighted);
