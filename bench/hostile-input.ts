@@ -7,7 +7,7 @@
  */
 import type { ToolDefinition } from "../src/catalog/index.js";
 import { createToolSift } from "../src/index.js";
-import { extractFieldTexts } from "../src/search/fields.js";
+import { extractFieldTexts } from "../src/search/store/fields.js";
 import { tokenize } from "../src/text/index.js";
 import { loadRealCatalogs } from "./real-catalogs.js";
 import { syntheticTools } from "./synthetic.js";

@@ -4,7 +4,7 @@ import path from "node:path";
 import { loadCatalogPaths } from "../src/catalog/node.js";
 import { readQueries } from "../src/cli/load.js";
 // the plain-BM25 baseline is a bench internal, imported from its file (not part of any public entry)
-import { BaselineBM25 } from "../src/search/baseline-bm25.js";
+import { BaselineBM25 } from "../src/search/evaluate/baseline-bm25.js";
 import { evaluate, ToolSearchIndex } from "../src/search/index.js";
 import { sharedDir } from "../test/shared-dir.js";
 

@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { loadCatalogPaths } from "../src/catalog/node.js";
-import { BaselineBM25 } from "../src/search/baseline-bm25.js";
+import { BaselineBM25 } from "../src/search/evaluate/baseline-bm25.js";
 import {
   type EvalQuery,
   type Evaluation,

@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { ToolDefinition } from "../src/catalog/index.js";
-import { BaselineBM25 } from "../src/search/baseline-bm25.js";
+import { BaselineBM25 } from "../src/search/evaluate/baseline-bm25.js";
 import {
   type EvalQuery,
   evaluate,

@@ -8,16 +8,17 @@ export {
   evaluateRanking,
   type QueryEvaluation,
   type Ranker,
-} from "./evaluate.js";
-export { scoreFromParts } from "./hit-details.js";
-export { type ParsedQuery, parseQuery } from "./parse-query.js";
-export { DEFAULT_RANKING, type RankingConfig } from "./ranking-config.js";
+} from "./evaluate/evaluate.js";
 export {
   MAX_REGEX_LENGTH,
   MAX_REGEX_PROGRAM,
   MAX_REGEX_REPEAT,
   MAX_REGEX_WORK,
-} from "./regex-search.js";
+} from "./fallback/regex-search.js";
+export { closestNames } from "./fallback/suggest.js";
+export { type ParsedQuery, parseQuery } from "./query/parse-query.js";
+export { scoreFromParts } from "./rank/hit-details.js";
+export { DEFAULT_RANKING, type RankingConfig } from "./ranking-config.js";
 export { type Embedder, type EmbedKind, normalizeVector } from "./semantic/embedder.js";
 export {
   type LexicalSearch,
@@ -26,7 +27,6 @@ export {
   type ToolSource,
 } from "./semantic/semantic-search.js";
 export { type SavedVectors, toolEmbeddingText } from "./semantic/tool-vectors.js";
-export { closestNames } from "./suggest.js";
 export { syncSearchIndex } from "./sync-search-index.js";
 export {
   DEFAULT_LIMIT,

@@ -3,26 +3,27 @@
 import type { ToolDefinition } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
 import { splitIdentifier, tokenize } from "../text/index.js";
-import { type CompanionLink, companionsOf, placeCompanions } from "./companions.js";
-import { coverageTable } from "./coverage-table.js";
-import { scoreAndRank } from "./dense-score.js";
-import { diversifyByAspect } from "./diversify.js";
-import { buildHit } from "./hit-details.js";
-import { IndexedTools } from "./indexed-tools.js";
-import { matchServers } from "./match-servers.js";
-import { type ParsedQuery, parseQuery } from "./parse-query.js";
-import { phraseKey } from "./phrase-key.js";
-import { NeighborCache, planQuery } from "./query-terms.js";
-import { rewriteValues } from "./query-values.js";
-import { compileRegex } from "./regex-search.js";
-import { browseHits, type NamedTools, regexHits, stopWordNameHits } from "./scan-modes.js";
-import { ScoreScratch } from "./score-query.js";
-import { summarizeServers } from "./suggest.js";
-import { suggestNames } from "./suggest-names.js";
-import { TopK } from "./top-k.js";
+import { compileRegex } from "./fallback/regex-search.js";
+import { browseHits, type NamedTools, regexHits, stopWordNameHits } from "./fallback/scan-modes.js";
+import { summarizeServers } from "./fallback/suggest.js";
+import { suggestNames } from "./fallback/suggest-names.js";
+import { type CoverageTable, coverageTable } from "./query/coverage-table.js";
+import { matchServers } from "./query/match-servers.js";
+import { type ParsedQuery, parseQuery } from "./query/parse-query.js";
+import { NeighborCache, planQuery, type QueryPlan } from "./query/query-terms.js";
+import { rewriteValues } from "./query/query-values.js";
+import { type CompanionLink, companionsOf, placeCompanions } from "./rank/companions.js";
+import { scoreAndRank } from "./rank/dense-score.js";
+import { diversifyByAspect } from "./rank/diversify.js";
+import { buildHit } from "./rank/hit-details.js";
+import { addNameBonuses } from "./rank/name-bonuses.js";
+import { ScoreScratch } from "./rank/score-query.js";
+import { TopK } from "./rank/top-k.js";
+import { IndexedTools } from "./store/indexed-tools.js";
+import { phraseKey } from "./store/phrase-key.js";
 import type { SearchHit, SearchOptions, SearchResult, ServerSummary } from "./types.js";
 
-export type { SearchIndexOptions } from "./indexed-tools.js";
+export type { SearchIndexOptions } from "./store/indexed-tools.js";
 
 /** Default number of hits. */
 export const DEFAULT_LIMIT = 5;
@@ -211,6 +212,12 @@ export class ToolSearchIndex extends IndexedTools {
     return this.serverSummary.map((entry) => ({ ...entry }));
   }
 
+  /**
+   * A keyword query in steps: plan the words, score and rank them into a top k
+   * (`scoreKeywords`), raise name matches (`addNameBonuses`), choose the hits (`selectHits`:
+   * diversification), attach companions (placed after their hit in a flat ranking), then build
+   * each hit with its details, stopping at the tail cut.
+   */
   private keywordSearch(
     parsed: ParsedQuery,
     limit: number,
@@ -219,22 +226,73 @@ export class ToolSearchIndex extends IndexedTools {
   ): SearchHit[] {
     const words = rewriteValues(parsed.words);
     const plan = planQuery(words, parsed.required, this.store, this.config, this.neighbors);
-    const scratch = this.scratch;
-    scratch.begin(this.store.nextId + 1);
-    const { score, mask, stamp, excluded } = scratch;
-    const epoch = scratch.epoch;
-    for (const word of parsed.excluded) this.markExcluded(word, epoch);
-    const checkTool = parsed.servers.length > 0 || options?.filter !== undefined;
     const diversify =
       this.config.diversity > 0 && plan.groups.length >= this.config.diversityMinWords;
     const pool = diversify ? Math.max(limit * 4, 40) : limit;
+    const scored = this.scoreKeywords(parsed, plan, pool, options);
+    const { score, excluded, epoch } = this.scratch;
+    const allowed = (doc: number) =>
+      excluded[doc] !== epoch && this.passes(this.tools[doc] as ToolDefinition, parsed, options);
+    const { raised, bonuses } = addNameBonuses(
+      this.scratch,
+      scored.best,
+      this.config.namePhraseBonus,
+      {
+        phrase: this.lookup.idsByPhrase(phraseKey(splitIdentifier(parsed.text))),
+        pinned: this.pinnedIds(parsed.text),
+        fails: scored.fails,
+        pinnable: (doc) => this.tools[doc] !== undefined && allowed(doc),
+        exact: (doc) => this.tools[doc]?.name.toLowerCase() === parsed.text.toLowerCase(),
+      },
+    );
+    const explain = options?.explain === true;
+    const chosen = this.selectHits(scored.top, raised, plan, limit, diversify, explain);
+    const links = this.companionLinks(chosen.selected, allowed);
+    let selected = chosen.selected;
+    let placedAfter: Map<number, number> | undefined;
+    if (!cut && links.size > 0) {
+      // a flat ranking lists each hit's companions right after it
+      const placed = placeCompanions(selected, links, limit, PLACED_HITS);
+      selected = placed.order;
+      placedAfter = placed.placedAfter;
+    }
+    const first = selected.length > 0 ? (score[selected[0] as number] as number) : 0;
+    const hits: SearchHit[] = [];
+    const { coverage } = scored;
+    const { undiversified } = chosen;
+    const context = { plan, coverage, links, placedAfter, explain, bonuses, undiversified };
+    for (const doc of selected) {
+      const companion = placedAfter?.get(doc);
+      const value =
+        companion === undefined || this.scratch.scored(doc) ? (score[doc] as number) : 0;
+      if (cut && value < first * this.config.tailCut) break;
+      hits.push(buildHit(this.store, this.config, this.tools, doc, Math.max(0, value), context));
+    }
+    return hits;
+  }
+
+  /**
+   * Scores `plan` into a top k of `pool` documents, dropping those excluded by `-word` or failing
+   * a server or caller filter (`fails` marks them with a score below 0).
+   */
+  private scoreKeywords(
+    parsed: ParsedQuery,
+    plan: QueryPlan,
+    pool: number,
+    options: SearchOptions | undefined,
+  ): { top: TopK; best: number; coverage: CoverageTable; fails?: (doc: number) => boolean } {
+    const scratch = this.scratch;
+    scratch.begin(this.store.nextId + 1);
+    const score = scratch.score;
+    for (const word of parsed.excluded) this.markExcluded(word, scratch.epoch);
     const top = new TopK(pool, score, this.tools);
-    const fails = checkTool
-      ? (doc: number) => {
-          if (!this.passes(this.tools[doc] as ToolDefinition, parsed, options)) score[doc] = -1;
-          return (score[doc] as number) < 0;
-        }
-      : undefined;
+    const fails =
+      parsed.servers.length > 0 || options?.filter !== undefined
+        ? (doc: number) => {
+            if (!this.passes(this.tools[doc] as ToolDefinition, parsed, options)) score[doc] = -1;
+            return (score[doc] as number) < 0;
+          }
+        : undefined;
     const { coverage: coverageWeight, longQuery } = this.config;
     const coverage = coverageTable(plan, coverageWeight, longQuery, this.coverageScratch);
     const excludes = parsed.excluded.length > 0;
@@ -248,71 +306,33 @@ export class ToolSearchIndex extends IndexedTools {
       top,
       fails,
     );
-    // few documents get a name bonus; re-offer them with their raised scores
-    const raised: number[] = [];
-    // what the name steps added, for explanations (doc → phrase bonus, or the pinned score)
-    const bonuses = new Map<number, { phrase?: number; pinned?: number }>();
-    let head = best;
-    for (const doc of this.lookup.idsByPhrase(phraseKey(splitIdentifier(parsed.text)))) {
-      if (!scratch.scored(doc) || (score[doc] as number) < 0) continue;
-      if (fails?.(doc)) continue;
-      score[doc] = (score[doc] as number) + best * this.config.namePhraseBonus;
-      bonuses.set(doc, { phrase: best * this.config.namePhraseBonus });
-      head = Math.max(head, score[doc] as number);
-      raised.push(doc);
-    }
-    for (const doc of this.pinnedIds(parsed.text)) {
-      const tool = this.tools[doc];
-      if (tool === undefined || excluded[doc] === epoch || !this.passes(tool, parsed, options))
-        continue;
-      if (!scratch.scored(doc)) {
-        stamp[doc] = epoch;
-        score[doc] = 0;
-        // matched no query word: no bits left over from an earlier query
-        mask[doc] = 0;
-      } else if ((score[doc] as number) < 0) continue;
-      const exact = tool.name.toLowerCase() === parsed.text.toLowerCase() ? 2 : 1;
-      score[doc] = head * (1 + exact) + 1 + (score[doc] as number) * 1e-3;
-      bonuses.set(doc, { pinned: score[doc] as number });
-      raised.push(doc);
-    }
+    return fails === undefined ? { top, best, coverage } : { top, best, coverage, fails };
+  }
+
+  /**
+   * The first `limit` of the top k (with the name steps' `raised` documents re-offered), after aspect diversification when `diversify`;
+   * with `explain`, also each document's score before diversification.
+   */
+  private selectHits(
+    top: TopK,
+    raised: readonly number[],
+    plan: QueryPlan,
+    limit: number,
+    diversify: boolean,
+    explain: boolean,
+  ): { selected: number[]; undiversified: Map<number, number> | undefined } {
+    const { score, mask } = this.scratch;
     let selected = top.finish(raised);
-    const explain = options?.explain === true;
     const undiversified = explain && diversify ? new Map<number, number>() : undefined;
     if (undiversified) for (const doc of selected) undiversified.set(doc, score[doc] as number);
     if (diversify) {
       const weights = plan.groups.map((group) => group.weight);
-      selected = diversifyByAspect(
-        selected,
-        limit,
-        score,
-        mask,
-        weights,
-        this.config.diversity,
-        (a, b) => top.before(a, b),
-      );
+      const { diversity } = this.config;
+      const before = (a: number, b: number) => top.before(a, b);
+      selected = diversifyByAspect(selected, limit, score, mask, weights, diversity, before);
     }
     if (selected.length > limit) selected = selected.slice(0, limit);
-    const allowed = (doc: number) =>
-      excluded[doc] !== epoch && this.passes(this.tools[doc] as ToolDefinition, parsed, options);
-    const links = this.companionLinks(selected, allowed);
-    let placedAfter: Map<number, number> | undefined;
-    if (!cut && links.size > 0) {
-      // a flat ranking lists each hit's companions right after it
-      const placed = placeCompanions(selected, links, limit, PLACED_HITS);
-      selected = placed.order;
-      placedAfter = placed.placedAfter;
-    }
-    const first = selected.length > 0 ? (score[selected[0] as number] as number) : 0;
-    const hits: SearchHit[] = [];
-    const context = { plan, coverage, links, placedAfter, explain, bonuses, undiversified };
-    for (const doc of selected) {
-      const companion = placedAfter?.get(doc);
-      const value = companion === undefined || scratch.scored(doc) ? (score[doc] as number) : 0;
-      if (cut && value < first * this.config.tailCut) break;
-      hits.push(buildHit(this.store, this.config, this.tools, doc, Math.max(0, value), context));
-    }
-    return hits;
+    return { selected, undiversified };
   }
 
   /** The companions of the first selected documents (`companions.ts`), by document. */

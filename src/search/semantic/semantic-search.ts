@@ -6,7 +6,7 @@
 
 import type { ToolDefinition } from "../../catalog/index.js";
 import { ToolsiftError } from "../../errors.js";
-import { parseQuery } from "../parse-query.js";
+import { parseQuery } from "../query/parse-query.js";
 import { DEFAULT_RANKING } from "../ranking-config.js";
 import { MAX_LIMIT } from "../tool-search-index.js";
 import type { SearchHit, SearchOptions, SearchResult } from "../types.js";

@@ -1,0 +1,183 @@
+/**
+ * Closest-name suggestions straight from the index: name words come from the posting store (name
+ * terms by length and by prefix), so nothing is built on a miss and nothing extra is kept per tool.
+ */
+
+import type { ToolDefinition } from "../../catalog/index.js";
+import { boundedEditDistance } from "../../internal/index.js";
+import { splitIdentifier } from "../../text/index.js";
+import { NAME_TF_MASK } from "../store/fields.js";
+import type { PostingStore } from "../store/posting-store.js";
+import {
+  bagDistance,
+  letterMask,
+  maskDistance,
+  NearestNames,
+  setBagProbe,
+} from "./nearest-names.js";
+import { nameSuffixStart } from "./suggest.js";
+
+/** Catalogs up to this size also compare the query with every whole name. */
+export const WHOLE_NAME_LIMIT = 5_000;
+/** Most words that start with a query word considered per query word. */
+const PREFIX_WORDS = 50;
+
+/** Per tool id: where the name's part after the namespace starts, and letter masks of both parts. */
+export class NameMasks {
+  private data = new Int32Array(0);
+
+  /** Makes room for tool ids below `size` at once (a bulk add). */
+  reserve(size: number): void {
+    if (this.data.length >= size * 4) return;
+    const next = new Int32Array(size * 4);
+    next.set(this.data);
+    this.data = next;
+  }
+
+  /** Records the name of tool `id`; `cut`, when known, is where its part after the namespace starts. */
+  set(id: number, name: string, cut = nameSuffixStart(name)): void {
+    if (this.data.length < (id + 1) * 4) this.reserve(Math.max(16, Math.ceil((id + 1) * 1.5)));
+    this.data[id * 4] = cut;
+    this.data[id * 4 + 1] = letterMask(name);
+    this.data[id * 4 + 2] = letterMask(name, cut);
+    this.data[id * 4 + 3] = name.length;
+  }
+
+  /** Forgets tool `id` (a removed tool is skipped by the whole-name scan). */
+  clear(id: number): void {
+    if (id * 4 + 3 < this.data.length) this.data[id * 4 + 3] = 0;
+  }
+
+  /** Length of the name (0 for no tool). */
+  length(id: number): number {
+    return this.data[id * 4 + 3] ?? 0;
+  }
+
+  /** Start of the part after the namespace (0 when there is none). */
+  cut(id: number): number {
+    return this.data[id * 4] ?? 0;
+  }
+
+  /** Letter mask of the whole name (`part` 0) or of its part after the namespace (`part` 1). */
+  mask(id: number, part: 0 | 1): number {
+    return this.data[id * 4 + 1 + part] ?? 0;
+  }
+}
+
+/** Offers every live tool whose name contains term `term`, at `distance`. */
+function offerNamesWith(
+  store: PostingStore,
+  tools: readonly (ToolDefinition | undefined)[],
+  term: number,
+  distance: number,
+  nearest: NearestNames,
+  accept: ((name: string) => boolean) | undefined,
+): void {
+  if ((store.nameFrequency[term] ?? 0) === 0) return;
+  const list = store.postings[term] as Uint32Array;
+  const length = store.postingLength[term] ?? 0;
+  const alive = store.alive;
+  for (let index = 0; index < length; index += 2) {
+    if (((list[index + 1] as number) & NAME_TF_MASK) === 0) continue;
+    const doc = list[index] as number;
+    if (alive[doc] !== 1) continue;
+    const tool = tools[doc];
+    if (tool) nearest.offer(tool.name, distance, accept);
+  }
+}
+
+/** Whole names (and their part after the namespace) within `ceil(length / 3)` edits of the query. */
+function offerWholeNames(
+  whole: string,
+  tools: readonly (ToolDefinition | undefined)[],
+  masks: NameMasks,
+  nearest: NearestNames,
+  accept: ((name: string) => boolean) | undefined,
+): void {
+  const bound = Math.max(2, Math.ceil(whole.length / 3));
+  const wholeMask = letterMask(whole);
+  setBagProbe(whole);
+  for (let id = 0; id < tools.length; id += 1) {
+    const size = masks.length(id);
+    if (size === 0) continue;
+    const cut = masks.cut(id);
+    // length and letter masks first: most names fail those without reading a character
+    let fullBound = Math.max(
+      Math.abs(size - whole.length),
+      maskDistance(wholeMask, masks.mask(id, 0)),
+    );
+    let suffixBound =
+      cut > 0
+        ? Math.max(Math.abs(size - cut - whole.length), maskDistance(wholeMask, masks.mask(id, 1)))
+        : fullBound;
+    if (Math.min(fullBound, suffixBound) > bound) continue;
+    const tool = tools[id];
+    if (tool === undefined) continue;
+    const name = tool.name;
+    if (fullBound <= bound) fullBound = Math.max(fullBound, bagDistance(name, 0, name.length));
+    if (cut > 0 && suffixBound <= bound)
+      suffixBound = Math.max(suffixBound, bagDistance(name, cut, name.length));
+    else if (cut === 0) suffixBound = fullBound;
+    const lower = Math.min(fullBound, suffixBound);
+    if (lower > bound || !nearest.admits(name, lower)) continue;
+    const lowerName = name.toLowerCase();
+    let distance = bound + 1;
+    if (fullBound <= bound) distance = boundedEditDistance(whole, lowerName, bound);
+    if (cut > 0 && suffixBound <= bound && distance > suffixBound) {
+      const suffix = lowerName.slice(nameSuffixStart(lowerName));
+      distance = Math.min(distance, boundedEditDistance(whole, suffix, Math.min(bound, distance)));
+    }
+    if (distance <= bound) nearest.offer(name, distance, accept);
+  }
+}
+
+/**
+ * Up to `count` tool names nearest the query, nearest first, then by name: whole names (small
+ * catalogs) by edit distance, and names holding a word near a query word (half an edit behind).
+ */
+export function suggestNames(
+  store: PostingStore,
+  tools: readonly (ToolDefinition | undefined)[],
+  masks: NameMasks,
+  query: string,
+  count: number,
+  accept?: (name: string) => boolean,
+): string[] {
+  const nearest = new NearestNames(count);
+  const whole = query.toLowerCase().trim();
+  if (whole.length >= 2 && store.liveCount <= WHOLE_NAME_LIMIT) {
+    offerWholeNames(whole, tools, masks, nearest, accept);
+  }
+  for (const probe of splitIdentifier(query)) {
+    if (probe.length < 2) continue;
+    const bound = Math.max(1, Math.floor(probe.length / 3));
+    setBagProbe(probe);
+    const probeMask = letterMask(probe);
+    // every non-digit of the probe costs an edit against an all-digit word
+    const nonDigits = probe.replace(/[0-9]/g, "").length;
+    for (let length = probe.length - bound; length <= probe.length + bound; length += 1) {
+      for (const digits of nonDigits <= bound ? [false, true] : [false]) {
+        for (const term of store.namedTermsOfLength(length, digits)) {
+          if (maskDistance(probeMask, store.namedMask[term] as number) > bound) continue;
+          if ((store.nameFrequency[term] ?? 0) === 0) continue;
+          const word = store.terms[term] as string;
+          const lowerBound = bagDistance(word, 0, word.length);
+          if (lowerBound > bound || lowerBound + 0.5 > nearest.worst) continue;
+          const distance = boundedEditDistance(probe, word, bound);
+          if (distance <= bound)
+            offerNamesWith(store, tools, term, distance + 0.5, nearest, accept);
+        }
+      }
+    }
+    // words the query word begins count as one edit away (the alphabetically first few)
+    const started: [string, number][] = [];
+    store.termsWithPrefix(probe, (term, text) => {
+      if ((store.nameFrequency[term] ?? 0) > 0) started.push([text, term]);
+    });
+    started.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    for (const [, term] of started.slice(0, PREFIX_WORDS)) {
+      offerNamesWith(store, tools, term, 1.5, nearest, accept);
+    }
+  }
+  return nearest.result();
+}

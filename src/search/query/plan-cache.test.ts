@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_RANKING } from "../ranking-config.js";
+import type { PostingStore } from "../store/posting-store.js";
+import { ToolSearchIndex } from "../tool-search-index.js";
+import { NeighborCache } from "./plan-cache.js";
+
+function storeOf(index: ToolSearchIndex): PostingStore {
+  return (index as unknown as { store: PostingStore }).store;
+}
+
+describe("NeighborCache", () => {
+  it("answers term ids, stem groups and neighbours as the store does, also after the vocabulary grows", () => {
+    const index = new ToolSearchIndex();
+    index.add({ name: "send_message", description: "send messages to a channel", inputSchema: {} });
+    const store = storeOf(index);
+    const cache = new NeighborCache();
+    expect(cache.termId("message", store)).toBe(store.termId("message"));
+    expect(cache.termId("message", store)).toBeGreaterThanOrEqual(0);
+    expect(cache.termId("mailbox", store)).toBe(-1);
+    expect(cache.stemGroup("messag", store)).toEqual(store.stemGroup("messag"));
+    expect(cache.stemGroup("mailbox", store)).toEqual([]);
+    expect(cache.get("mail", store, DEFAULT_RANKING)).toEqual([]);
+    // a new word is found once the vocabulary has grown, though it was cached as unknown
+    index.add({ name: "read_mailbox", description: "read a mailbox", inputSchema: {} });
+    expect(cache.termId("mailbox", store)).toBe(store.termId("mailbox"));
+    expect(cache.termId("mailbox", store)).toBeGreaterThanOrEqual(0);
+    expect(cache.stemGroup("mailbox", store)).toEqual(store.stemGroup("mailbox"));
+    expect(cache.stemGroup("mailbox", store).length).toBeGreaterThan(0);
+    expect(cache.get("mail", store, DEFAULT_RANKING).map((neighbor) => neighbor.stemmed)).toContain(
+      "mailbox",
+    );
+  });
+
+  it("marks each term once per query", () => {
+    const cache = new NeighborCache();
+    const marks = cache.termMarks(10);
+    expect(marks.mark(3)).toBe(true);
+    expect(marks.mark(3)).toBe(false);
+    expect(cache.termMarks(10).mark(3)).toBe(true);
+  });
+});

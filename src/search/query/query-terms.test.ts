@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_RANKING } from "../ranking-config.js";
+import type { PostingStore } from "../store/posting-store.js";
+import { ToolSearchIndex } from "../tool-search-index.js";
+import { planQuery } from "./query-terms.js";
+
+function storeOf(descriptions: string[]): PostingStore {
+  const index = new ToolSearchIndex();
+  index.addAll(
+    descriptions.map((description, n) => ({ name: `tool_${n}`, description, inputSchema: {} })),
+  );
+  return (index as unknown as { store: PostingStore }).store;
+}
+
+const expansions = (store: PostingStore, word: string) =>
+  planQuery([word], [], store, DEFAULT_RANKING)
+    .terms.filter((term) => term.expansion)
+    .map((term) => term.term)
+    .sort();
+
+describe("planQuery expansions of common words", () => {
+  it("does not expand a word found in at least 10% of a large catalog (and 20 tools)", () => {
+    const many = Array.from({ length: 100 }, (_, n) =>
+      n < 30 ? `get record ${n}` : `fetch page ${n}`,
+    );
+    // `get` is in 30 of 100 tools: no synonyms; `record` likewise
+    expect(expansions(storeOf(many), "get")).toEqual([]);
+    // `page` is in 70 tools but `fetch` is in the same 70: also common, also unexpanded
+    expect(expansions(storeOf(many), "fetch")).toEqual([]);
+  });
+
+  it("still expands in a small catalog, where any matching word passes a share", () => {
+    const few = ["get the weather", "fetch a report", "list files"];
+    // 1 of 3 tools is a third of the catalog, but far below the 20-tool floor
+    expect(expansions(storeOf(few), "get")).toEqual(["fetch"]);
+  });
+});

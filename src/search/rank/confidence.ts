@@ -1,0 +1,84 @@
+/**
+ * The confidence of a hit: which of the query's words it contains (by their weights, so "please"
+ * counts less than "pipeline") and whether one of them is in its name. A query that no tool
+ * serves ("book a flight") still returns hits, but they contain a word or two of it at most, and
+ * rarely in the name; the level lets the caller say so instead of offering them as answers.
+ */
+
+import { groupBit } from "../query/coverage-table.js";
+import type { QueryPlan } from "../query/query-terms.js";
+import { NAME_TF_MASK } from "../store/fields.js";
+import type { PostingStore } from "../store/posting-store.js";
+import type { MatchConfidence } from "../types.js";
+
+/** A hit is `strong` from this covered share on, with a query word in its name. */
+export const STRONG_COVERAGE = 0.6;
+/** A request of more words than this carries its own content (names, values): a missing rare
+ * word is normal there, so a strong hit needs only a name match and this share. */
+export const SHORT_QUERY_WORDS = 4;
+/** The share a strong hit of a longer request needs. */
+export const STRONG_REQUEST_COVERAGE = 0.5;
+/** Below this covered share a hit is `none`: it shares at most a minor word with the query. */
+export const NONE_COVERAGE = 0.3;
+
+/** Where `doc` is in a posting list (pairs of doc id and packed frequencies), or -1. */
+function findPosting(list: Uint32Array, length: number, doc: number): number {
+  let low = 0;
+  let high = (length >> 1) - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const at = list[middle * 2] as number;
+    if (at === doc) return middle * 2;
+    if (at < doc) low = middle + 1;
+    else high = middle - 1;
+  }
+  return -1;
+}
+
+/**
+ * The query groups `doc` contains through a word or its inflections (not synonyms or prefix
+ * neighbours), as mask bits, and whether any of them is in its name field.
+ */
+export function matchOf(
+  store: PostingStore,
+  plan: QueryPlan,
+  doc: number,
+): { bits: number; nameMatch: boolean } {
+  let bits = 0;
+  let nameMatch = false;
+  for (const term of plan.terms) {
+    if (term.expansion) continue;
+    const list = store.postings[term.id];
+    if (list === undefined) continue;
+    const at = findPosting(list, store.postingLength[term.id] ?? 0, doc);
+    if (at < 0) continue;
+    bits = (bits | groupBit(term.group)) >>> 0;
+    if (((list[at + 1] as number) & NAME_TF_MASK) !== 0) nameMatch = true;
+  }
+  return { bits, nameMatch };
+}
+
+/** The confidence of a hit whose matched groups are `bits` (see `matchOf`). */
+export function confidenceOf(plan: QueryPlan, bits: number, nameMatch: boolean): MatchConfidence {
+  let total = 0;
+  let matched = 0;
+  // in a short query, a missing word of full weight (no common English word) names what it is
+  // about ("pizza" in "order a pizza for delivery")
+  let missesRare = false;
+  const missing: string[] = [];
+  plan.groups.forEach((group, index) => {
+    total += group.weight;
+    if (index < 32 && (bits & (2 ** index)) !== 0) matched += group.weight;
+    else {
+      missing.push(group.token);
+      if (group.weight >= 1) missesRare = true;
+    }
+  });
+  const coverage = total > 0 ? matched / total : 0;
+  const strong =
+    plan.groups.length > SHORT_QUERY_WORDS
+      ? coverage >= STRONG_REQUEST_COVERAGE
+      : coverage >= STRONG_COVERAGE && !missesRare;
+  const level = nameMatch && strong ? "strong" : coverage < NONE_COVERAGE ? "none" : "weak";
+  return { level, coverage: Math.round(coverage * 1000) / 1000, nameMatch, missing };
+}

@@ -1,0 +1,307 @@
+/**
+ * Typed-array postings for BM25F. Each term owns one growable Uint32Array of interleaved
+ * `[docId, packedTf]` pairs, where `packedTf` holds a 4-bit term frequency per field (8 fields).
+ * Removal tombstones a document; postings are compacted lazily and only then is its id reused.
+ */
+
+import { FIELD_COUNT, fieldTf, NAME_TF_MASK, TF_BITS, TF_MASK } from "./fields.js";
+import { NO_POSTINGS, type PendingPostings } from "./pending-postings.js";
+import { COMPOUND_SEGMENT, type EncodedTool } from "./term-encoder.js";
+import { Vocabulary } from "./vocabulary.js";
+
+/** Name segments first (so the name terms lead), then the other fields. */
+const SEGMENT_ORDER = [0, COMPOUND_SEGMENT, 1, 2, 3, 4, 5, 6, 7] as const;
+
+/** Per-field weight and length normalisation used when scoring. */
+export interface FieldParameters {
+  weights: readonly number[];
+  b: readonly number[];
+  /** BM25 saturation constant. */
+  k1: number;
+}
+
+function grow<T extends Uint32Array | Float32Array | Uint8Array | Float64Array>(
+  array: T,
+  size: number,
+): T {
+  if (array.length >= size) return array;
+  // 1.5× growth: less slack than doubling, still amortised O(1) appends
+  let capacity = Math.max(4, array.length);
+  while (capacity < size) capacity = Math.ceil((capacity * 3) / 2);
+  const next = new (array.constructor as new (length: number) => T)(capacity);
+  next.set(array);
+  return next;
+}
+
+/** A copy of `array` with room for `capacity` items. */
+function resized<T extends Uint32Array | Int32Array | Uint8Array | Float32Array>(
+  array: T,
+  capacity: number,
+): T {
+  const next = new (array.constructor as new (length: number) => T)(capacity);
+  next.set(array);
+  return next;
+}
+
+/** The inverted index: vocabulary, postings, per-document field lengths and tombstones. */
+export class PostingStore extends Vocabulary {
+  postings: Uint32Array[] = [];
+  /** Used length of each term's list (two per posting). */
+  postingLength = new Int32Array(0);
+  docFrequency = new Int32Array(0);
+  /** Number of live documents whose name field holds the term. */
+  nameFrequency = new Int32Array(0);
+  alive = new Uint8Array(0);
+  fieldLength = new Float32Array(0);
+  /** `weight / (1 - b + b * length / average)` per doc and field; refreshed when averages drift. */
+  fieldNorm = new Float32Array(0);
+  private termMark = new Uint32Array(0);
+  private termPacked = new Uint32Array(0);
+  private distinct = new Int32Array(64);
+  private addStamp = 0;
+  private readonly fieldLengthSum = new Float64Array(FIELD_COUNT);
+  private freeIds: number[] = [];
+  private pendingFree: number[] = [];
+  private deadPostings = 0;
+  private livePostings = 0;
+  /** Bumped on every change; norms and cached contributions follow it lazily. */
+  private version = 0;
+  private normVersion = -1;
+  private saturated: (Float32Array | undefined)[] = [];
+  private saturatedVersion: number[] = [];
+  liveCount = 0;
+  nextId = 0;
+
+  constructor(private readonly params: FieldParameters) {
+    super();
+  }
+
+  /** True while removed documents still have postings (scoring must skip them). */
+  get hasDead(): boolean {
+    return this.deadPostings > 0;
+  }
+
+  /**
+   * Adds one document given its encoded term ids (see `EncodedTool`: segments 0–7 are the fields,
+   * segment 8 more name terms); returns its id. With `pending`, its postings are held there until
+   * `writePending` (a bulk add); nothing may read or remove postings in between.
+   */
+  addEncoded(encoded: EncodedTool, pending?: PendingPostings): number {
+    const { ids, bounds } = encoded;
+    const id = this.freeIds.pop() ?? this.nextId++;
+    this.ensureDocCapacity(id + 1);
+    // distinct terms of this document, with their packed per-field frequencies, in scratch arrays
+    this.addStamp = (this.addStamp % 0xfffffff0) + 1;
+    const stamp = this.addStamp;
+    const termMark = this.termMark;
+    const termPacked = this.termPacked;
+    if (this.distinct.length < ids.length) this.distinct = new Int32Array(ids.length * 2);
+    const distinct = this.distinct;
+    let distinctCount = 0;
+    for (const segment of SEGMENT_ORDER) {
+      const field = segment === COMPOUND_SEGMENT ? 0 : segment;
+      const start = bounds[segment] as number;
+      const end = bounds[segment + 1] as number;
+      this.fieldLength[id * FIELD_COUNT + field] =
+        (segment === COMPOUND_SEGMENT ? (this.fieldLength[id * FIELD_COUNT] as number) : 0) +
+        end -
+        start;
+      this.fieldLengthSum[field] = (this.fieldLengthSum[field] as number) + end - start;
+      const shift = TF_BITS * field;
+      const unit = 1 << shift;
+      for (let index = start; index < end; index += 1) {
+        const term = ids[index] as number;
+        if (termMark[term] !== stamp) {
+          termMark[term] = stamp;
+          termPacked[term] = 0;
+          distinct[distinctCount++] = term;
+        }
+        const current = termPacked[term] as number;
+        if (fieldTf(current, field) < TF_MASK) termPacked[term] = current + unit;
+      }
+    }
+    for (let index = 0; index < distinctCount; index += 1) {
+      const term = distinct[index] as number;
+      const packed = termPacked[term] as number;
+      if (pending === undefined) this.appendPosting(term, id, packed);
+      else {
+        pending.push(term, id, packed);
+        this.docFrequency[term] = (this.docFrequency[term] as number) + 1;
+      }
+      if ((packed & NAME_TF_MASK) !== 0) {
+        this.nameFrequency[term] = (this.nameFrequency[term] ?? 0) + 1;
+        if (this.everNamed[term] !== 1) this.noteNamed(term);
+      }
+    }
+    this.alive[id] = 1;
+    this.liveCount += 1;
+    this.livePostings += distinctCount;
+    this.version += 1;
+    return id;
+  }
+
+  /**
+   * Writes the postings a bulk add held in `pending` into the posting lists; with `pack`, all
+   * lists move into one buffer at their exact sizes (for a batch as big as the rest of the index).
+   */
+  writePending(pending: PendingPostings, pack = false): void {
+    pending.drain(this.postings, this.postingLength, pack);
+    this.version += 1;
+  }
+
+  /**
+   * Tombstones a document; its postings go at the next compaction. `encoded` must be the term ids
+   * it was added with (the caller re-encodes the tool, so the store keeps no per-document lists).
+   */
+  remove(id: number, encoded: EncodedTool): void {
+    if (this.alive[id] !== 1) return;
+    const { ids, bounds } = encoded;
+    this.addStamp = (this.addStamp % 0xfffffff0) + 1;
+    const stamp = this.addStamp;
+    let distinct = 0;
+    // the name segments come first, so a term seen there first is a name term of this document
+    for (const segment of SEGMENT_ORDER) {
+      const end = bounds[segment + 1] as number;
+      for (let index = bounds[segment] as number; index < end; index += 1) {
+        const term = ids[index] as number;
+        if (this.termMark[term] === stamp) continue;
+        this.termMark[term] = stamp;
+        distinct += 1;
+        this.docFrequency[term] = (this.docFrequency[term] ?? 1) - 1;
+        if (segment === 0 || segment === COMPOUND_SEGMENT) {
+          this.nameFrequency[term] = (this.nameFrequency[term] ?? 1) - 1;
+        }
+      }
+    }
+    for (let field = 0; field < FIELD_COUNT; field += 1) {
+      this.fieldLengthSum[field] =
+        (this.fieldLengthSum[field] ?? 0) - (this.fieldLength[id * FIELD_COUNT + field] ?? 0);
+    }
+    this.alive[id] = 0;
+    this.liveCount -= 1;
+    this.livePostings -= distinct;
+    this.deadPostings += distinct;
+    this.pendingFree.push(id);
+    this.version += 1;
+    if (this.deadPostings > 4096 && this.deadPostings > this.livePostings / 4) this.compact();
+  }
+
+  /** Drops the postings of removed documents and frees their ids for reuse. */
+  compact(): void {
+    const alive = this.alive;
+    for (let term = 0; term < this.postings.length; term += 1) {
+      const list = this.postings[term];
+      const length = this.postingLength[term] ?? 0;
+      if (list === undefined || length === 0) continue;
+      let write = 0;
+      for (let read = 0; read < length; read += 2) {
+        const doc = list[read] ?? 0;
+        if (alive[doc] !== 1) continue;
+        list[write] = doc;
+        list[write + 1] = list[read + 1] ?? 0;
+        write += 2;
+      }
+      this.postingLength[term] = write;
+    }
+    for (const id of this.pendingFree) this.freeIds.push(id);
+    // reuse low ids first so the dense arrays stay compact
+    this.freeIds.sort((a, b) => b - a);
+    this.pendingFree = [];
+    this.deadPostings = 0;
+    this.version += 1;
+  }
+
+  /** Average length of a field over live documents (at least 1). */
+  averageLength(field: number): number {
+    if (this.liveCount === 0) return 1;
+    return Math.max(1, (this.fieldLengthSum[field] ?? 0) / this.liveCount);
+  }
+
+  /** Recomputes every document's field norms after any change, so scores never depend on history. */
+  ensureNorms(): void {
+    if (this.normVersion === this.version) return;
+    for (let id = 0; id < this.nextId; id += 1) if (this.alive[id] === 1) this.refreshNorm(id);
+    this.normVersion = this.version;
+  }
+
+  /**
+   * The saturated BM25F term-frequency part `(k1 + 1) · tf / (k1 + tf)` of each posting of a term
+   * (without idf), computed once per index version and cached, so a query only multiplies and adds.
+   */
+  contributions(term: number): Float32Array {
+    this.ensureNorms();
+    const cached = this.saturated[term];
+    const length = this.postingLength[term] ?? 0;
+    if (cached !== undefined && this.saturatedVersion[term] === this.version) return cached;
+    const list = this.postings[term] as Uint32Array;
+    const out =
+      cached !== undefined && cached.length >= length / 2
+        ? cached
+        : new Float32Array(list.length / 2);
+    const norm = this.fieldNorm;
+    const k1 = this.params.k1;
+    for (let index = 0; index < length; index += 2) {
+      let packed = list[index + 1] as number;
+      let base = (list[index] as number) * FIELD_COUNT;
+      let weighted = 0;
+      while (packed !== 0) {
+        const tf = packed & TF_MASK;
+        if (tf !== 0) weighted += tf * (norm[base] as number);
+        packed >>>= TF_BITS;
+        base += 1;
+      }
+      out[index >> 1] = ((k1 + 1) * weighted) / (k1 + weighted);
+    }
+    this.saturated[term] = out;
+    this.saturatedVersion[term] = this.version;
+    return out;
+  }
+
+  private refreshNorm(id: number): void {
+    for (let field = 0; field < FIELD_COUNT; field += 1) {
+      const b = this.params.b[field] ?? 0.75;
+      const weight = this.params.weights[field] ?? 1;
+      const ratio = (this.fieldLength[id * FIELD_COUNT + field] ?? 0) / this.averageLength(field);
+      this.fieldNorm[id * FIELD_COUNT + field] = weight / (1 - b + b * ratio);
+    }
+  }
+
+  protected override termAdded(term: number): void {
+    this.postings.push(NO_POSTINGS);
+    if (term < this.termMark.length) return;
+    const capacity = Math.max(1024, Math.ceil(this.termMark.length * 1.5));
+    this.termMark = resized(this.termMark, capacity);
+    this.termPacked = resized(this.termPacked, capacity);
+    this.postingLength = resized(this.postingLength, capacity);
+    this.docFrequency = resized(this.docFrequency, capacity);
+    this.nameFrequency = resized(this.nameFrequency, capacity);
+  }
+
+  private appendPosting(term: number, doc: number, tf: number): void {
+    const length = this.postingLength[term] as number;
+    let list = this.postings[term] as Uint32Array;
+    if (list.length < length + 2) {
+      list = grow(list, length + 2);
+      this.postings[term] = list;
+    }
+    list[length] = doc;
+    list[length + 1] = tf;
+    this.postingLength[term] = length + 2;
+    this.docFrequency[term] = (this.docFrequency[term] ?? 0) + 1;
+  }
+
+  /** Makes room for `count` more documents at once (a bulk add), so the arrays grow exactly once. */
+  reserveDocs(count: number): void {
+    const size = this.nextId + count;
+    if (this.alive.length >= size) return;
+    this.alive = resized(this.alive, size);
+    this.fieldLength = resized(this.fieldLength, size * FIELD_COUNT);
+    this.fieldNorm = resized(this.fieldNorm, size * FIELD_COUNT);
+  }
+
+  private ensureDocCapacity(size: number): void {
+    this.alive = grow(this.alive, size);
+    this.fieldLength = grow(this.fieldLength, size * FIELD_COUNT);
+    this.fieldNorm = grow(this.fieldNorm, size * FIELD_COUNT);
+  }
+}
