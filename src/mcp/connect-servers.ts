@@ -3,7 +3,11 @@
  * them in sync (re-listing on `list_changed` and after restarts), with every call routed back to
  * the server that owns the tool.
  */
-import type { LoggingMessageNotification, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type {
+  LoggingMessageNotification,
+  ServerNotification,
+  Tool,
+} from "@modelcontextprotocol/sdk/types.js";
 import picomatch from "picomatch";
 import {
   fingerprintTool,
@@ -15,7 +19,9 @@ import {
 import type { ToolSift } from "../create-toolsift.js";
 import { isToolsiftError, ToolsiftError } from "../errors.js";
 import { callScope } from "./call-scope.js";
+import type { ClientRelay } from "./client-relay.js";
 import type { MCPLogEntry, UpstreamRoute, UpstreamServerConfig, UpstreamStatus } from "./types.js";
+import { createUpstreamFeatures, type UpstreamFeatures } from "./upstream-features.js";
 import { createUpstreamNames, type NamingOption } from "./upstream-names.js";
 import { createUpstreamServer, type UpstreamServer } from "./upstream-server.js";
 
@@ -51,6 +57,13 @@ export interface MCPUpstreams {
   onLogMessage(
     listener: (server: string, params: LoggingMessageNotification["params"]) => void,
   ): () => void;
+  /** Resources, resource templates, prompts and completion of every upstream, routed. */
+  readonly features: UpstreamFeatures;
+  /** Called with each resource/prompt notification (updated, list changed) an upstream sends. */
+  onNotification(listener: (server: string, notification: ServerNotification) => void): () => void;
+  /** Adds a client session that answers server→client requests sent outside any call (the
+   * newest added answers); returns the function that removes it. */
+  addClient(relay: ClientRelay): () => void;
   /** Closes every connection and child process; the servers' tools stay in the catalog. */
   close(): Promise<void>;
 }
@@ -96,6 +109,10 @@ export async function connectServers(
   const logListeners = new Set<
     (server: string, params: LoggingMessageNotification["params"]) => void
   >();
+  const notificationListeners = new Set<
+    (server: string, notification: ServerNotification) => void
+  >();
+  const clients: ClientRelay[] = [];
 
   const call = async (
     name: string,
@@ -110,10 +127,11 @@ export async function connectServers(
         isError: true,
       };
     }
-    const onProgress = callScope.getStore()?.onProgress;
+    const scope = callScope.getStore();
     return upstream.call(route.tool, args, {
       ...(context?.signal ? { signal: context.signal } : {}),
-      ...(onProgress ? { onProgress } : {}),
+      ...(scope?.onProgress ? { onProgress: scope.onProgress } : {}),
+      ...(scope?.relay ? { relay: scope.relay } : {}),
     });
   };
 
@@ -180,6 +198,10 @@ export async function connectServers(
         onLogMessage: (params) => {
           for (const listener of logListeners) listener(server, params);
         },
+        onNotification: (notification) => {
+          for (const listener of notificationListeners) listener(server, notification);
+        },
+        fallbackRelay: () => clients.at(-1),
         ...(options.maxRestarts !== undefined ? { maxRestarts: options.maxRestarts } : {}),
         ...(options.startTimeoutMs !== undefined ? { startTimeoutMs: options.startTimeoutMs } : {}),
         ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}),
@@ -211,6 +233,18 @@ export async function connectServers(
     call,
     upstreamTool: (name) => originals.get(name),
     server: (name) => servers.get(name),
+    features: createUpstreamFeatures(() => servers, options.naming),
+    onNotification(listener) {
+      notificationListeners.add(listener);
+      return () => notificationListeners.delete(listener);
+    },
+    addClient(relay) {
+      clients.push(relay);
+      return () => {
+        const index = clients.lastIndexOf(relay);
+        if (index >= 0) clients.splice(index, 1);
+      };
+    },
     status: () => [...servers.values()].map((server) => server.status()),
     onToolsChanged(listener) {
       listeners.add(listener);

@@ -14,6 +14,11 @@ import type { TurnSettings } from "../disclosure/index.js";
 import { type CallScope, callScope } from "./call-scope.js";
 import type { MCPToolSift } from "./create-mcp-toolsift.js";
 import type { GatewayMode } from "./gateway-config.js";
+import {
+  PASS_THROUGH_CAPABILITIES,
+  registerPassThrough,
+  relayThrough,
+} from "./session-pass-through.js";
 
 /** Options shared by every session of one gateway. */
 export interface GatewaySessionOptions {
@@ -58,7 +63,7 @@ export function createGatewaySession(
   const settings = modeSettings(options.mode ?? "bridge");
   const pageSize = options.pageSize ?? 500;
   const server = new Server(options.serverInfo ?? { name: "toolsift", version: "0.1.0" }, {
-    capabilities: { tools: { listChanged: true }, logging: {} },
+    capabilities: { tools: { listChanged: true }, logging: {}, ...PASS_THROUGH_CAPABILITIES },
     ...(options.mode === "direct"
       ? {}
       : {
@@ -66,6 +71,17 @@ export function createGatewaySession(
             "Most tools are not listed. Search for the tool you need with the search tool before saying a capability is missing.",
         }),
   });
+
+  registerPassThrough(server, sift);
+  // requests an upstream sends outside any call (roots after its initialize) come here too
+  server.oninitialized = () => {
+    const remove = sift.upstreams.addClient(relayThrough(server, server.request.bind(server)));
+    const previous = server.onclose;
+    server.onclose = () => {
+      remove();
+      previous?.();
+    };
+  };
 
   server.setRequestHandler(ListToolsRequestSchema, (request) => {
     const plan = sift.prepare({ session: session(), ...settings });
@@ -85,8 +101,10 @@ export function createGatewaySession(
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     // the client's progress token follows the call to the upstream, whose reports come back
     const progressToken = request.params._meta?.progressToken;
-    const scope: CallScope =
-      progressToken === undefined
+    const scope: CallScope = {
+      // the upstream's sampling/elicitation/roots requests during the call go to this client
+      relay: relayThrough(server, extra.sendRequest),
+      ...(progressToken === undefined
         ? {}
         : {
             onProgress: (progress) => {
@@ -97,7 +115,8 @@ export function createGatewaySession(
                 })
                 .catch(() => undefined);
             },
-          };
+          }),
+    };
     const outcome = await callScope.run(scope, () =>
       sift.execute({
         session: session(),

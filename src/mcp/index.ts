@@ -1,5 +1,6 @@
 // Owns: upstream MCP connections (stdio, streamable HTTP, SSE), their tools in a ToolSift, the gateway.
 // Must not import: cli. Loaded only through the `toolsift/mcp` subpath (it needs the optional MCP SDK).
+export type { ClientRelay } from "./client-relay.js";
 export {
   type ConnectServersOptions,
   connectServers,
@@ -25,6 +26,7 @@ export {
   serveStdio,
 } from "./serve-gateway.js";
 export type * from "./types.js";
+export type { FeatureRequestOptions, UpstreamFeatures } from "./upstream-features.js";
 export { createUpstreamNames, type NamingOption, type UpstreamNames } from "./upstream-names.js";
 export {
   createUpstreamServer,
