@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { suggestNames } from "../disclosure/index.js";
 import { isToolsiftError } from "../errors.js";
+import { approveCommand, approveUsage } from "./commands/approve.js";
 import { dumpCommand, dumpUsage } from "./commands/dump.js";
 import { evalCommand, evalUsage } from "./commands/eval.js";
 import { prepareCommand, prepareUsage } from "./commands/prepare.js";
@@ -46,6 +47,11 @@ export const commands: Record<string, Command> = {
     run: dumpCommand,
     usage: dumpUsage,
     summary: "write each MCP server's tools/list (from a gateway config) as catalog files",
+  },
+  approve: {
+    run: approveCommand,
+    usage: approveUsage,
+    summary: "approve MCP tools whose definitions changed (with pinTools in the gateway config)",
   },
   serve: {
     run: serveCommand,

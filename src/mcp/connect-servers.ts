@@ -20,6 +20,7 @@ import type { ToolSift } from "../create-toolsift.js";
 import { isToolsiftError, ToolsiftError } from "../errors.js";
 import { callScope } from "./call-scope.js";
 import type { ClientRelay } from "./client-relay.js";
+import { screenTools, type ToolPins } from "./tool-pins.js";
 import type { MCPLogEntry, UpstreamRoute, UpstreamServerConfig, UpstreamStatus } from "./types.js";
 import { createUpstreamFeatures, type UpstreamFeatures } from "./upstream-features.js";
 import { createUpstreamNames, type NamingOption } from "./upstream-names.js";
@@ -39,6 +40,9 @@ export interface ConnectServersOptions {
   /** Milliseconds to connect and list a server; default 30,000. */
   startTimeoutMs?: number;
   clientInfo?: { name: string; version: string };
+  /** Pins tool definitions by fingerprint: a tool that changed since it was approved is held
+   * back (not in the catalog; calls refused, naming the approve command). Default: no pinning. */
+  pins?: ToolPins;
 }
 
 /** The connected upstreams of one ToolSift. */
@@ -57,6 +61,10 @@ export interface MCPUpstreams {
   onLogMessage(
     listener: (server: string, params: LoggingMessageNotification["params"]) => void,
   ): () => void;
+  /** The tools held back because they changed since approval (with `pins`). */
+  held(): UpstreamRoute[];
+  /** Why a call to `name` is refused when the tool is held back; undefined otherwise. */
+  heldMessage(name: string): string | undefined;
   /** Resources, resource templates, prompts and completion of every upstream, routed. */
   readonly features: UpstreamFeatures;
   /** Called with each resource/prompt notification (updated, list changed) an upstream sends. */
@@ -113,6 +121,26 @@ export async function connectServers(
     (server: string, notification: ServerNotification) => void
   >();
   const clients: ClientRelay[] = [];
+  const held = new Map<string, UpstreamRoute>();
+  const { pins } = options;
+
+  /** Sorts listed tools into those to publish and those held back (pinning on). */
+  const screen = (server: string, tools: readonly Tool[]): Tool[] => {
+    if (!pins) return [...tools];
+    for (const [name, route] of held) if (route.server === server) held.delete(name);
+    const { kept, changed } = screenTools(pins, server, tools, (error) => {
+      log({ level: "error", server, message: `Cannot write ${pins.file}: ${String(error)}` });
+    });
+    for (const tool of changed) {
+      held.set(names.assign(server, tool.name), { server, tool: tool.name });
+      log({
+        level: "warn",
+        server,
+        message: `Tool "${tool.name}" changed since it was approved and is held back; review it, then run: ${pins.approveCommand(server, tool.name)}`,
+      });
+    }
+    return kept;
+  };
 
   const call = async (
     name: string,
@@ -159,9 +187,10 @@ export async function connectServers(
   };
 
   /** Makes the catalog hold exactly `tools` for `server`: adds, replaces changed, removes gone. */
-  const sync = (server: string, config: UpstreamServerConfig, tools: readonly Tool[]) => {
+  const sync = (server: string, config: UpstreamServerConfig, listed: readonly Tool[]) => {
     const previous = owned.get(server) ?? new Set<string>();
     const current = new Set<string>();
+    const tools = screen(server, listed);
     for (const tool of tools) {
       const definition = toDefinition(server, config, tool);
       try {
@@ -181,7 +210,8 @@ export async function connectServers(
       if (current.has(name)) continue;
       sift.catalog.remove(name);
       originals.delete(name);
-      names.release(name);
+      // a held tool keeps its name, so a call to it says why it is refused
+      if (!held.has(name)) names.release(name);
     }
     owned.set(server, current);
     for (const listener of listeners) listener(server);
@@ -233,6 +263,12 @@ export async function connectServers(
     call,
     upstreamTool: (name) => originals.get(name),
     server: (name) => servers.get(name),
+    held: () => [...held.values()],
+    heldMessage(name) {
+      const route = held.get(name);
+      if (!route || !pins) return undefined;
+      return `Tool "${name}" (tool "${route.tool}" of server "${route.server}") changed its description or schema since it was approved, so the gateway holds it back. Review the change, run: ${pins.approveCommand(route.server, route.tool)}, then restart the gateway.`;
+    },
     features: createUpstreamFeatures(() => servers, options.naming),
     onNotification(listener) {
       notificationListeners.add(listener);

@@ -99,6 +99,13 @@ export function createGatewaySession(
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    // a pinned tool that changed is refused by name, directly or through the call meta tool
+    const { name, arguments: args } = request.params;
+    const inner = sift.catalog.has(name) ? undefined : args?.name;
+    const held =
+      sift.upstreams.heldMessage(name) ??
+      (typeof inner === "string" ? sift.upstreams.heldMessage(inner) : undefined);
+    if (held !== undefined) return { content: [{ type: "text", text: held }], isError: true };
     // the client's progress token follows the call to the upstream, whose reports come back
     const progressToken = request.params._meta?.progressToken;
     const scope: CallScope = {

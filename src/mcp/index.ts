@@ -25,6 +25,14 @@ export {
   serveHttp,
   serveStdio,
 } from "./serve-gateway.js";
+export {
+  defaultApprovalsFile,
+  loadToolPins,
+  type PinVerdict,
+  pinFingerprint,
+  type ToolApprovals,
+  type ToolPins,
+} from "./tool-pins.js";
 export type * from "./types.js";
 export type { FeatureRequestOptions, UpstreamFeatures } from "./upstream-features.js";
 export { createUpstreamNames, type NamingOption, type UpstreamNames } from "./upstream-names.js";
