@@ -6,25 +6,12 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterEach, describe, expect, it } from "vitest";
+import { capture } from "../__tests__/capture.js";
 import { loadMCP } from "../load-mcp.js";
 import { runCli } from "../run-cli.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const pinnedServer = path.join(root, "test/fixtures/mcp/pinned-server.mjs");
-
-function capture() {
-  const io = {
-    out: "",
-    err: "",
-    stdout(text: string) {
-      io.out += text;
-    },
-    stderr(text: string) {
-      io.err += text;
-    },
-  };
-  return io;
-}
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
