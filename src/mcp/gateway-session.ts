@@ -108,6 +108,9 @@ export function createGatewaySession(
     if (held !== undefined) return { content: [{ type: "text", text: held }], isError: true };
     // the client's progress token follows the call to the upstream, whose reports come back
     const progressToken = request.params._meta?.progressToken;
+    // reports still being written when the result is ready would land after it (or be lost with
+    // the response stream over HTTP): the result waits for them
+    const reports: Promise<unknown>[] = [];
     const scope: CallScope = {
       // the upstream's sampling/elicitation/roots requests during the call go to this client
       relay: relayThrough(server, extra.sendRequest),
@@ -115,12 +118,14 @@ export function createGatewaySession(
         ? {}
         : {
             onProgress: (progress) => {
-              extra
-                .sendNotification({
-                  method: "notifications/progress",
-                  params: { ...progress, progressToken },
-                })
-                .catch(() => undefined);
+              reports.push(
+                extra
+                  .sendNotification({
+                    method: "notifications/progress",
+                    params: { ...progress, progressToken },
+                  })
+                  .catch(() => undefined),
+              );
             },
           }),
     };
@@ -133,6 +138,7 @@ export function createGatewaySession(
         ...settings,
       }),
     );
+    await Promise.all(reports);
     // reveal mode: found tools join this session's tools/list, so tell the client to re-list
     if (outcome.revealed.length > 0 && options.mode === "reveal") {
       await server.sendToolListChanged().catch(() => undefined);

@@ -163,7 +163,25 @@ export function createUpstreamFeatures(
     return server;
   };
 
-  const promptRoute = (name: string) => {
+  const listPrompts = async (options: FeatureRequestOptions = {}) => {
+    const lists = await gather("prompts", (server) =>
+      pages(
+        server,
+        "prompts/list",
+        ListPromptsResultSchema,
+        (r) => ({ items: r.prompts, nextCursor: r.nextCursor }),
+        options,
+      ),
+    );
+    return lists.flatMap(([server, items]) =>
+      items.map((prompt) => ({ ...prompt, name: prompts.assign(server, prompt.name) })),
+    );
+  };
+
+  /** The server and upstream name of a prompt; a client may use a name before listing (the
+   * names are stable), so an unknown name is looked for in a fresh list first. */
+  const promptRoute = async (name: string, options: FeatureRequestOptions) => {
+    if (prompts.route(name) === undefined) await listPrompts(options);
     const route = prompts.route(name);
     const server = route && servers().get(route.server);
     if (!route || !server) {
@@ -209,22 +227,9 @@ export function createUpstreamFeatures(
         options,
       );
     },
-    async listPrompts(options = {}) {
-      const lists = await gather("prompts", (server) =>
-        pages(
-          server,
-          "prompts/list",
-          ListPromptsResultSchema,
-          (r) => ({ items: r.prompts, nextCursor: r.nextCursor }),
-          options,
-        ),
-      );
-      return lists.flatMap(([server, items]) =>
-        items.map((prompt) => ({ ...prompt, name: prompts.assign(server, prompt.name) })),
-      );
-    },
+    listPrompts,
     async getPrompt(name, args, options = {}) {
-      const { server, prompt } = promptRoute(name);
+      const { server, prompt } = await promptRoute(name, options);
       return server.request(
         { method: "prompts/get", params: { name: prompt, ...(args ? { arguments: args } : {}) } },
         GetPromptResultSchema,
@@ -234,7 +239,7 @@ export function createUpstreamFeatures(
     async complete(params, options = {}) {
       const { ref } = params;
       if (ref.type === "ref/prompt") {
-        const { server, prompt } = promptRoute(ref.name);
+        const { server, prompt } = await promptRoute(ref.name, options);
         return server.request(
           { method: "completion/complete", params: { ...params, ref: { ...ref, name: prompt } } },
           CompleteResultSchema,

@@ -95,6 +95,24 @@ export interface UpstreamServer {
 
 const MAX_PAGES = 1_000;
 
+/**
+ * The SDK handles a notification one microtask late but a response at once, and forgets a
+ * request's progress callback when its response arrives: a server's last progress report, sent
+ * just before its result, would be dropped. While calls that want progress are in flight, each
+ * response waits one macrotask, so the reports read before it are handled first.
+ */
+function holdResponsesBehindProgress(transport: Transport, active: () => boolean): void {
+  const deliver = transport.onmessage;
+  if (!deliver) return;
+  transport.onmessage = (message, extra) => {
+    if (active() && ("result" in message || "error" in message)) {
+      setImmediate(() => deliver(message, extra));
+    } else {
+      deliver(message, extra);
+    }
+  };
+}
+
 function errorResult(text: string): ToolResult {
   return { content: [{ type: "text", text }], isError: true };
 }
@@ -113,6 +131,7 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
   let nextAttemptAt = 0;
   let lastError: string | undefined;
   const relays = createRelayTracker(options.fallbackRelay ?? (() => undefined));
+  let progressCalls = 0;
 
   const makeTransport = (useSse: boolean): Transport => {
     if ("command" in config) {
@@ -201,6 +220,7 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
       await nextTransport.close().catch(() => undefined);
       throw error;
     }
+    holdResponsesBehindProgress(nextTransport, () => progressCalls > 0);
     client = next;
     transport = nextTransport;
     state = "ready";
@@ -281,6 +301,7 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
       const connected = client;
       if (problem !== undefined || !connected)
         return errorResult(problem ?? `Server "${name}" is down.`);
+      if (onProgress) progressCalls += 1;
       try {
         const result = await relays.during(relay, () =>
           connected.request(
@@ -308,6 +329,8 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
           );
         }
         return errorResult(upstreamErrorText(name, config, error, `tools/call "${tool}"`));
+      } finally {
+        if (onProgress) progressCalls -= 1;
       }
     },
     async request(request, schema, requestOptions = {}) {
