@@ -4,6 +4,7 @@
  */
 import { runAISDKPrepareStepBench } from "./ai-sdk-prepare-step.js";
 import { runDisclosureBench } from "./disclosure.js";
+import { runGatewayBench } from "./gateway.js";
 import { runHostileInputBench } from "./hostile-input.bench.js";
 import { runQualityBench } from "./quality.js";
 import { runSearchSpeed } from "./search-speed.js";
@@ -28,6 +29,7 @@ const sections: Record<string, () => unknown | Promise<unknown>> = {
       console.log(`| ${name} | ${value.toFixed(2)} |`);
   },
   "ai-sdk": () => runAISDKPrepareStepBench(),
+  gateway: () => runGatewayBench(),
 };
 
 const wanted = process.argv.slice(2);

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { suggestNames } from "../disclosure/index.js";
 import { isToolsiftError } from "../errors.js";
+import { approveCommand, approveUsage } from "./commands/approve.js";
 import { dumpCommand, dumpUsage } from "./commands/dump.js";
 import { evalCommand, evalUsage } from "./commands/eval.js";
 import { inspectCommand, inspectUsage } from "./commands/inspect.js";
@@ -52,6 +53,11 @@ export const commands: Record<string, Command> = {
     run: inspectCommand,
     usage: inspectUsage,
     summary: "a local web page: catalog, search playground, token cost per provider, sessions",
+  },
+  approve: {
+    run: approveCommand,
+    usage: approveUsage,
+    summary: "approve MCP tools whose definitions changed (with pinTools in the gateway config)",
   },
   serve: {
     run: serveCommand,

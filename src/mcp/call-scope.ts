@@ -1,9 +1,10 @@
 /**
  * What a gateway request carries down to the upstream call it causes, without threading it
- * through ToolSift's dispatch: the client's progress callback. Set by the gateway session around
+ * through ToolSift's dispatch: the client's progress callback and its server→client relay. Set by the gateway session around
  * `sift.execute`, read by the routing function.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import type { ClientRelay } from "./client-relay.js";
 
 /** A progress report as MCP sends it. */
 export interface UpstreamProgress {
@@ -15,6 +16,8 @@ export interface UpstreamProgress {
 /** The per-request scope of one client call. */
 export interface CallScope {
   onProgress?: (progress: UpstreamProgress) => void;
+  /** Answers the upstream's sampling/elicitation/roots requests made during the call. */
+  relay?: ClientRelay;
 }
 
 export const callScope = new AsyncLocalStorage<CallScope>();

@@ -3,7 +3,11 @@
  * them in sync (re-listing on `list_changed` and after restarts), with every call routed back to
  * the server that owns the tool.
  */
-import type { LoggingMessageNotification, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type {
+  LoggingMessageNotification,
+  ServerNotification,
+  Tool,
+} from "@modelcontextprotocol/sdk/types.js";
 import picomatch from "picomatch";
 import {
   fingerprintTool,
@@ -15,7 +19,10 @@ import {
 import type { ToolSift } from "../create-toolsift.js";
 import { isToolsiftError, ToolsiftError } from "../errors.js";
 import { callScope } from "./call-scope.js";
+import type { ClientRelay } from "./client-relay.js";
+import { screenTools, type ToolPins } from "./tool-pins.js";
 import type { MCPLogEntry, UpstreamRoute, UpstreamServerConfig, UpstreamStatus } from "./types.js";
+import { createUpstreamFeatures, type UpstreamFeatures } from "./upstream-features.js";
 import { createUpstreamNames, type NamingOption } from "./upstream-names.js";
 import { createUpstreamServer, type UpstreamServer } from "./upstream-server.js";
 
@@ -33,6 +40,9 @@ export interface ConnectServersOptions {
   /** Milliseconds to connect and list a server; default 30,000. */
   startTimeoutMs?: number;
   clientInfo?: { name: string; version: string };
+  /** Pins tool definitions by fingerprint: a tool that changed since it was approved is held
+   * back (not in the catalog; calls refused, naming the approve command). Default: no pinning. */
+  pins?: ToolPins;
 }
 
 /** The connected upstreams of one ToolSift. */
@@ -51,6 +61,17 @@ export interface MCPUpstreams {
   onLogMessage(
     listener: (server: string, params: LoggingMessageNotification["params"]) => void,
   ): () => void;
+  /** The tools held back because they changed since approval (with `pins`). */
+  held(): UpstreamRoute[];
+  /** Why a call to `name` is refused when the tool is held back; undefined otherwise. */
+  heldMessage(name: string): string | undefined;
+  /** Resources, resource templates, prompts and completion of every upstream, routed. */
+  readonly features: UpstreamFeatures;
+  /** Called with each resource/prompt notification (updated, list changed) an upstream sends. */
+  onNotification(listener: (server: string, notification: ServerNotification) => void): () => void;
+  /** Adds a client session that answers server→client requests sent outside any call (the
+   * newest added answers); returns the function that removes it. */
+  addClient(relay: ClientRelay): () => void;
   /** Closes every connection and child process; the servers' tools stay in the catalog. */
   close(): Promise<void>;
 }
@@ -96,6 +117,30 @@ export async function connectServers(
   const logListeners = new Set<
     (server: string, params: LoggingMessageNotification["params"]) => void
   >();
+  const notificationListeners = new Set<
+    (server: string, notification: ServerNotification) => void
+  >();
+  const clients: ClientRelay[] = [];
+  const held = new Map<string, UpstreamRoute>();
+  const { pins } = options;
+
+  /** Sorts listed tools into those to publish and those held back (pinning on). */
+  const screen = (server: string, tools: readonly Tool[]): Tool[] => {
+    if (!pins) return [...tools];
+    for (const [name, route] of held) if (route.server === server) held.delete(name);
+    const { kept, changed } = screenTools(pins, server, tools, (error) => {
+      log({ level: "error", server, message: `Cannot write ${pins.file}: ${String(error)}` });
+    });
+    for (const tool of changed) {
+      held.set(names.assign(server, tool.name), { server, tool: tool.name });
+      log({
+        level: "warn",
+        server,
+        message: `Tool "${tool.name}" changed since it was approved and is held back; review it, then run: ${pins.approveCommand(server, tool.name)}`,
+      });
+    }
+    return kept;
+  };
 
   const call = async (
     name: string,
@@ -110,10 +155,11 @@ export async function connectServers(
         isError: true,
       };
     }
-    const onProgress = callScope.getStore()?.onProgress;
+    const scope = callScope.getStore();
     return upstream.call(route.tool, args, {
       ...(context?.signal ? { signal: context.signal } : {}),
-      ...(onProgress ? { onProgress } : {}),
+      ...(scope?.onProgress ? { onProgress: scope.onProgress } : {}),
+      ...(scope?.relay ? { relay: scope.relay } : {}),
     });
   };
 
@@ -141,9 +187,10 @@ export async function connectServers(
   };
 
   /** Makes the catalog hold exactly `tools` for `server`: adds, replaces changed, removes gone. */
-  const sync = (server: string, config: UpstreamServerConfig, tools: readonly Tool[]) => {
+  const sync = (server: string, config: UpstreamServerConfig, listed: readonly Tool[]) => {
     const previous = owned.get(server) ?? new Set<string>();
     const current = new Set<string>();
+    const tools = screen(server, listed);
     for (const tool of tools) {
       const definition = toDefinition(server, config, tool);
       try {
@@ -163,7 +210,8 @@ export async function connectServers(
       if (current.has(name)) continue;
       sift.catalog.remove(name);
       originals.delete(name);
-      names.release(name);
+      // a held tool keeps its name, so a call to it says why it is refused
+      if (!held.has(name)) names.release(name);
     }
     owned.set(server, current);
     for (const listener of listeners) listener(server);
@@ -180,6 +228,10 @@ export async function connectServers(
         onLogMessage: (params) => {
           for (const listener of logListeners) listener(server, params);
         },
+        onNotification: (notification) => {
+          for (const listener of notificationListeners) listener(server, notification);
+        },
+        fallbackRelay: () => clients.at(-1),
         ...(options.maxRestarts !== undefined ? { maxRestarts: options.maxRestarts } : {}),
         ...(options.startTimeoutMs !== undefined ? { startTimeoutMs: options.startTimeoutMs } : {}),
         ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}),
@@ -211,6 +263,24 @@ export async function connectServers(
     call,
     upstreamTool: (name) => originals.get(name),
     server: (name) => servers.get(name),
+    held: () => [...held.values()],
+    heldMessage(name) {
+      const route = held.get(name);
+      if (!route || !pins) return undefined;
+      return `Tool "${name}" (tool "${route.tool}" of server "${route.server}") changed its description or schema since it was approved, so the gateway holds it back. Review the change, run: ${pins.approveCommand(route.server, route.tool)}, then restart the gateway.`;
+    },
+    features: createUpstreamFeatures(() => servers, options.naming),
+    onNotification(listener) {
+      notificationListeners.add(listener);
+      return () => notificationListeners.delete(listener);
+    },
+    addClient(relay) {
+      clients.push(relay);
+      return () => {
+        const index = clients.lastIndexOf(relay);
+        if (index >= 0) clients.splice(index, 1);
+      };
+    },
     status: () => [...servers.values()].map((server) => server.status()),
     onToolsChanged(listener) {
       listeners.add(listener);

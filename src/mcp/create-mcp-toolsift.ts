@@ -29,7 +29,8 @@ export interface MCPToolSift extends ToolSift {
  * await sift.close();
  */
 export async function createMCPToolSift(options: MCPToolSiftOptions): Promise<MCPToolSift> {
-  const { servers, naming, log, maxRestarts, startTimeoutMs, clientInfo, ...siftOptions } = options;
+  const { servers, naming, log, maxRestarts, startTimeoutMs, clientInfo, pins, ...siftOptions } =
+    options;
   const sift = createToolSift(siftOptions);
   const upstreams = await connectServers(sift, {
     servers,
@@ -38,6 +39,7 @@ export async function createMCPToolSift(options: MCPToolSiftOptions): Promise<MC
     ...(maxRestarts !== undefined ? { maxRestarts } : {}),
     ...(startTimeoutMs !== undefined ? { startTimeoutMs } : {}),
     ...(clientInfo !== undefined ? { clientInfo } : {}),
+    ...(pins !== undefined ? { pins } : {}),
   });
   return Object.assign(sift, { upstreams, close: () => upstreams.close() });
 }

@@ -19,6 +19,11 @@ export interface GatewayConfig {
   /** The active policy profile. */
   profile?: string;
   budget?: { perToolResult?: number; totalResults?: number; toolDefinitions?: number };
+  /** Pin tool definitions by fingerprint: a tool that changes after approval is held back until
+   * `toolsift approve`. Default false. */
+  pinTools?: boolean;
+  /** The approvals file (default: `NAME.approvals.json` beside the config `NAME.json`). */
+  approvals?: string;
   /** Per server, the catalog file (e.g. from `toolsift dump`) to read its known tools from, and
    * the config path that named it (for messages). */
   catalogs: Record<string, { file: string; at: string }>;
@@ -226,6 +231,8 @@ export function parseGatewayConfig(
   const profile = read.string("profile", document.profile);
   Object.assign(
     config,
+    optional("pinTools", read.boolean("pinTools", document.pinTools)),
+    optional("approvals", read.string("approvals", document.approvals)),
     optional("mode", mode),
     optional("naming", naming),
     optional("profile", profile),

@@ -14,6 +14,11 @@ import type { TurnSettings } from "../disclosure/index.js";
 import { type CallScope, callScope } from "./call-scope.js";
 import type { MCPToolSift } from "./create-mcp-toolsift.js";
 import type { GatewayMode } from "./gateway-config.js";
+import {
+  PASS_THROUGH_CAPABILITIES,
+  registerPassThrough,
+  relayThrough,
+} from "./session-pass-through.js";
 
 /** Options shared by every session of one gateway. */
 export interface GatewaySessionOptions {
@@ -58,7 +63,7 @@ export function createGatewaySession(
   const settings = modeSettings(options.mode ?? "bridge");
   const pageSize = options.pageSize ?? 500;
   const server = new Server(options.serverInfo ?? { name: "toolsift", version: "0.1.0" }, {
-    capabilities: { tools: { listChanged: true }, logging: {} },
+    capabilities: { tools: { listChanged: true }, logging: {}, ...PASS_THROUGH_CAPABILITIES },
     ...(options.mode === "direct"
       ? {}
       : {
@@ -66,6 +71,17 @@ export function createGatewaySession(
             "Most tools are not listed. Search for the tool you need with the search tool before saying a capability is missing.",
         }),
   });
+
+  registerPassThrough(server, sift);
+  // requests an upstream sends outside any call (roots after its initialize) come here too
+  server.oninitialized = () => {
+    const remove = sift.upstreams.addClient(relayThrough(server, server.request.bind(server)));
+    const previous = server.onclose;
+    server.onclose = () => {
+      remove();
+      previous?.();
+    };
+  };
 
   server.setRequestHandler(ListToolsRequestSchema, (request) => {
     const plan = sift.prepare({ session: session(), ...settings });
@@ -83,21 +99,36 @@ export function createGatewaySession(
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    // a pinned tool that changed is refused by name, directly or through the call meta tool
+    const { name, arguments: args } = request.params;
+    const inner = sift.catalog.has(name) ? undefined : args?.name;
+    const held =
+      sift.upstreams.heldMessage(name) ??
+      (typeof inner === "string" ? sift.upstreams.heldMessage(inner) : undefined);
+    if (held !== undefined) return { content: [{ type: "text", text: held }], isError: true };
     // the client's progress token follows the call to the upstream, whose reports come back
     const progressToken = request.params._meta?.progressToken;
-    const scope: CallScope =
-      progressToken === undefined
+    // reports still being written when the result is ready would land after it (or be lost with
+    // the response stream over HTTP): the result waits for them
+    const reports: Promise<unknown>[] = [];
+    const scope: CallScope = {
+      // the upstream's sampling/elicitation/roots requests during the call go to this client
+      relay: relayThrough(server, extra.sendRequest),
+      ...(progressToken === undefined
         ? {}
         : {
             onProgress: (progress) => {
-              extra
-                .sendNotification({
-                  method: "notifications/progress",
-                  params: { ...progress, progressToken },
-                })
-                .catch(() => undefined);
+              reports.push(
+                extra
+                  .sendNotification({
+                    method: "notifications/progress",
+                    params: { ...progress, progressToken },
+                  })
+                  .catch(() => undefined),
+              );
             },
-          };
+          }),
+    };
     const outcome = await callScope.run(scope, () =>
       sift.execute({
         session: session(),
@@ -107,6 +138,7 @@ export function createGatewaySession(
         ...settings,
       }),
     );
+    await Promise.all(reports);
     // reveal mode: found tools join this session's tools/list, so tell the client to re-list
     if (outcome.revealed.length > 0 && options.mode === "reveal") {
       await server.sendToolListChanged().catch(() => undefined);

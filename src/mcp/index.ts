@@ -1,5 +1,6 @@
 // Owns: upstream MCP connections (stdio, streamable HTTP, SSE), their tools in a ToolSift, the gateway.
 // Must not import: cli. Loaded only through the `toolsift/mcp` subpath (it needs the optional MCP SDK).
+export type { ClientRelay } from "./client-relay.js";
 export {
   type ConnectServersOptions,
   connectServers,
@@ -24,7 +25,16 @@ export {
   serveHttp,
   serveStdio,
 } from "./serve-gateway.js";
+export {
+  defaultApprovalsFile,
+  loadToolPins,
+  type PinVerdict,
+  pinFingerprint,
+  type ToolApprovals,
+  type ToolPins,
+} from "./tool-pins.js";
 export type * from "./types.js";
+export type { FeatureRequestOptions, UpstreamFeatures } from "./upstream-features.js";
 export { createUpstreamNames, type NamingOption, type UpstreamNames } from "./upstream-names.js";
 export {
   createUpstreamServer,

@@ -56,6 +56,7 @@ export async function loadGatewayConfig(
     env: options.env ?? process.env,
     workspaceFolder,
   });
+  if (config.approvals !== undefined) config.approvals = path.resolve(dir, config.approvals);
   for (const [name, server] of Object.entries(config.servers)) {
     if ("command" in server && server.cwd !== undefined) server.cwd = path.resolve(dir, server.cwd);
     const catalog = config.catalogs[name];

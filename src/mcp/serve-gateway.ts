@@ -12,6 +12,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { ToolsiftError } from "../errors.js";
 import { createGatewaySession, type GatewaySessionOptions } from "./gateway-session.js";
+import { isSubscribed } from "./session-pass-through.js";
 
 /** A running gateway. */
 export interface RunningGateway {
@@ -37,6 +38,19 @@ function forwardUpstreamEvents(
       server.sendLoggingMessage({ ...params, logger }, sessionId).catch(() => undefined);
     }
   });
+  // resource and prompt changes: `updated` to the sessions subscribed to the URI, the rest to all
+  const stopNotifications = options.sift.upstreams.onNotification((_server, notification) => {
+    for (const { server } of sessions()) {
+      if (notification.method === "notifications/resources/updated") {
+        if (!isSubscribed(server, notification.params.uri)) continue;
+        server.sendResourceUpdated(notification.params).catch(() => undefined);
+      } else if (notification.method === "notifications/resources/list_changed") {
+        server.sendResourceListChanged().catch(() => undefined);
+      } else if (notification.method === "notifications/prompts/list_changed") {
+        server.sendPromptListChanged().catch(() => undefined);
+      }
+    }
+  });
   let pending = false;
   const stopChanges = options.sift.catalog.onChange(() => {
     if (pending) return;
@@ -48,6 +62,7 @@ function forwardUpstreamEvents(
   });
   return () => {
     stopLogs();
+    stopNotifications();
     stopChanges();
   };
 }
@@ -80,7 +95,11 @@ export async function serveStdio(options: GatewaySessionOptions): Promise<Runnin
   });
   const onEnd = () => void close();
   process.stdin.on("end", onEnd);
-  server.onclose = () => void close();
+  const previous = server.onclose;
+  server.onclose = () => {
+    previous?.();
+    void close();
+  };
   await server.connect(transport);
   return { closed, close };
 }

@@ -13,15 +13,28 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   CallToolResultSchema,
+  type ClientRequest,
   ErrorCode,
   type LoggingMessageNotification,
   LoggingMessageNotificationSchema,
   McpError,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+  type ServerCapabilities,
+  type ServerNotification,
   type Tool,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import type { z } from "zod";
 import type { ToolResult } from "../catalog/index.js";
 import type { UpstreamProgress } from "./call-scope.js";
+import {
+  type ClientRelay,
+  createRelayTracker,
+  installClientRelay,
+  RELAYED_CAPABILITIES,
+} from "./client-relay.js";
 import type { MCPLogEntry, UpstreamServerConfig, UpstreamState, UpstreamStatus } from "./types.js";
 import { upstreamErrorText } from "./upstream-errors.js";
 
@@ -34,6 +47,10 @@ export interface UpstreamServerOptions {
   onTools: (tools: readonly Tool[]) => void;
   /** Called with each `notifications/message` (log) the server sends. */
   onLogMessage?: (params: LoggingMessageNotification["params"]) => void;
+  /** Called with resource and prompt notifications (updated, list changed). */
+  onNotification?: (notification: ServerNotification) => void;
+  /** Where server→client requests go when no gateway request of a client is in flight. */
+  fallbackRelay?: () => ClientRelay | undefined;
   /** Restart attempts after crashes before giving up until a call succeeds again; default 3. */
   maxRestarts?: number;
   /** Milliseconds to connect and initialize; default 30,000. */
@@ -50,8 +67,22 @@ export interface UpstreamServer {
   call(
     tool: string,
     args: Record<string, unknown>,
-    options?: { signal?: AbortSignal; onProgress?: (progress: UpstreamProgress) => void },
+    options?: {
+      signal?: AbortSignal;
+      onProgress?: (progress: UpstreamProgress) => void;
+      /** The client session that answers the server's sampling/elicitation/roots meanwhile. */
+      relay?: ClientRelay;
+    },
   ): Promise<ToolResult>;
+  /** Sends any other request (resources, prompts, completion); failures throw `McpError`s
+   * naming the server. */
+  request<S extends z.ZodType>(
+    request: ClientRequest,
+    schema: S,
+    options?: { signal?: AbortSignal; relay?: ClientRelay },
+  ): Promise<z.infer<S>>;
+  /** What the server declared at `initialize`, while it is up. */
+  capabilities(): ServerCapabilities | undefined;
   /** Re-lists the tools (done automatically on `notifications/tools/list_changed`). */
   relist(): Promise<void>;
   status(): UpstreamStatus;
@@ -63,6 +94,24 @@ export interface UpstreamServer {
 }
 
 const MAX_PAGES = 1_000;
+
+/**
+ * The SDK handles a notification one microtask late but a response at once, and forgets a
+ * request's progress callback when its response arrives: a server's last progress report, sent
+ * just before its result, would be dropped. While calls that want progress are in flight, each
+ * response waits one macrotask, so the reports read before it are handled first.
+ */
+function holdResponsesBehindProgress(transport: Transport, active: () => boolean): void {
+  const deliver = transport.onmessage;
+  if (!deliver) return;
+  transport.onmessage = (message, extra) => {
+    if (active() && ("result" in message || "error" in message)) {
+      setImmediate(() => deliver(message, extra));
+    } else {
+      deliver(message, extra);
+    }
+  };
+}
 
 function errorResult(text: string): ToolResult {
   return { content: [{ type: "text", text }], isError: true };
@@ -81,6 +130,8 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
   let restarts = 0;
   let nextAttemptAt = 0;
   let lastError: string | undefined;
+  const relays = createRelayTracker(options.fallbackRelay ?? (() => undefined));
+  let progressCalls = 0;
 
   const makeTransport = (useSse: boolean): Transport => {
     if ("command" in config) {
@@ -128,7 +179,10 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
   };
 
   const connect = async (useSse: boolean): Promise<void> => {
-    const next = new Client(options.clientInfo ?? { name: "toolsift", version: "0.1.0" });
+    const next = new Client(options.clientInfo ?? { name: "toolsift", version: "0.1.0" }, {
+      capabilities: RELAYED_CAPABILITIES,
+    });
+    installClientRelay(next, name, relays);
     const nextTransport = makeTransport(useSse);
     next.onclose = () => {
       if (client !== next) return;
@@ -150,6 +204,15 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
     next.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
       options.onLogMessage?.(notification.params);
     });
+    for (const schema of [
+      ResourceUpdatedNotificationSchema,
+      ResourceListChangedNotificationSchema,
+      PromptListChangedNotificationSchema,
+    ]) {
+      next.setNotificationHandler(schema, (notification) => {
+        options.onNotification?.(notification as ServerNotification);
+      });
+    }
     try {
       await next.connect(nextTransport, { timeout: options.startTimeoutMs ?? 30_000 });
     } catch (error) {
@@ -157,6 +220,7 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
       await nextTransport.close().catch(() => undefined);
       throw error;
     }
+    holdResponsesBehindProgress(nextTransport, () => progressCalls > 0);
     client = next;
     transport = nextTransport;
     state = "ready";
@@ -232,21 +296,24 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
     name,
     start,
     async call(tool, args, callOptions = {}) {
-      const { signal, onProgress } = callOptions;
+      const { signal, onProgress, relay } = callOptions;
       const problem = await ensureUp();
       const connected = client;
       if (problem !== undefined || !connected)
         return errorResult(problem ?? `Server "${name}" is down.`);
+      if (onProgress) progressCalls += 1;
       try {
-        const result = await connected.request(
-          { method: "tools/call", params: { name: tool, arguments: args } },
-          CallToolResultSchema,
-          {
-            timeout: callTimeoutMs,
-            ...(signal ? { signal } : {}),
-            // a server that keeps reporting progress is working, not hung
-            ...(onProgress ? { onprogress: onProgress, resetTimeoutOnProgress: true } : {}),
-          },
+        const result = await relays.during(relay, () =>
+          connected.request(
+            { method: "tools/call", params: { name: tool, arguments: args } },
+            CallToolResultSchema,
+            {
+              timeout: callTimeoutMs,
+              ...(signal ? { signal } : {}),
+              // a server that keeps reporting progress is working, not hung
+              ...(onProgress ? { onprogress: onProgress, resetTimeoutOnProgress: true } : {}),
+            },
+          ),
         );
         restarts = 0;
         return result as ToolResult;
@@ -262,8 +329,34 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
           );
         }
         return errorResult(upstreamErrorText(name, config, error, `tools/call "${tool}"`));
+      } finally {
+        if (onProgress) progressCalls -= 1;
       }
     },
+    async request(request, schema, requestOptions = {}) {
+      const problem = await ensureUp();
+      const connected = client;
+      if (problem !== undefined || !connected) {
+        throw new McpError(ErrorCode.InternalError, problem ?? `Server "${name}" is down.`);
+      }
+      const { signal, relay } = requestOptions;
+      try {
+        return await relays.during(relay, () =>
+          connected.request(request, schema, {
+            timeout: callTimeoutMs,
+            ...(signal ? { signal } : {}),
+          }),
+        );
+      } catch (error) {
+        // the upstream's own JSON-RPC errors (unknown resource, bad argument) pass through as is
+        if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) throw error;
+        throw new McpError(
+          ErrorCode.InternalError,
+          upstreamErrorText(name, config, error, request.method),
+        );
+      }
+    },
+    capabilities: () => client?.getServerCapabilities(),
     async relist() {
       await start();
       if (client) publish(await listAll(client));

@@ -11,13 +11,17 @@ import { sharedDir } from "../shared-dir.js";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const PREFIX = "npm run -s toolsift -- ";
 
-/** The README's CLI lines, without trailing `# comments`. */
+// commands that serve until stopped; their own tests start and stop them
+const SERVING = /^(inspect|serve)\b/;
+
+/** The README's CLI lines that finish on their own, without trailing `# comments`. */
 function readmeCommands(): string[] {
   const readme = readFileSync(path.join(root, "README.md"), "utf8");
   return readme
     .split("\n")
     .filter((line) => line.startsWith(PREFIX))
-    .map((line) => line.slice(PREFIX.length).replace(/\s+#.*$/, ""));
+    .map((line) => line.slice(PREFIX.length).replace(/\s+#.*$/, ""))
+    .filter((line) => !SERVING.test(line));
 }
 
 /** Splits a command line as a shell would for these lines: spaces, and "double quotes". */

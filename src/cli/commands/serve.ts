@@ -49,7 +49,14 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
 
   const mcp = await loadMCP();
   const config = await mcp.loadGatewayConfig(values.config);
+  const pins = config.pinTools
+    ? await mcp.loadToolPins(
+        config.approvals ?? mcp.defaultApprovalsFile(values.config),
+        values.config,
+      )
+    : undefined;
   const sift = await mcp.createMCPToolSift({
+    ...(pins ? { pins } : {}),
     servers: config.servers,
     ...(config.naming ? { naming: config.naming } : {}),
     ...(config.profile ? { policy: { profile: config.profile } } : {}),
