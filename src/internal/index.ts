@@ -4,4 +4,4 @@ export { boundedEditDistance } from "./edit-distance.js";
 export { fnv1a32, hashString } from "./hash.js";
 export { LRUCache } from "./lru-cache.js";
 export { recordOf } from "./record-of.js";
-export { capChars, safeCutIndex, safeHead, safeSlice, safeTail } from "./safe-cut.js";
+export { capChars, safeCutIndex, safeHead, safeSlice, safeTail, wellFormed } from "./safe-cut.js";
