@@ -1,5 +1,6 @@
 // Owns: small pure helpers used by two or more folders (hashing, edit distance).
 // Must not import: anything else in src.
+export { beforeDeadline } from "./before-deadline.js";
 export { boundedEditDistance } from "./edit-distance.js";
 export { fnv1a32, hashString } from "./hash.js";
 export { LRUCache } from "./lru-cache.js";
