@@ -315,9 +315,14 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
     semantic
       ? semantic.search(query, visibleOnly(searchOptions), lexicalSearch)
       : search(query, searchOptions);
-  const budgetResult = async (result: ToolResult, tool: ToolDefinition): Promise<ToolResult> => {
+  const budgetResult = async (
+    result: ToolResult,
+    tool: ToolDefinition,
+    context?: { deadline?: number },
+  ): Promise<ToolResult> => {
     const applied = await applyResultBudget(result, {
       tool,
+      ...(context?.deadline !== undefined ? { deadline: context.deadline } : {}),
       tracker: results,
       counter: tokenCounter,
       ...(budget.perToolResult !== undefined ? { perToolResult: budget.perToolResult } : {}),

@@ -1,6 +1,7 @@
 /** `applyResultBudget`: what dispatch calls on every tool result before the model sees it. */
 
 import type { ToolDefinition, ToolResult } from "../catalog/index.js";
+import { beforeDeadline } from "../internal/index.js";
 import type { TokenCounter } from "../tokens/index.js";
 import { o200kCounter } from "../tokens/index.js";
 import type { ResultBudgetTracker } from "./result-budget-tracker.js";
@@ -33,6 +34,9 @@ export interface ApplyResultBudgetOptions {
   /** Page size the model will read `spill` with, for the page count in the note; default the
    * store's `pageTokens`. */
   spillPageTokens?: number;
+  /** When the call's time limit ends (a `performance.now()` time): a summariser still running
+   * then is abandoned and the result is truncated instead, with a note; none without it. */
+  deadline?: number;
 }
 
 /** The budgeted result and what happened to it. */
@@ -86,13 +90,16 @@ export async function applyResultBudget(
   let outcome: Truncation | undefined;
   let summarized = false;
   const threshold = options.summarizeThreshold ?? limit + 1;
+  const deadline = options.deadline;
   if (options.summarize && first.originalTokens >= threshold) {
     try {
-      const summary = await options.summarize(result, {
-        tool: tool.name,
-        tokens: first.originalTokens,
-        limit,
-      });
+      const summarizing = Promise.resolve(
+        options.summarize(result, { tool: tool.name, tokens: first.originalTokens, limit }),
+      );
+      // a summariser is often a model call: it must not keep the tool call past its time limit
+      const summary =
+        deadline === undefined ? await summarizing : await beforeDeadline(summarizing, deadline);
+      if (summary === undefined) throw new Error("it did not finish within the call's time limit");
       outcome = truncateResult(sameShape(summary, result), { ...base, maxTokens: room });
       summarized = true;
       notes.push(

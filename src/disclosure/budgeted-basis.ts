@@ -5,6 +5,7 @@ import { LRUCache } from "../internal/index.js";
 import { decideActivation } from "./decide-activation.js";
 import { byName, type PlanBasis } from "./plan-basis.js";
 import { metaToolsFor, type PlanCounters, type ResolvedSettings, sumTokens } from "./plan-turn.js";
+import { tallyOf } from "./token-tally.js";
 
 const MAX_ROUNDS = 4;
 const CACHE_PER_BASIS = 16;
@@ -28,13 +29,11 @@ function demote(basis: PlanBasis, tools: readonly ToolDefinition[]): PlanBasis {
 }
 
 function activeFor(basis: PlanBasis, settings: ResolvedSettings, counters: PlanCounters) {
-  const coreTokens = sumTokens(basis.core, counters);
-  const deferrableTokens = sumTokens(basis.deferrable, counters);
   return decideActivation(settings, {
     visible: basis.visible.size,
     deferrable: basis.deferrable.length,
-    deferrableTokens,
-    allTokens: coreTokens + deferrableTokens,
+    deferrableTokens: tallyOf(basis.deferrable, counters.definition),
+    coreTokens: tallyOf(basis.core, counters.definition),
   }).active;
 }
 
@@ -71,22 +70,17 @@ function split(
   counters: PlanCounters,
   limit: number,
 ) {
-  const coreTokens = sumTokens(basis.core, counters);
-  const deferrableTokens = sumTokens(basis.deferrable, counters);
-  const allTokens = coreTokens + deferrableTokens;
-  if (allTokens <= limit) {
-    const { active } = decideActivation(settings, {
-      visible: basis.visible.size,
-      deferrable: basis.deferrable.length,
-      deferrableTokens,
-      allTokens,
-    });
+  const core = tallyOf(basis.core, counters.definition);
+  const deferrable = tallyOf(basis.deferrable, counters.definition);
+  // counted only as far as the budget: at 100k deferrable tools the exact total is not needed
+  const coreTokens = core.until(limit);
+  if (coreTokens <= limit && coreTokens + deferrable.until(limit - coreTokens) <= limit) {
     // inactive: everything is loaded and fits; active: core and meta tools together may not
-    if (!active) return basis;
+    if (!activeFor(basis, settings, counters)) return basis;
   }
   const optional = basis.core.filter((tool) => !basis.pinned.has(tool.name));
   if (optional.length === 0) return basis;
-  const pinnedTokens = coreTokens - sumTokens(optional, counters);
+  const pinnedTokens = core.exact() - sumTokens(optional, counters);
   // the meta tools grow with what they cover (the searchable count, the listing), so reserve
   // the most seen and refit until the reservation holds; give up by demoting every optional tool
   let result = basis;

@@ -103,7 +103,9 @@ export function buildDirectory(
   const groups = new Map<string, ToolDefinition[]>();
   for (const tool of tools) {
     const key = tool.server === undefined ? NO_SERVER : capText(safeName(tool.server), 60);
-    groups.set(key, [...(groups.get(key) ?? []), tool]);
+    const group = groups.get(key);
+    if (group) group.push(tool);
+    else groups.set(key, [tool]);
   }
   const servers = [...groups.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const how = options.searchName ? `; find their tools with ${options.searchName}` : "";
@@ -116,12 +118,27 @@ export function buildDirectory(
     return `- ${server} (${size} tool${size === 1 ? "" : "s"})${words.length > 0 ? `: ${words.join(", ")}` : ""}`;
   });
   const full = [header, ...lines].join("\n");
-  if (fits(full)) return { text: full, tokens: count(full), tier: "words" };
+  const fullTokens = count(full);
+  if (fullTokens <= maxTokens) return { text: full, tokens: fullTokens, tier: "words" };
   const named = servers.map((server) => `${server} (${groups.get(server)?.length ?? 0})`);
-  for (let kept = named.length; kept > 0; kept -= 1) {
+  const textOf = (kept: number) => {
     const rest = named.length - kept;
-    const text = `${header} ${named.slice(0, kept).join(", ")}${rest > 0 ? ` …and ${rest} more` : ""}`;
-    if (fits(text)) return { text, tokens: count(text), tier: "names" };
+    return `${header} ${named.slice(0, kept).join(", ")}${rest > 0 ? ` …and ${rest} more` : ""}`;
+  };
+  // the most names that fit, by bisection: counting every prefix from the longest down was
+  // quadratic in the servers (seconds at 2,500 servers). Tokens grow with the names kept, up to
+  // a token of BPE noise, so the found prefix is re-counted and stepped down until it fits.
+  let low = 0;
+  let high = named.length;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (fits(textOf(middle))) low = middle;
+    else high = middle - 1;
+  }
+  for (let kept = low; kept > 0; kept -= 1) {
+    const text = textOf(kept);
+    const tokens = count(text);
+    if (tokens <= maxTokens) return { text, tokens, tier: "names" };
   }
   return { text: "", tokens: 0, tier: "none" };
 }

@@ -1,4 +1,5 @@
 import type { ErrorObject } from "ajv";
+import { safeHead } from "../internal/index.js";
 
 const NUMBER = /^\s*-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
 
@@ -110,7 +111,7 @@ export function coerceScalars(
     if (!converted.ok) continue;
     holder[key] = converted.value;
     repairs.push(
-      `${error.instancePath}: string ${JSON.stringify(value).slice(0, 40)} read as ${wanted.join("|")}`,
+      `${error.instancePath}: string ${safeHead(JSON.stringify(value), 40)} read as ${wanted.join("|")}`,
     );
   }
   return repairs.length > 0 ? { value: copy, repairs } : undefined;

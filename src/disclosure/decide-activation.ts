@@ -1,23 +1,30 @@
 import type { ResolvedSettings } from "./plan-turn.js";
+import type { TokenTally } from "./token-tally.js";
 
 const DEFAULT_TOOL_COUNT = 15;
 const DEFAULT_CONTEXT_SHARE = 0.1;
 /** Absolute ceiling of deferrable tokens: 10% of a 200k window, the seeds' common threshold. */
 export const DEFAULT_AUTO_MAX_TOKENS = 20_000;
 
-/** Whether disclosure is active for a turn, and why in words. */
+/** Whether disclosure is active for a turn, and why in words (built on first read: the words
+ * quote exact token totals, which activation itself counts only as far as its thresholds). */
 export interface Activation {
   active: boolean;
-  reason: string;
+  reason: () => string;
 }
 
 /** The sizes of a basis that activation looks at (tokens by the plan's counter). */
 export interface ActivationInput {
   visible: number;
   deferrable: number;
-  deferrableTokens: number;
-  /** Tokens of every visible definition sent in full. */
-  allTokens: number;
+  /** Tokens of the deferrable definitions. */
+  deferrableTokens: TokenTally;
+  /** Tokens of the core definitions (with the deferrable ones: every visible definition). */
+  coreTokens: TokenTally;
+}
+
+function fixed(reason: string): () => string {
+  return () => reason;
 }
 
 function percent(share: number): string {
@@ -33,32 +40,41 @@ function percent(share: number): string {
  * whatever the window), or when at least `toolCount` tools are visible.
  */
 export function decideActivation(settings: ResolvedSettings, input: ActivationInput): Activation {
-  const { visible, deferrable, deferrableTokens, allTokens } = input;
+  const { visible, deferrable } = input;
+  const deferrableTokens = () => input.deferrableTokens.exact();
   if (settings.mode === "off")
-    return { active: false, reason: "mode off: every visible tool is loaded" };
+    return { active: false, reason: fixed("mode off: every visible tool is loaded") };
   if (deferrable === 0)
-    return { active: false, reason: "no deferrable tools: every visible tool is core" };
+    return { active: false, reason: fixed("no deferrable tools: every visible tool is core") };
   if (settings.mode === "on")
-    return { active: true, reason: `mode on: ${deferrable} tools deferred` };
+    return { active: true, reason: fixed(`mode on: ${deferrable} tools deferred`) };
   const most = settings.maxTools;
   if (most !== undefined && visible > most) {
     return {
       active: true,
-      reason: `auto: ${visible} visible tools, over the provider's limit of ${most} tools per request`,
+      reason: fixed(
+        `auto: ${visible} visible tools, over the provider's limit of ${most} tools per request`,
+      ),
     };
   }
   const limit = settings.definitionBudget;
-  if (limit !== undefined && allTokens > limit) {
-    return {
-      active: true,
-      reason: `auto: all definitions take ${allTokens} tokens, over the definitions budget of ${limit}`,
-    };
+  if (limit !== undefined) {
+    const core = input.coreTokens.until(limit);
+    if (core > limit || core + input.deferrableTokens.until(limit - core) > limit) {
+      return {
+        active: true,
+        reason: () =>
+          `auto: all definitions take ${input.coreTokens.exact() + deferrableTokens()} tokens, over the definitions budget of ${limit}`,
+      };
+    }
   }
   const ceiling = settings.auto.maxTokens ?? DEFAULT_AUTO_MAX_TOKENS;
-  if (deferrableTokens >= ceiling) {
+  // `until(cap)` is exact up to cap and above cap past it, so it answers `>= ceiling`
+  if (Number.isFinite(ceiling) && input.deferrableTokens.until(ceiling) >= ceiling) {
     return {
       active: true,
-      reason: `auto: deferrable definitions take ${deferrableTokens} tokens (ceiling ${ceiling})`,
+      reason: () =>
+        `auto: deferrable definitions take ${deferrableTokens()} tokens (ceiling ${ceiling})`,
     };
   }
   const window = settings.contextWindow;
@@ -72,22 +88,35 @@ export function decideActivation(settings: ResolvedSettings, input: ActivationIn
   }
   const reasons: string[] = [];
   if (contextShare !== undefined && window !== undefined) {
-    const share = deferrableTokens / window;
+    // counted one past the threshold's token figure: enough to decide, exact when below it
+    const counted = input.deferrableTokens.until(Math.ceil(contextShare * window) + 1);
+    const share = counted / window;
     // tolerate float noise so exactly-at-threshold activates
     if (share + 1e-12 >= contextShare) {
       return {
         active: true,
-        reason: `auto: deferrable definitions take ${percent(share)} of the context window (threshold ${percent(contextShare)})`,
+        reason: () =>
+          `auto: deferrable definitions take ${percent(deferrableTokens() / window)} of the context window (threshold ${percent(contextShare)})`,
       };
     }
     reasons.push(`${percent(share)} of the context window < ${percent(contextShare)}`);
   }
   if (toolCount !== undefined) {
     if (visible >= toolCount) {
-      return { active: true, reason: `auto: ${visible} visible tools (threshold ${toolCount})` };
+      return {
+        active: true,
+        reason: fixed(`auto: ${visible} visible tools (threshold ${toolCount})`),
+      };
     }
     reasons.push(`${visible} visible tools < ${toolCount}`);
   }
-  if (Number.isFinite(ceiling)) reasons.push(`${deferrableTokens} tokens < ${ceiling}`);
-  return { active: false, reason: `auto: below threshold (${reasons.join("; ")})` };
+  return {
+    active: false,
+    reason: () => {
+      // below every threshold that was checked; the ceiling's figure is exact when read
+      const below = [...reasons];
+      if (Number.isFinite(ceiling)) below.push(`${deferrableTokens()} tokens < ${ceiling}`);
+      return `auto: below threshold (${below.join("; ")})`;
+    },
+  };
 }

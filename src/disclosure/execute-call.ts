@@ -1,4 +1,5 @@
 import type { ToolDefinition, ToolHandler, ToolResult } from "../catalog/index.js";
+import { beforeDeadline } from "../internal/index.js";
 import {
   type MetaAnswer,
   type MetaContext,
@@ -32,6 +33,12 @@ export interface ExecuteContext {
   offered: ReadonlySet<string>;
   record: (outcome: ExecuteOutcome) => void;
 }
+
+// Node fires a timer beyond its range after 1 ms: such limits mean none
+const MAX_TIMER_MS = 2 ** 31 - 1;
+// time after the deadline for the budget layer's bounded truncation of a result whose
+// summariser it abandoned at the deadline
+const FINISH_GRACE_MS = 250;
 
 interface Draft {
   tool: string;
@@ -268,6 +275,9 @@ async function executeSteps(input: ExecuteInput, context: ExecuteContext): Promi
   }
 
   const started = performance.now();
+  const timeoutMs = input.timeoutMs ?? options.timeoutMs ?? 60_000;
+  // the handler, result hooks and budgeting share one time limit; none beyond a timer's range
+  const deadline = timeoutMs <= MAX_TIMER_MS ? started + timeoutMs : undefined;
   let result: ToolResult;
   if (isMeta) {
     const answer: MetaAnswer =
@@ -291,20 +301,43 @@ async function executeSteps(input: ExecuteInput, context: ExecuteContext): Promi
       tool.handler ?? dispatchTo(options.onCall as CallDispatcher, tool, draft.route),
       event.arguments,
       input.session,
-      input.timeoutMs ?? options.timeoutMs ?? 60_000,
+      timeoutMs,
       input.signal,
       input.host,
     );
   }
   const durationMs = performance.now() - started;
   try {
-    for (const hook of options.hooks?.after ?? []) {
-      const replaced = await hook({ ...event, result, durationMs });
-      // a hook written in plain JavaScript may return any value: normalise it like a handler's
-      if (replaced !== undefined) result = toToolResult(replaced);
+    const afterHandler = async (handled: ToolResult): Promise<ToolResult> => {
+      let value = handled;
+      for (const hook of options.hooks?.after ?? []) {
+        const replaced = await hook({ ...event, result: value, durationMs });
+        // a hook written in plain JavaScript may return any value: normalise it like a handler's
+        if (replaced !== undefined) value = toToolResult(replaced);
+      }
+      // meta results are not budgeted: a cut schema is worse than none, search has its own budget
+      if (!isMeta && options.budgetResult) {
+        const context = deadline === undefined ? {} : { deadline };
+        value = await options.budgetResult(value, tool, context);
+      }
+      return value;
+    };
+    // the budget layer gives up on a slow summariser at the deadline and truncates instead (a
+    // bounded cut, kept with its spill note); past a grace for that cut, the call stops waiting
+    const finished =
+      deadline === undefined
+        ? await afterHandler(result)
+        : await beforeDeadline(afterHandler(result), deadline + FINISH_GRACE_MS);
+    if (finished === undefined) {
+      return done(
+        errorResult(
+          `Tool "${tool.name}" ran, but its result could not be processed within the call's time limit of ${timeoutMs} ms (a result hook or the result budget did not finish). Try a smaller request, or raise timeoutMs.`,
+        ),
+        true,
+        "timeout",
+      );
     }
-    // meta results are not budgeted: a cut schema is worse than none, and search has its own budget
-    if (!isMeta && options.budgetResult) result = await options.budgetResult(result, tool);
+    result = finished;
   } catch (error) {
     return done(
       errorResult(

@@ -1,4 +1,5 @@
 import type { ToolDefinition, ToolResult } from "../catalog/index.js";
+import { wellFormed } from "../internal/index.js";
 import { describeResponse } from "./describe-response.js";
 import { MAX_QUERIES } from "./meta-tools.js";
 import { type PlanBasis, visibleTool } from "./plan-basis.js";
@@ -30,6 +31,25 @@ export interface MetaAnswer {
   repairs: string[];
 }
 
+// visible names per visible map (budgeted bases share their basis's map): copying 100k names
+// for every unknown name made each such call cost a catalog-sized allocation
+const nameLists = new WeakMap<PlanBasis["visible"], readonly string[]>();
+
+/** The visible names of a basis, listed once per basis. */
+export function visibleNames(basis: PlanBasis): readonly string[] {
+  let names = nameLists.get(basis.visible);
+  if (!names) {
+    names = [...basis.visible.keys()];
+    nameLists.set(basis.visible, names);
+  }
+  return names;
+}
+
+function* both(first: Iterable<string>, second: Iterable<string>): Iterable<string> {
+  yield* first;
+  yield* second;
+}
+
 /** The message for a name that is unknown or hidden: identical in both cases, so policy-hidden
  * tools cannot be discovered by probing. */
 export function unknownToolMessage(
@@ -37,12 +57,12 @@ export function unknownToolMessage(
   basis: PlanBasis,
   extra: Iterable<string> = [],
 ): string {
-  const suggestions = suggestNames(name, [...basis.visible.keys(), ...extra]);
+  const suggestions = suggestNames(name, both(visibleNames(basis), extra));
   const hint =
     suggestions.length > 0
       ? ` Did you mean: ${suggestions.join(", ")}?`
       : " Search for the tool you need.";
-  return `Unknown tool "${capText(name, 128)}".${hint}`;
+  return `Unknown tool "${capText(wellFormed(name), 128)}".${hint}`;
 }
 
 function stringList(value: unknown): string[] | undefined {
@@ -95,7 +115,7 @@ export function runSearch(args: { [key: string]: unknown }, context: MetaContext
       if (!basis.visible.has(shown)) return undefined;
       return !basis.deferrableNames.has(shown) || context.loaded.has(shown) ? shown : undefined;
     },
-    closest: (name) => suggestNames(name, basis.visible.keys()),
+    closest: (name) => suggestNames(name, visibleNames(basis)),
     hasLoaded: context.loaded.size > 0,
     strategy: context.settings.strategy,
     names: context.settings.names,

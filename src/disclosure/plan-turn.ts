@@ -8,6 +8,7 @@ import { decideActivation } from "./decide-activation.js";
 import { buildMetaTools, systemNote } from "./meta-tools.js";
 import { byName, type PlanBasis } from "./plan-basis.js";
 import { firstSentence, safeName } from "./sanitize-text.js";
+import { tallyOf } from "./token-tally.js";
 import type {
   AutoThreshold,
   CountTokens,
@@ -144,15 +145,16 @@ export function planTurn(
   revealed: readonly string[],
   counters: PlanCounters,
 ): TurnPlan {
-  const deferrableTokens = sumTokens(basis.deferrable, counters);
-  const coreTokens = sumTokens(basis.core, counters);
-  const allTokens = deferrableTokens + coreTokens;
-  const { active, reason } = decideActivation(settings, {
+  const deferrableTally = tallyOf(basis.deferrable, counters.definition);
+  const coreTally = tallyOf(basis.core, counters.definition);
+  const activation = decideActivation(settings, {
     visible: basis.visible.size,
     deferrable: basis.deferrable.length,
-    deferrableTokens,
-    allTokens,
+    deferrableTokens: deferrableTally,
+    coreTokens: coreTally,
   });
+  const { active } = activation;
+  const allTokens = () => coreTally.exact() + deferrableTally.exact();
   const strategy = settings.strategy;
   const limit = settings.definitionBudget;
   const stats = {
@@ -162,40 +164,46 @@ export function planTurn(
     loaded: 0,
     deferred: 0,
     revealed: 0,
-    allTokens,
-    deferrableTokens,
+    allTokens: 0,
+    deferrableTokens: 0,
     loadedTokens: 0,
     metaTokens: 0,
     listingTokens: 0,
     directoryTokens: 0,
     listingTier: "none" as Listing["tier"],
   };
+  // exact totals of every visible definition cost a count of the whole catalog (seconds at 100k
+  // tools): counted when a host reads them, not to decide activation
+  lazyField(stats, "allTokens", allTokens);
+  lazyField(stats, "deferrableTokens", () => deferrableTally.exact());
   const loaded: ToolDefinition[] = [...basis.core];
   if (!active) {
     const most = settings.maxTools;
     if (most !== undefined && basis.visible.size > most) {
       throw new ToolsiftError(
         "too_many_tools",
-        `${basis.visible.size} tools would be sent with disclosure off (${reason}), more than the provider's limit of ${most} tools per request. Use mode "auto" or "on" so toolsift defers the rest, or hide tools with the policy.`,
+        `${basis.visible.size} tools would be sent with disclosure off (${activation.reason()}), more than the provider's limit of ${most} tools per request. Use mode "auto" or "on" so toolsift defers the rest, or hide tools with the policy.`,
       );
     }
     loaded.push(...basis.deferrable);
     loaded.sort(byName);
     stats.loaded = loaded.length;
-    stats.loadedTokens = stats.allTokens;
-    const plan: TurnPlan = {
-      loaded,
-      deferred: [],
-      metaTools: [],
-      system: "",
-      active,
-      reason,
-      strategy,
-      nativeSearch: settings.nativeSearch,
-      stats,
-    };
+    lazyField(stats, "loadedTokens", allTokens);
+    const plan = withReason(
+      {
+        loaded,
+        deferred: [],
+        metaTools: [],
+        system: "",
+        active,
+        strategy,
+        nativeSearch: settings.nativeSearch,
+        stats,
+      },
+      activation.reason,
+    );
     // only reported in mode off (or with nothing deferrable): there is nothing left to defer
-    if (limit !== undefined) plan.budget = budgetReport(limit, allTokens, []);
+    if (limit !== undefined) plan.budget = budgetReport(limit, allTokens(), []);
     return freezePlan(plan);
   }
 
@@ -204,7 +212,7 @@ export function planTurn(
   const promoted = new Set<string>();
   const skipped: string[] = [];
   if (strategy === "reveal" && !settings.nativeSearch) {
-    const room = limit === undefined ? undefined : limit - stats.metaTokens - coreTokens;
+    const room = limit === undefined ? undefined : limit - stats.metaTokens - coreTally.exact();
     const slots =
       settings.maxTools === undefined
         ? undefined
@@ -242,17 +250,19 @@ export function planTurn(
   const note = systemNote(settings.names, strategy, settings.nativeSearch);
   // under native search there is no search tool of ours to describe the servers: the note does
   const system = settings.nativeSearch && directory?.text ? `${note}\n\n${directory.text}` : note;
-  const plan: TurnPlan = {
-    loaded,
-    deferred,
-    metaTools,
-    system,
-    active,
-    reason,
-    strategy,
-    nativeSearch: settings.nativeSearch,
-    stats,
-  };
+  const plan = withReason(
+    {
+      loaded,
+      deferred,
+      metaTools,
+      system,
+      active,
+      strategy,
+      nativeSearch: settings.nativeSearch,
+      stats,
+    },
+    activation.reason,
+  );
   const appended = settings.nativeSearch ? "" : appendedText(basis, settings, counters);
   if (appended) plan.listing = appended;
   if (limit !== undefined) {
@@ -334,6 +344,31 @@ function cachedListing(
     perBasis.set(key, listing);
   }
   return listing;
+}
+
+/** Defines `key` as an enumerable getter computing `compute()` once, so JSON, spreads,
+ * structuredClone and deep equality see a plain value; it stays readable after freezing. */
+function lazyField<T extends object>(target: T, key: keyof T & string, compute: () => unknown) {
+  let value: unknown;
+  let done = false;
+  Object.defineProperty(target, key, {
+    enumerable: true,
+    configurable: true,
+    get() {
+      if (!done) {
+        value = compute();
+        done = true;
+      }
+      return value;
+    },
+  });
+}
+
+/** The plan with `reason` as a lazy field: reason text may quote exact token totals. */
+function withReason(fields: Omit<TurnPlan, "reason">, reason: () => string): TurnPlan {
+  const plan = { ...fields, reason: "" } as TurnPlan;
+  lazyField(plan, "reason", reason);
+  return plan;
 }
 
 function freezePlan(plan: TurnPlan): TurnPlan {

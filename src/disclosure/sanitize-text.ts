@@ -1,14 +1,15 @@
 /** Helpers that make untrusted catalog text safe to embed in prompts. */
 
-import { safeHead } from "../internal/index.js";
+import { safeHead, wellFormed } from "../internal/index.js";
 
 // control (Cc) and format (Cf) characters: C0/C1 controls, bidi overrides and isolates,
 // zero-width characters and the BOM, which can hide text from a reader but not from a model
 const UNSAFE = /[\p{Cc}\p{Cf}]/gu;
 
-/** Replaces control, bidi and zero-width characters with spaces and collapses whitespace. */
+/** Replaces control, bidi and zero-width characters with spaces, lone surrogates with U+FFFD,
+ * and collapses whitespace. */
 export function sanitizeText(text: string): string {
-  return text.replace(UNSAFE, " ").replace(/\s+/g, " ").trim();
+  return wellFormed(text).replace(UNSAFE, " ").replace(/\s+/g, " ").trim();
 }
 
 /** Cuts a text to at most `maxChars` characters, ending with `…` when it was cut. */

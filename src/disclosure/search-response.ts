@@ -1,5 +1,6 @@
 import type { ToolDefinition, ToolResult } from "../catalog/index.js";
 import { isToolsiftError } from "../errors.js";
+import { wellFormed } from "../internal/index.js";
 import type { SearchHit, SearchResult } from "../search/index.js";
 import { compactSignature } from "./compact-signature.js";
 import { capText, firstSentence, safeName, sanitizeText } from "./sanitize-text.js";
@@ -288,7 +289,7 @@ export function searchResponse(request: SearchRequest): { result: ToolResult; fo
   }
   const structuredContent: { [key: string]: unknown } = {
     matches: blocks.map((block) => ({
-      query: block.query,
+      query: wellFormed(block.query),
       tools: block.tools.slice(0, Math.max(keep, 1)).map((tool) => tool.name),
     })),
   };

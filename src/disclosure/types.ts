@@ -22,6 +22,8 @@ export type CountTokens = (text: string) => number;
 export type BudgetResult = (
   result: ToolResult,
   tool: ToolDefinition,
+  /** `deadline`: when the call's time limit ends (a `performance.now()` time), if it has one. */
+  context?: { deadline?: number },
 ) => ToolResult | Promise<ToolResult>;
 
 /** The catalog as disclosure needs it: a list, and optionally a content fingerprint for caching. */

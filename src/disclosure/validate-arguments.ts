@@ -4,6 +4,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import type { JsonSchema, ToolDefinition } from "../catalog/index.js";
 import { schemaKeywordProblem } from "../catalog/index.js";
+import { capChars, wellFormed } from "../internal/index.js";
 import { argumentProblem } from "./check-argument-values.js";
 import { coerceScalars } from "./coerce-scalars.js";
 
@@ -135,7 +136,7 @@ export function compileSchema(schema: JsonSchema): CompiledSchema {
 function errorText(error: unknown): string {
   try {
     const text = error instanceof Error ? error.message : String(error);
-    return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+    return capChars(wellFormed(text), 200);
   } catch {
     return "an unreadable error";
   }
@@ -143,7 +144,7 @@ function errorText(error: unknown): string {
 
 function clip(value: unknown, max = 300): string {
   const text = JSON.stringify(value) ?? "undefined";
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  return capChars(text, max);
 }
 
 function relevantPart(error: ErrorObject): unknown {

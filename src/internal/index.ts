@@ -1,7 +1,8 @@
 // Owns: small pure helpers used by two or more folders (hashing, edit distance).
 // Must not import: anything else in src.
+export { beforeDeadline } from "./before-deadline.js";
 export { boundedEditDistance } from "./edit-distance.js";
 export { fnv1a32, hashString } from "./hash.js";
 export { LRUCache } from "./lru-cache.js";
 export { recordOf } from "./record-of.js";
-export { capChars, safeCutIndex, safeHead, safeSlice, safeTail } from "./safe-cut.js";
+export { capChars, safeCutIndex, safeHead, safeSlice, safeTail, wellFormed } from "./safe-cut.js";

@@ -47,3 +47,15 @@ export function capChars(text: string, maxChars: number, ellipsis = "…"): stri
   if (maxChars <= ellipsis.length) return safeHead(text, Math.max(0, maxChars));
   return `${safeHead(text, maxChars - ellipsis.length)}${ellipsis}`;
 }
+
+// a high surrogate not followed by a low one, or a low one not preceded by a high one
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * `text` with every lone surrogate replaced by U+FFFD. Model input can carry one (a query, a tool
+ * name, an argument); echoed back raw it makes the response unencodable as UTF-8 and strict JSON
+ * parsers reject it, so every echo of model text goes through here.
+ */
+export function wellFormed(text: string): string {
+  return text.replace(LONE_SURROGATE, "\ufffd");
+}
