@@ -78,7 +78,8 @@ describe.runIf(ready)("the inspector page in Chromium, on the 1,371-tool catalog
     expect(await page.textContent("#catalog-chart svg")).toContain("ms-365-mcp-server");
     await page.locator('details[data-server="server-memory"] summary').click();
     const rows = page.locator('details[data-server="server-memory"] tr');
-    expect(await rows.count()).toBeGreaterThan(5);
+    // the table is filled on the details element's "toggle" event, which fires after the click
+    await expect.poll(() => rows.count()).toBeGreaterThan(5);
     expect(await rows.nth(1).textContent()).toMatch(/deferred.*profile:full · allow/);
     await page.screenshot({ path: path.join(shots, "catalog.png"), fullPage: false });
     expect(failed).toEqual([]);
