@@ -69,3 +69,28 @@ describe("createToolSift with an embedder", () => {
     expect(sift.exportVectors()).toBeUndefined();
   });
 });
+
+describe("execute keeps its no-throw promise around the facade's own steps", () => {
+  it("reports a subscribe() listener that throws instead of failing the call", async () => {
+    const warnings: string[] = [];
+    const sift = createToolSift({ tools, onWarning: (message) => warnings.push(message) });
+    sift.subscribe(() => {
+      throw new Error("listener bug");
+    });
+    const outcome = await sift.execute({ session: "s", name: "send_email", arguments: {} });
+    expect(outcome.isError).toBeFalsy();
+    expect(warnings.join(" ")).toMatch(/listener threw: listener bug/);
+  });
+
+  it("answers a search call whose arguments throw when read, with an embedder set", async () => {
+    const sift = createToolSift({ tools, search: { embedder }, disclosure: { mode: "on" } });
+    const hostile = Object.defineProperty({}, "queries", {
+      enumerable: true,
+      get() {
+        throw new Error("getter");
+      },
+    });
+    const outcome = await sift.execute({ session: "s", name: "tool_search", arguments: hostile });
+    expect(outcome.isError).toBe(true);
+  });
+});

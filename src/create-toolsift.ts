@@ -225,13 +225,28 @@ function spillReader(store: SpillStore, resultLimit: number): ToolDefinition {
   };
 }
 
-/** The query strings of a search meta tool call (`queries` or `query`, a string or a list). */
+/** The query strings of a search meta tool call (`queries` or `query`, a string or a list);
+ * none when the arguments cannot be read (disclosure then answers the call as it would). */
 function searchQueries(args: unknown): string[] {
-  if (args === null || typeof args !== "object") return [];
-  const { queries, query } = args as { queries?: unknown; query?: unknown };
-  const given = queries ?? query;
-  const list = Array.isArray(given) ? given : [given];
-  return list.filter((item): item is string => typeof item === "string").map((item) => item.trim());
+  try {
+    if (args === null || typeof args !== "object") return [];
+    const { queries, query } = args as { queries?: unknown; query?: unknown };
+    const given = queries ?? query;
+    const list = Array.isArray(given) ? given : [given];
+    return list
+      .filter((item): item is string => typeof item === "string")
+      .map((item) => item.trim());
+  } catch {
+    return [];
+  }
+}
+
+function describeError(error: unknown): string {
+  try {
+    return error instanceof Error ? error.message : String(error);
+  } catch {
+    return "an unreadable error";
+  }
 }
 
 /**
@@ -351,17 +366,19 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
     budgetResult,
   });
 
-  const executeCall: Disclosure["execute"] = async (input) => {
-    if (semantic && input.name === disclosure.metaToolNames.search)
-      await semantic.prepare(searchQueries(input.arguments));
-    return disclosure.execute(input);
-  };
-  // change notification for UIs (toolsift/react): one counter, bumped before listeners run
+  // change notification for UIs (toolsift/react): one counter, bumped before listeners run; a
+  // listener that throws is reported, never passed on to the call that changed something
   let version = 0;
   const listeners = new Set<() => void>();
   const notify = () => {
     version += 1;
-    for (const listener of [...listeners]) listener();
+    for (const listener of [...listeners]) {
+      try {
+        listener();
+      } catch (error) {
+        onWarning(`A subscribe() listener threw: ${describeError(error)}. It stays subscribed.`);
+      }
+    }
   };
   catalog.onChange(notify);
   policy.onChange(notify);
@@ -372,7 +389,10 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
   };
   const execute: Disclosure["execute"] = async (input) => {
     try {
-      return await executeCall(input);
+      // with an embedder the search meta tool is hybrid: its queries are embedded first
+      if (semantic && input.name === disclosure.metaToolNames.search)
+        await semantic.prepare(searchQueries(input.arguments));
+      return await disclosure.execute(input);
     } finally {
       notify();
     }
