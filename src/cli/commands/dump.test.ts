@@ -3,25 +3,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { capture } from "../__tests__/capture.js";
 import { loadMCP } from "../load-mcp.js";
 import { runCli } from "../run-cli.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const faultServer = path.join(root, "test/fixtures/mcp/fault-server.mjs");
-
-function capture() {
-  const io = {
-    out: "",
-    err: "",
-    stdout(text: string) {
-      io.out += text;
-    },
-    stderr(text: string) {
-      io.err += text;
-    },
-  };
-  return io;
-}
 
 describe("toolsift dump", () => {
   it("writes each live server's tools/list as a catalog the search command reads", async () => {
