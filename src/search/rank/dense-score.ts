@@ -132,9 +132,10 @@ function accumulateDense(
       addPostings(list, saturated, length, factor, nameFactor, bit, score, mask);
       continue;
     }
+    // removed tools still have postings until the store packs: skip them
     for (let index = 0; index < length; index += 2) {
       const doc = list[index] as number;
-      if (checkAlive && alive[doc] !== 1) continue;
+      if (alive[doc] !== 1) continue;
       const value = postingScore(
         factor,
         nameFactor,
