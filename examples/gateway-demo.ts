@@ -48,7 +48,7 @@ const fullCost = tokens(allTools);
 const gatewayCost = tokens(listed.tools);
 console.log(
   `\ntools/list: ${listed.tools.map((tool) => tool.name).join(", ")}` +
-    `\n  ${gatewayCost} o200k tokens instead of ${fullCost} for all ${allTools.length} tools (${Math.round((1 - gatewayCost / fullCost) * 100)}% less).`,
+    `\n  ${gatewayCost} tokens instead of ${fullCost} for all ${allTools.length} tools (${Math.round((1 - gatewayCost / fullCost) * 100)}% less).`,
 );
 
 const search = await client.callTool({
