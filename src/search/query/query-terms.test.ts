@@ -35,3 +35,29 @@ describe("planQuery expansions of common words", () => {
     expect(expansions(storeOf(few), "get")).toEqual(["fetch"]);
   });
 });
+
+describe("planQuery on a request longer than 32 distinct words", () => {
+  // 40 filler words every tool shares, then the one word that names the task
+  const filler = Array.from(
+    { length: 40 },
+    (_, n) => `filler${String.fromCharCode(97 + (n % 26))}${n}`,
+  );
+  const tools = [
+    ...Array.from({ length: 20 }, (_, n) => `${filler.join(" ")} item ${n}`),
+    "packaging of a product",
+  ];
+
+  it("keeps the rare words that come late and drops common ones instead", () => {
+    const plan = planQuery([...filler, "packaging"], [], storeOf(tools), DEFAULT_RANKING);
+    expect(plan.groups).toHaveLength(32);
+    expect(plan.groups.map((group) => group.token)).toContain("packag");
+  });
+
+  it("finds the tool a late word names", () => {
+    const index = new ToolSearchIndex();
+    index.addAll(
+      tools.map((description, n) => ({ name: `tool_${n}`, description, inputSchema: {} })),
+    );
+    expect(index.rank([...filler, "packaging"].join(" "), 1)).toEqual(["tool_20"]);
+  });
+});

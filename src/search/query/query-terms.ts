@@ -32,7 +32,10 @@ export interface QueryPlan {
   stems: string[];
 }
 
+/** Groups a plan scores: coverage and `+required` checks keep one bit per group in a 32-bit mask. */
 const MAX_GROUPS = 32;
+/** Distinct words a long request may offer before the most informative 32 are chosen (bounds the work on a hostile query). */
+const MAX_CANDIDATE_GROUPS = 256;
 
 /** The weight of a query word by how common it is in general English. */
 export function wordWeight(word: string, config: RankingConfig): number {
@@ -92,10 +95,46 @@ function addWord(
       if (!surface.includes(token)) surface.push(token);
       continue;
     }
-    if (groups.length >= MAX_GROUPS) continue;
+    if (groups.length >= MAX_CANDIDATE_GROUPS) continue;
     groups.push({ token: stemmed, weight, required: isRequired });
     surfaces.push([token]);
   }
+}
+
+/**
+ * Cuts a long request to the 32 groups that say most about the task: required words first, then
+ * by weight × rarity in the catalog; words no tool contains go last. A request's later parts
+ * ("… Lastly, the packaging material of …") used to be dropped simply for coming late.
+ */
+function keepInformative(
+  plan: QueryPlan,
+  surfaces: string[][],
+  store: PostingStore,
+  cache: NeighborCache,
+): void {
+  const { groups } = plan;
+  const live = Math.max(store.liveCount, 1);
+  const value = groups.map((group, index) => {
+    if (group.required) return Number.POSITIVE_INFINITY;
+    let frequency = 0;
+    for (const surface of surfaces[index] as string[]) {
+      const id = cache.termId(surface, store);
+      if (id >= 0) frequency = Math.max(frequency, store.docFrequency[id] ?? 0);
+    }
+    for (const id of cache.stemGroup(group.token, store)) {
+      frequency = Math.max(frequency, store.docFrequency[id] ?? 0);
+    }
+    return frequency === 0 ? -1 : group.weight * Math.log(1 + live / frequency);
+  });
+  const kept = groups
+    .map((_, index) => index)
+    .sort((a, b) => (value[b] as number) - (value[a] as number) || a - b)
+    .slice(0, MAX_GROUPS)
+    .sort((a, b) => a - b);
+  plan.groups = kept.map((index) => groups[index] as QueryGroup);
+  const keptSurfaces = kept.map((index) => surfaces[index] as string[]);
+  surfaces.length = 0;
+  surfaces.push(...keptSurfaces);
 }
 
 /** Builds the query plan over the store's vocabulary (`cache` saves repeated neighbour lookups). */
@@ -107,13 +146,14 @@ export function planQuery(
   cache: NeighborCache = new NeighborCache(),
 ): QueryPlan {
   const plan: QueryPlan = { groups: [], terms: [], stems: [] };
-  const { groups } = plan;
   const surfaces: string[][] = [];
   // token, stem, token, stem… of the optional words' tokens that are not stop words
   const joinable: string[] = [];
   for (const word of required) addWord(plan, surfaces, joinable, word, true, config);
   joinable.length = 0;
   for (const word of words) addWord(plan, surfaces, joinable, word, false, config);
+  if (plan.groups.length > MAX_GROUPS) keepInformative(plan, surfaces, store, cache);
+  const { groups } = plan;
 
   const seen = cache.termMarks(store.terms.length);
   // exact words first, so a term reached both ways keeps its strongest weight
