@@ -61,3 +61,18 @@ describe("planQuery on a request longer than 32 distinct words", () => {
     expect(index.rank([...filler, "packaging"].join(" "), 1)).toEqual(["tool_20"]);
   });
 });
+
+describe("planQuery on hyphenated words", () => {
+  const store = storeOf(["create a todo task in a list", "send an email", "check the weather"]);
+  const tokens = (words: string[]) =>
+    planQuery(words, [], store, DEFAULT_RANKING).groups.map((group) => group.token);
+
+  it("searches a word of stop words and letters as one word when a tool writes it so", () => {
+    expect(tokens(["add", "to-do"])).toEqual(["add", "todo"]);
+  });
+
+  it("leaves the parts alone when no tool knows the joined word", () => {
+    expect(tokens(["to-be"])).toEqual([]);
+    expect(tokens(["check-weather"])).toEqual(["check", "weather"]);
+  });
+});

@@ -67,6 +67,23 @@ function pushTerm(
   plan.terms.push({ term: store.terms[id] ?? "", id, weight, group, expansion });
 }
 
+/** Letters joined by hyphens (`to-do`, `sign-in`): names often write them as one word. */
+const HYPHENATED = /^[a-z]+(?:-[a-z]+){1,2}$/i;
+
+/**
+ * The tokens of one query word. A hyphenated word made only of stop words and letters (`to-do`)
+ * would leave nothing to search for: it gives its parts written together instead when a tool
+ * uses that spelling (`todo`). Other hyphenated words (`non-profit`, `e-mail`) reach the joined
+ * spelling through the compound step.
+ */
+function wordTokens(word: string, known: (token: string) => boolean): string[] {
+  const tokens = splitIdentifier(word);
+  if (tokens.length < 2 || !HYPHENATED.test(word)) return tokens;
+  if (!tokens.every((token) => token.length === 1 || STOP_WORDS.has(token))) return tokens;
+  const joined = tokens.join("");
+  return known(joined) ? [joined] : tokens;
+}
+
 /**
  * Files the tokens of one query word into groups (one per stem); the optional words' tokens that
  * are not stop words, with their stems, also go to `joinable` for the compound step.
@@ -78,9 +95,10 @@ function addWord(
   word: string,
   isRequired: boolean,
   config: RankingConfig,
+  known: (token: string) => boolean,
 ): void {
   const { groups, stems } = plan;
-  for (const token of splitIdentifier(word)) {
+  for (const token of wordTokens(word, known)) {
     if (STOP_WORDS.has(token) && !isRequired) continue;
     const stemmed = stem(token);
     stems.push(stemmed);
@@ -149,9 +167,10 @@ export function planQuery(
   const surfaces: string[][] = [];
   // token, stem, token, stem… of the optional words' tokens that are not stop words
   const joinable: string[] = [];
-  for (const word of required) addWord(plan, surfaces, joinable, word, true, config);
+  const known = (token: string) => cache.stemGroup(stem(token), store).length > 0;
+  for (const word of required) addWord(plan, surfaces, joinable, word, true, config, known);
   joinable.length = 0;
-  for (const word of words) addWord(plan, surfaces, joinable, word, false, config);
+  for (const word of words) addWord(plan, surfaces, joinable, word, false, config, known);
   if (plan.groups.length > MAX_GROUPS) keepInformative(plan, surfaces, store, cache);
   const { groups } = plan;
 
