@@ -29,6 +29,7 @@ import {
 import { ToolsiftError } from "./errors.js";
 import {
   createPolicy,
+  DEFAULT_PROFILE,
   type Policy,
   type PolicyDecision,
   type PolicyLayer,
@@ -353,6 +354,8 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
   };
 
   const disclosure = createDisclosure({
+    // a narrow profile's closest tools are rarely what the model asked for
+    withholdWeak: () => policy.profile !== DEFAULT_PROFILE,
     ...options.disclosure,
     ...(definitions !== undefined ? { definitionBudget: definitions } : {}),
     ...(options.onCall ? { onCall: options.onCall } : {}),

@@ -229,6 +229,10 @@ export function createDisclosure(options: DisclosureOptions): Disclosure {
       search: options.search,
       count,
       responseTokens: options.searchResponseTokens ?? 600,
+      withholdWeak:
+        typeof options.withholdWeak === "function"
+          ? options.withholdWeak()
+          : options.withholdWeak === true,
       describeTokens: options.describeResponseTokens ?? 4_000,
       loaded: loadedOf(input.session, basis, settings, store),
     };

@@ -95,16 +95,17 @@ describe("definitions budget", () => {
   });
 
   describe("core tools that do not fit", () => {
-    // keep order: smaller first, then name → "tiny"(10), "mid_a"(30) fit in 40; "mid_b", "big" not
+    // keep order: smaller first, then name → "tiny"(100), "mid_a"(300) fit in 400; "mid_b", "big"
+    // not (sizes well above the meta tools', so the budget is what activates deferral)
     const tools = [
-      core("pinned", 20, { defer: "never" }),
-      core("big", 50),
-      core("tiny", 10),
-      core("mid_a", 30),
-      core("mid_b", 30),
-      mcp("remote", 100),
+      core("pinned", 200, { defer: "never" }),
+      core("big", 500),
+      core("tiny", 100),
+      core("mid_a", 300),
+      core("mid_b", 300),
+      mcp("remote", 1000),
     ];
-    const budget = (strategy: "reveal" | "bridge") => metaTokensOf(tools, { strategy }) + 20 + 40;
+    const budget = (strategy: "reveal" | "bridge") => metaTokensOf(tools, { strategy }) + 200 + 400;
 
     it("are dropped by the documented priority and reported sorted", () => {
       const plan = setup(tools, { definitionBudget: budget("reveal") }).prepare({ session: "s" });

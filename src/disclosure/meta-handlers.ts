@@ -18,6 +18,8 @@ export interface MetaContext {
   count: CountTokens;
   /** Token budget of one search response. */
   responseTokens: number;
+  /** Withhold weak first hits too (see `DisclosureOptions.withholdWeak`). */
+  withholdWeak: boolean;
   /** Token budget of one describe response. */
   describeTokens: number;
   /** Deferrable tools this session already has loaded (revealed), by shown name. */
@@ -122,6 +124,7 @@ export function runSearch(args: { [key: string]: unknown }, context: MetaContext
     maxTokens: context.responseTokens,
     count: context.count,
     includeWeak: args.include_weak === true,
+    withholdWeak: context.withholdWeak,
   });
   return { result, found, repairs };
 }

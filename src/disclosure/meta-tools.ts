@@ -59,6 +59,7 @@ export function buildMetaTools(input: MetaToolInput): ToolDefinition[] {
           maximum: input.maxLimit,
           description: `Tools per query (default ${input.defaultLimit}).`,
         },
+        include_weak: { type: "boolean", description: "Also reveal weak matches." },
       },
       required: ["queries"],
     },

@@ -24,8 +24,12 @@ export interface SearchRequest {
   count: CountTokens;
   /** Whether the session has revealed tools (saves a second search per query when not). */
   hasLoaded: boolean;
-  /** Reveal (and list) hits that match almost nothing of the query (`confidence: "none"`). */
+  /** Reveal (and list) hits that match almost nothing of the query (`confidence: "none"`), or
+   * weak ones under `withholdWeak`. */
   includeWeak?: boolean;
+  /** Withhold `weak` first hits too, not only `none` (a narrow profile is active: its closest
+   * tools are likely unrelated to the request). */
+  withholdWeak?: boolean;
 }
 
 interface QueryBlock {
@@ -134,7 +138,7 @@ function runQuery(query: string, request: SearchRequest): QueryBlock {
     const loaded = loadedMatches(query, request, missing);
     const notFound = missingNotes(missing, request);
     const servers = unknownServerNotes(result);
-    if (tools.length > 0 && result.confidence === "none" && request.includeWeak !== true) {
+    if (tools.length > 0 && withheld(result, request)) {
       // a note is shown alone, so the server: names that mean nothing go into it
       const note = [withheldNote(tools), ...servers.map((line) => `${line}.`)].join(" ");
       return { query, tools: [], note, loaded, missing: notFound };
@@ -175,6 +179,14 @@ function runQuery(query: string, request: SearchRequest): QueryBlock {
       missing: [],
     };
   }
+}
+
+/** Whether the hits are too weak to reveal: `none`, or `weak` under `withholdWeak`. */
+function withheld(result: SearchResult, request: SearchRequest): boolean {
+  if (request.includeWeak === true) return false;
+  return (
+    result.confidence === "none" || (request.withholdWeak === true && result.confidence === "weak")
+  );
 }
 
 /** The answer for hits too weak to reveal: their names, and how to see them anyway. */

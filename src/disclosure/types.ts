@@ -264,6 +264,13 @@ export interface DisclosureOptions extends TurnSettings {
   searchLimit?: { default?: number; max?: number };
   /** Token budget of one search response (default 600; at least 100). */
   searchResponseTokens?: number;
+  /**
+   * Whether the search meta tool withholds a `weak` first hit, not only a `none` one (the model
+   * gets the names and can ask with `include_weak: true`). `createToolSift` sets it while a
+   * profile other than `full` is active: a narrow profile's closest tools are rarely the answer.
+   * A function is read at each search.
+   */
+  withholdWeak?: boolean | (() => boolean);
   /** Token budget of one describe response (default 4,000; at least 100). Schemas are kept
    * whole; descriptions are cut first, then whole tools are left out, and the answer says so. */
   describeResponseTokens?: number;
