@@ -27,6 +27,7 @@ import {
   type TurnSettings,
 } from "./disclosure/index.js";
 import { ToolsiftError } from "./errors.js";
+import { checkOptionKeys } from "./option-keys.js";
 import {
   createPolicy,
   DEFAULT_PROFILE,
@@ -105,6 +106,8 @@ export interface ToolSiftOptions {
       | "searchResponseTokens"
       | "describeResponseTokens"
       | "sanitizeDescription"
+      | "withholdWeak"
+      | "uncheckedSchemas"
     >;
   /** The active profile and the ordered allow/deny layers (`rules` is an alias of `layers`). */
   policy?: {
@@ -259,6 +262,7 @@ function describeError(error: unknown): string {
  * const outcome = await sift.execute({ session: "s1", name: "tool_search", arguments: { query: "issue" } });
  */
 export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
+  checkOptionKeys(options);
   const tokenCounter = counterFrom(options.tokens);
   const onWarning =
     options.onWarning ?? ((message: string) => console.warn(`toolsift: ${message}`));

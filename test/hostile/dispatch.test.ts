@@ -31,7 +31,7 @@ async function call(
   args: unknown,
   extra: Record<string, unknown> = {},
 ) {
-  const sift = createToolSift({ tools, disclosure: { mode: "off", ...extra } } as never);
+  const sift = createToolSift({ tools, disclosure: { mode: "off", ...extra } });
   ran = 0;
   const outcome = await sift.execute({ session: "s", name, arguments: args as never });
   const text = outcome.content.map((block) => (block.type === "text" ? block.text : "")).join("");

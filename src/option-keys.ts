@@ -1,0 +1,129 @@
+/**
+ * The option names `createToolSift` knows, per options object, and the check that rejects any
+ * other: a mistyped option (`disclosure: { mdoe: "on" }`) used to be ignored in silence, leaving
+ * the user to wonder why nothing changed.
+ */
+
+import type { BudgetOptions, SearchOptionsOfToolSift, ToolSiftOptions } from "./create-toolsift.js";
+import { ToolsiftError } from "./errors.js";
+import { boundedEditDistance } from "./internal/index.js";
+
+/** Every key of `T`, listed once: the compiler rejects a list that misses or invents one. */
+type AllKeys<T> = readonly (keyof T)[] & { length: number };
+function keysOf<T>() {
+  return <const K extends readonly (keyof T)[]>(
+    keys: K & ([Exclude<keyof T, K[number]>] extends [never] ? unknown : never),
+  ): AllKeys<T> => keys;
+}
+
+type DisclosureOptionsOfToolSift = NonNullable<ToolSiftOptions["disclosure"]>;
+type PolicyOptionsOfToolSift = NonNullable<ToolSiftOptions["policy"]>;
+
+const TOP = keysOf<ToolSiftOptions>()([
+  "tools",
+  "catalog",
+  "duplicates",
+  "onWarning",
+  "onCall",
+  "disclosure",
+  "policy",
+  "budget",
+  "tokens",
+  "search",
+]);
+
+const NESTED: { [K in "disclosure" | "policy" | "budget" | "search"]: AllKeys<unknown> } = {
+  disclosure: keysOf<DisclosureOptionsOfToolSift>()([
+    "mode",
+    "strategy",
+    "auto",
+    "listing",
+    "directory",
+    "neverDefer",
+    "contextWindow",
+    "nativeSearch",
+    "definitionBudget",
+    "maxTools",
+    "store",
+    "metaToolNames",
+    "hooks",
+    "timeoutMs",
+    "searchLimit",
+    "searchResponseTokens",
+    "describeResponseTokens",
+    "sanitizeDescription",
+    "withholdWeak",
+    "uncheckedSchemas",
+  ]) as AllKeys<unknown>,
+  policy: keysOf<PolicyOptionsOfToolSift>()([
+    "profile",
+    "profiles",
+    "layers",
+    "rules",
+  ]) as AllKeys<unknown>,
+  budget: keysOf<BudgetOptions>()([
+    "toolDefinitions",
+    "perToolResult",
+    "totalResults",
+    "onBudgetHit",
+    "summarize",
+    "summarizeThreshold",
+    "spill",
+  ]) as AllKeys<unknown>,
+  search: keysOf<SearchOptionsOfToolSift>()([
+    "ranking",
+    "embedder",
+    "semanticWeight",
+    "embedTimeoutMs",
+    "vectors",
+  ]) as AllKeys<unknown>,
+};
+
+/** Options that belong to another entry point, with where to pass them. */
+const ELSEWHERE: Record<string, string> = {
+  servers: "`servers` belongs to createMCPToolSift (toolsift/mcp), which connects MCP servers",
+  profile: "the profile goes under `policy: { profile }`",
+  profiles: "profiles go under `policy: { profiles }`",
+  embedder: "the embedder goes under `search: { embedder }`",
+  mode: "the disclosure mode goes under `disclosure: { mode }`",
+};
+
+function closest(name: string, known: readonly string[]): string | undefined {
+  const lower = name.toLowerCase();
+  let best: string | undefined;
+  let bestDistance = Math.max(2, Math.floor(name.length / 3)) + 1;
+  for (const candidate of known) {
+    const distance = boundedEditDistance(lower, candidate.toLowerCase(), bestDistance - 1);
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+function checkKeys(value: unknown, known: readonly string[], where: string): void {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return;
+  for (const key of Object.keys(value)) {
+    if (known.includes(key)) continue;
+    const elsewhere = where === "createToolSift" ? ELSEWHERE[key] : undefined;
+    const near = closest(key, known);
+    const hint = elsewhere
+      ? ` (${elsewhere}).`
+      : near
+        ? `. Did you mean "${near}"?`
+        : `. Known options: ${known.join(", ")}.`;
+    throw new ToolsiftError(
+      "invalid_option",
+      `${where} has no option "${key}"${hint}`.replace(/\.\.$/, "."),
+    );
+  }
+}
+
+/** Throws `invalid_option` for an option name `createToolSift` does not know, naming the closest. */
+export function checkOptionKeys(options: ToolSiftOptions): void {
+  checkKeys(options, TOP, "createToolSift");
+  for (const [name, known] of Object.entries(NESTED)) {
+    checkKeys(options[name as keyof typeof NESTED], known, `createToolSift's ${name}`);
+  }
+}
