@@ -247,6 +247,29 @@ describe("createToolSift", () => {
     expect(sift.results.used).toBe(0);
   });
 
+  it("keeps the loop total per session: one session's results never starve another's", async () => {
+    const sift = createToolSift({
+      tools,
+      disclosure: { mode: "off" },
+      budget: { perToolResult: 500, totalResults: 600 },
+      tokens: "estimate",
+    });
+    const size = (outcome: Awaited<ReturnType<typeof sift.execute>>) =>
+      sift.tokenCounter.count(
+        outcome.content.map((block) => (block.type === "text" ? block.text : "")).join("\n"),
+      );
+    await sift.execute({ session: "a", name: "dump_logs", arguments: {} });
+    const starved = await sift.execute({ session: "a", name: "dump_logs", arguments: {} });
+    const fresh = await sift.execute({ session: "b", name: "dump_logs", arguments: {} });
+    expect(size(fresh)).toBeGreaterThan(size(starved));
+    expect(sift.results.snapshot("a").remaining).toBeLessThan(sift.results.snapshot("b").remaining);
+    // a new loop in b leaves a's count alone
+    sift.results.reset("b");
+    expect(sift.results.snapshot("b").used).toBe(0);
+    expect(sift.results.snapshot("a").used).toBeGreaterThan(0);
+    expect(sift.results.used).toBe(sift.results.snapshot("a").used);
+  });
+
   it("passes budget.toolDefinitions to disclosure as the definitions budget", async () => {
     // with chars/4 the six tools take 606 tokens, the search tool 519 and read_file 92
     const sift = createToolSift({

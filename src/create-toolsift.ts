@@ -7,9 +7,9 @@
 import {
   applyResultBudget,
   type BudgetHit,
-  createResultBudgetTracker,
-  type ResultBudgetTracker,
+  createSessionResultBudgets,
   type ResultSummarizer,
+  type SessionResultBudgets,
   type SpillStore,
   spillReadToolDefinition,
 } from "./budget/index.js";
@@ -64,7 +64,8 @@ export interface BudgetOptions {
   toolDefinitions?: number;
   /** Most tokens one tool result may take when the tool sets no `maxResultTokens`; default 2,000. */
   perToolResult?: number;
-  /** Most tokens all results of an agent loop may take (see `sift.results.reset()`); default none. */
+  /** Most tokens the results of one session's agent loop may take (each session has its own
+   * total; `sift.results.reset(session)` starts a new loop); default none. */
   totalResults?: number;
   /** Called when a result or the loop total hits its budget. */
   onBudgetHit?: (event: BudgetHit) => void;
@@ -140,8 +141,9 @@ export interface ToolSift {
   readonly policy: Policy;
   readonly index: ToolSearchIndex;
   readonly disclosure: Disclosure;
-  /** The loop-total result budget; `reset()` it when a new agent loop starts. */
-  readonly results: ResultBudgetTracker;
+  /** The loop-total result budgets, one per session; `reset(session)` when that session starts a
+   * new agent loop (`reset()` starts one for every session). */
+  readonly results: SessionResultBudgets;
   readonly tokenCounter: TokenCounter;
   /**
    * Plans one turn. With a `provider`, returns the request fragment for it (native tool search
@@ -301,7 +303,7 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
     catalogVersion += 1;
   });
 
-  const results = createResultBudgetTracker({
+  const results = createSessionResultBudgets({
     // no loop total unless asked for: the per-result limit still applies to every result
     totalResults: budget.totalResults ?? Number.MAX_SAFE_INTEGER,
     ...(budget.onBudgetHit ? { onBudgetHit: budget.onBudgetHit } : {}),
@@ -338,12 +340,12 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
   const budgetResult = async (
     result: ToolResult,
     tool: ToolDefinition,
-    context?: { deadline?: number },
+    context?: { deadline?: number; session?: string },
   ): Promise<ToolResult> => {
     const applied = await applyResultBudget(result, {
       tool,
       ...(context?.deadline !== undefined ? { deadline: context.deadline } : {}),
-      tracker: results,
+      tracker: results.session(context?.session ?? ""),
       counter: tokenCounter,
       ...(budget.perToolResult !== undefined ? { perToolResult: budget.perToolResult } : {}),
       ...(budget.summarize ? { summarize: budget.summarize } : {}),
@@ -390,8 +392,8 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
   catalog.onChange(notify);
   policy.onChange(notify);
   const resetResults = results.reset;
-  results.reset = () => {
-    resetResults();
+  results.reset = (session?: string) => {
+    resetResults(session);
     notify();
   };
   const execute: Disclosure["execute"] = async (input) => {

@@ -12,6 +12,7 @@ export {
   createSpillStore,
   fitToBudget,
   type ResultBudgetTracker,
+  type SessionResultBudgets,
   type SpillStore,
   type TruncateOptions,
   truncateResult,

@@ -17,6 +17,8 @@ export type {
   ResultBudgetTrackerOptions,
 } from "./result-budget-tracker.js";
 export { createResultBudgetTracker } from "./result-budget-tracker.js";
+export type { SessionResultBudgets } from "./session-result-budgets.js";
+export { createSessionResultBudgets, MAX_BUDGET_SESSIONS } from "./session-result-budgets.js";
 export type { JsonShrink } from "./shrink-json.js";
 export { PRESERVED_KEYS, shrinkJson } from "./shrink-json.js";
 export type { SpillPage, SpillStore, SpillStoreOptions } from "./spill-store.js";

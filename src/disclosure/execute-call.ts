@@ -317,7 +317,10 @@ async function executeSteps(input: ExecuteInput, context: ExecuteContext): Promi
       }
       // meta results are not budgeted: a cut schema is worse than none, search has its own budget
       if (!isMeta && options.budgetResult) {
-        const context = deadline === undefined ? {} : { deadline };
+        const context =
+          deadline === undefined
+            ? { session: input.session }
+            : { deadline, session: input.session };
         value = await options.budgetResult(value, tool, context);
       }
       return value;

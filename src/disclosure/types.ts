@@ -22,8 +22,9 @@ export type CountTokens = (text: string) => number;
 export type BudgetResult = (
   result: ToolResult,
   tool: ToolDefinition,
-  /** `deadline`: when the call's time limit ends (a `performance.now()` time), if it has one. */
-  context?: { deadline?: number },
+  /** `deadline`: when the call's time limit ends (a `performance.now()` time), if it has one;
+   * `session`: the session whose call produced the result (budgets are kept per session). */
+  context?: { deadline?: number; session?: string },
 ) => ToolResult | Promise<ToolResult>;
 
 /** The catalog as disclosure needs it: a list, and optionally a content fingerprint for caching. */

@@ -32,4 +32,17 @@ export class LRUCache<K, V> {
   get size(): number {
     return this.#entries.size;
   }
+
+  /** The values, least recently used first (reading them does not mark them used). */
+  values(): IterableIterator<V> {
+    return this.#entries.values();
+  }
+
+  delete(key: K): boolean {
+    return this.#entries.delete(key);
+  }
+
+  clear(): void {
+    this.#entries.clear();
+  }
 }

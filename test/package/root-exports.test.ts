@@ -115,6 +115,7 @@ describe("root entry", () => {
       "SearchOptionsOfToolSift",
       "SearchResult",
       "ServerSummary",
+      "SessionResultBudgets",
       "SpillStore",
       "TokenCounter",
       "ToolAnnotations",

@@ -212,8 +212,8 @@ export async function createAISDKAdapter(options: AISDKAdapterOptions): Promise<
       return names;
     };
     const prepareStep = ({ stepNumber }: { stepNumber: number }) => {
-      // the loop-total result budget counts one agent loop
-      if (stepNumber === 0) sift.results.reset();
+      // the loop-total result budget counts one agent loop of this session
+      if (stepNumber === 0) sift.results.reset(id);
       return { activeTools: activeTools() };
     };
     return { id, tools, prepareStep, activeTools, lastPlan: () => plan };

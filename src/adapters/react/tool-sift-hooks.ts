@@ -78,13 +78,14 @@ export function useToolProfile(sift: ToolSift): ToolProfileState {
   }, [sift, version, setProfile]);
 }
 
-/** Result tokens of the current agent loop: used, remaining, total, per tool, calls. */
-export function useToolBudget(sift: ToolSift): ResultBudgetSnapshot {
+/** Result tokens of a session's current agent loop (or summed over every session when none is
+ * named): used, remaining, total, per tool, calls. */
+export function useToolBudget(sift: ToolSift, session?: string): ResultBudgetSnapshot {
   const version = useToolSiftVersion(sift);
   return useMemo(() => {
     void version;
-    return sift.results.snapshot();
-  }, [sift, version]);
+    return sift.results.snapshot(session);
+  }, [sift, version, session]);
 }
 
 /** What a session's page shows: its plan and the tools revealed to it, oldest first. */
