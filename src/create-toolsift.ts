@@ -35,6 +35,7 @@ import {
   type PolicyDecision,
   type PolicyLayer,
   type ProfileDefinition,
+  unmatchedSelectors,
 } from "./policy/index.js";
 import {
   createProviderTurns,
@@ -391,6 +392,18 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
   };
   catalog.onChange(notify);
   policy.onChange(notify);
+  // a layer selector that picks nothing (`server:slack` for `server-slack`) is a rule that does
+  // nothing: said once, when the policy or the catalog it is checked against is known
+  const warnedSelectors = new Set<string>();
+  const checkSelectors = () => {
+    for (const message of unmatchedSelectors(policy, catalog.list())) {
+      if (warnedSelectors.has(message)) continue;
+      warnedSelectors.add(message);
+      onWarning(message);
+    }
+  };
+  checkSelectors();
+  policy.onChange(checkSelectors);
   const resetResults = results.reset;
   results.reset = (session?: string) => {
     resetResults(session);

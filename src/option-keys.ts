@@ -6,7 +6,7 @@
 
 import type { BudgetOptions, SearchOptionsOfToolSift, ToolSiftOptions } from "./create-toolsift.js";
 import { ToolsiftError } from "./errors.js";
-import { boundedEditDistance } from "./internal/index.js";
+import { closestWords } from "./policy/index.js";
 
 /** Every key of `T`, listed once: the compiler rejects a list that misses or invents one. */
 type AllKeys<T> = readonly (keyof T)[] & { length: number };
@@ -88,26 +88,12 @@ const ELSEWHERE: Record<string, string> = {
   mode: "the disclosure mode goes under `disclosure: { mode }`",
 };
 
-function closest(name: string, known: readonly string[]): string | undefined {
-  const lower = name.toLowerCase();
-  let best: string | undefined;
-  let bestDistance = Math.max(2, Math.floor(name.length / 3)) + 1;
-  for (const candidate of known) {
-    const distance = boundedEditDistance(lower, candidate.toLowerCase(), bestDistance - 1);
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best;
-}
-
 function checkKeys(value: unknown, known: readonly string[], where: string): void {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return;
   for (const key of Object.keys(value)) {
     if (known.includes(key)) continue;
     const elsewhere = where === "createToolSift" ? ELSEWHERE[key] : undefined;
-    const near = closest(key, known);
+    const near = closestWords(key, known, 1)[0];
     const hint = elsewhere
       ? ` (${elsewhere}).`
       : near

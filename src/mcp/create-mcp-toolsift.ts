@@ -1,5 +1,6 @@
 /** `createMCPToolSift`: a ToolSift filled from upstream MCP servers, closed with one call. */
 import { createToolSift, type ToolSift, type ToolSiftOptions } from "../create-toolsift.js";
+import { unmatchedSelectors } from "../policy/index.js";
 import {
   type ConnectServersOptions,
   connectServers,
@@ -41,5 +42,8 @@ export async function createMCPToolSift(options: MCPToolSiftOptions): Promise<MC
     ...(clientInfo !== undefined ? { clientInfo } : {}),
     ...(pins !== undefined ? { pins } : {}),
   });
+  // the facade checked the policy against an empty catalog: check it against the servers' tools
+  const warn = siftOptions.onWarning ?? ((message: string) => console.warn(`toolsift: ${message}`));
+  for (const message of unmatchedSelectors(sift.policy, sift.catalog.list())) warn(message);
   return Object.assign(sift, { upstreams, close: () => upstreams.close() });
 }
