@@ -15,6 +15,8 @@ import {
   McpError,
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
+import { answerElicitation, type ElicitationHandler } from "./answer-elicitation.js";
+import type { MCPLogEntry } from "./types.js";
 
 /** Sends one server→client request to a client session and returns its result. */
 export type ClientRelay = (
@@ -53,10 +55,19 @@ export function createRelayTracker(fallback: () => ClientRelay | undefined): Rel
   };
 }
 
-/** Makes `client` (an upstream connection) pass sampling, elicitation and roots requests on. */
-export function installClientRelay(client: Client, server: string, tracker: RelayTracker): void {
+/** Makes `client` (an upstream connection) pass sampling, elicitation and roots requests on;
+ * an elicitation with no client session to take it goes to `onElicitation` (else declined). */
+export function installClientRelay(
+  client: Client,
+  server: string,
+  tracker: RelayTracker,
+  unrelayed: { onElicitation?: ElicitationHandler | undefined; log: (entry: MCPLogEntry) => void },
+): void {
   const relay = async (request: ServerRequest, signal: AbortSignal) => {
     const target = tracker.current();
+    if (!target && request.method === "elicitation/create") {
+      return answerElicitation(request, server, signal, unrelayed.onElicitation, unrelayed.log);
+    }
     if (!target) {
       throw new McpError(
         ErrorCode.InvalidRequest,

@@ -29,8 +29,17 @@ export interface MCPToolSift extends ToolSift {
  * await sift.close();
  */
 export async function createMCPToolSift(options: MCPToolSiftOptions): Promise<MCPToolSift> {
-  const { servers, naming, log, maxRestarts, startTimeoutMs, clientInfo, pins, ...siftOptions } =
-    options;
+  const {
+    servers,
+    naming,
+    log,
+    maxRestarts,
+    startTimeoutMs,
+    clientInfo,
+    pins,
+    onElicitation,
+    ...siftOptions
+  } = options;
   const sift = createToolSift(siftOptions);
   const upstreams = await connectServers(sift, {
     servers,
@@ -40,6 +49,7 @@ export async function createMCPToolSift(options: MCPToolSiftOptions): Promise<MC
     ...(startTimeoutMs !== undefined ? { startTimeoutMs } : {}),
     ...(clientInfo !== undefined ? { clientInfo } : {}),
     ...(pins !== undefined ? { pins } : {}),
+    ...(onElicitation !== undefined ? { onElicitation } : {}),
   });
   return Object.assign(sift, { upstreams, close: () => upstreams.close() });
 }

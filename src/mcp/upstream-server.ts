@@ -28,6 +28,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { ToolResult } from "../catalog/index.js";
+import type { ElicitationHandler } from "./answer-elicitation.js";
 import type { UpstreamProgress } from "./call-scope.js";
 import {
   type ClientRelay,
@@ -51,6 +52,8 @@ export interface UpstreamServerOptions {
   onNotification?: (notification: ServerNotification) => void;
   /** Where server→client requests go when no gateway request of a client is in flight. */
   fallbackRelay?: () => ClientRelay | undefined;
+  /** Answers elicitations that no client session can take; default: decline. */
+  onElicitation?: ElicitationHandler;
   /** Restart attempts after crashes before giving up until a call succeeds again; default 3. */
   maxRestarts?: number;
   /** Milliseconds to connect and initialize; default 30,000. */
@@ -182,7 +185,7 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
     const next = new Client(options.clientInfo ?? { name: "toolsift", version: "0.1.0" }, {
       capabilities: RELAYED_CAPABILITIES,
     });
-    installClientRelay(next, name, relays);
+    installClientRelay(next, name, relays, { onElicitation: options.onElicitation, log });
     const nextTransport = makeTransport(useSse);
     next.onclose = () => {
       if (client !== next) return;
