@@ -55,15 +55,14 @@ export function createRelayTracker(fallback: () => ClientRelay | undefined): Rel
   };
 }
 
-/** Makes `client` (an upstream connection) pass sampling, elicitation and roots requests on;
- * an elicitation with no client session to take it goes to `onElicitation` (else declined). */
-export function installClientRelay(
-  client: Client,
+/** Answers one server→client request of `server`: through the client session in flight (or the
+ * newest), else an elicitation goes to `onElicitation` (else declined), else it is refused. */
+export function createServerRequestRelay(
   server: string,
   tracker: RelayTracker,
   unrelayed: { onElicitation?: ElicitationHandler | undefined; log: (entry: MCPLogEntry) => void },
-): void {
-  const relay = async (request: ServerRequest, signal: AbortSignal) => {
+): ClientRelay {
+  return async (request, signal) => {
     const target = tracker.current();
     if (!target && request.method === "elicitation/create") {
       return answerElicitation(request, server, signal, unrelayed.onElicitation, unrelayed.log);
@@ -85,6 +84,10 @@ export function installClientRelay(
       );
     }
   };
+}
+
+/** Makes `client` (a legacy upstream connection) pass sampling, elicitation and roots on. */
+export function installClientRelay(client: Client, relay: ClientRelay): void {
   client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
     relay(request as ServerRequest, extra.signal),
   );

@@ -33,9 +33,11 @@ import type { UpstreamProgress } from "./call-scope.js";
 import {
   type ClientRelay,
   createRelayTracker,
+  createServerRequestRelay,
   installClientRelay,
   RELAYED_CAPABILITIES,
 } from "./client-relay.js";
+import { connectModern, type ModernConnection, refusedLegacy } from "./modern-upstream.js";
 import type { MCPLogEntry, UpstreamServerConfig, UpstreamState, UpstreamStatus } from "./types.js";
 import { upstreamErrorText } from "./upstream-errors.js";
 
@@ -128,12 +130,18 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
   let state: UpstreamState = "idle";
   let client: Client | undefined;
   let transport: Transport | undefined;
+  /** Set instead of `client` when the server speaks only the modern era (2026-07-28). */
+  let modern: ModernConnection | undefined;
   let starting: Promise<void> | undefined;
   let toolCount = config.tools?.length ?? 0;
   let restarts = 0;
   let nextAttemptAt = 0;
   let lastError: string | undefined;
   const relays = createRelayTracker(options.fallbackRelay ?? (() => undefined));
+  const serverRequests = createServerRequestRelay(name, relays, {
+    onElicitation: options.onElicitation,
+    log,
+  });
   let progressCalls = 0;
 
   const makeTransport = (useSse: boolean): Transport => {
@@ -159,14 +167,18 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
       : new StreamableHTTPClientTransport(new URL(config.url), init);
   };
 
-  const listAll = async (connected: Client): Promise<Tool[]> => {
+  const startTimeoutMs = options.startTimeoutMs ?? 30_000;
+  const listAll = async (connected: Client | ModernConnection): Promise<Tool[]> => {
     const tools: Tool[] = [];
     const seen = new Set<string>();
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page += 1) {
-      const result = await connected.listTools(cursor === undefined ? {} : { cursor }, {
-        timeout: options.startTimeoutMs ?? 30_000,
-      });
+      const result =
+        connected instanceof Client
+          ? await connected.listTools(cursor === undefined ? {} : { cursor }, {
+              timeout: startTimeoutMs,
+            })
+          : await connected.listTools(cursor, startTimeoutMs);
       tools.push(...result.tools);
       cursor = result.nextCursor;
       // a server that repeats a cursor would page forever
@@ -181,29 +193,57 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
     options.onTools(tools);
   };
 
+  const wentDown = () => {
+    client = undefined;
+    transport = undefined;
+    modern = undefined;
+    if (state === "closed") return;
+    state = "down";
+    lastError = "the connection closed (the process exited or the server hung up)";
+    log({ level: "warn", server: name, message: `Server went down: ${lastError}.` });
+  };
+
+  const relistInto = async (connected: Client | ModernConnection) => {
+    log({ level: "info", server: name, message: "tools/list_changed: re-listing." });
+    try {
+      publish(await listAll(connected));
+    } catch (error) {
+      log({ level: "warn", server: name, message: `Re-listing failed: ${String(error)}` });
+    }
+  };
+
+  /** A server that refused the legacy handshake: the v2 client, era negotiated. */
+  const connectModernEra = async (): Promise<void> => {
+    const connection: ModernConnection = await connectModern({
+      config,
+      clientInfo: options.clientInfo ?? { name: "toolsift", version: "0.1.0" },
+      timeout: startTimeoutMs,
+      onServerRequest: serverRequests,
+      onToolsChanged: () => void relistInto(connection),
+      onClose: () => {
+        if (modern === connection) wentDown();
+      },
+    });
+    modern = connection;
+    state = "ready";
+    log({
+      level: "info",
+      server: name,
+      message: `Speaks MCP ${connection.version} only; connected with the v2 client.`,
+    });
+    publish(await listAll(connection));
+  };
+
   const connect = async (useSse: boolean): Promise<void> => {
     const next = new Client(options.clientInfo ?? { name: "toolsift", version: "0.1.0" }, {
       capabilities: RELAYED_CAPABILITIES,
     });
-    installClientRelay(next, name, relays, { onElicitation: options.onElicitation, log });
+    installClientRelay(next, serverRequests);
     const nextTransport = makeTransport(useSse);
     next.onclose = () => {
-      if (client !== next) return;
-      client = undefined;
-      transport = undefined;
-      if (state === "closed") return;
-      state = "down";
-      lastError = "the connection closed (the process exited or the server hung up)";
-      log({ level: "warn", server: name, message: `Server went down: ${lastError}.` });
+      if (client === next) wentDown();
     };
-    next.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
-      log({ level: "info", server: name, message: "tools/list_changed: re-listing." });
-      try {
-        publish(await listAll(next));
-      } catch (error) {
-        log({ level: "warn", server: name, message: `Re-listing failed: ${String(error)}` });
-      }
-    });
+    next.setNotificationHandler(ToolListChangedNotificationSchema, () => relistInto(next));
     next.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
       options.onLogMessage?.(notification.params);
     });
@@ -217,7 +257,7 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
       });
     }
     try {
-      await next.connect(nextTransport, { timeout: options.startTimeoutMs ?? 30_000 });
+      await next.connect(nextTransport, { timeout: startTimeoutMs });
     } catch (error) {
       // a half-started process must not outlive the failed attempt
       await nextTransport.close().catch(() => undefined);
@@ -236,6 +276,12 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
       try {
         await connect(!("command" in config) && config.transport === "sse");
       } catch (error) {
+        if (refusedLegacy(error)) {
+          await connectModernEra();
+          lastError = undefined;
+          log({ level: "info", server: name, message: `Connected (${toolCount} tools).` });
+          return;
+        }
         // servers from before streamable HTTP answer its POST with 4xx: try the legacy transport
         const status = (error as { code?: unknown }).code;
         const legacy = typeof status === "number" && status >= 400 && status < 500;
@@ -249,8 +295,10 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
       state = "down";
       lastError = upstreamErrorText(name, config, error, "start");
       await transport?.close().catch(() => undefined);
+      await modern?.close().catch(() => undefined);
       client = undefined;
       transport = undefined;
+      modern = undefined;
       throw new Error(lastError, { cause: error });
     }
   };
@@ -302,21 +350,29 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
       const { signal, onProgress, relay } = callOptions;
       const problem = await ensureUp();
       const connected = client;
-      if (problem !== undefined || !connected)
+      const modernConnection = modern;
+      if (problem !== undefined || (!connected && !modernConnection))
         return errorResult(problem ?? `Server "${name}" is down.`);
       if (onProgress) progressCalls += 1;
       try {
-        const result = await relays.during(relay, () =>
-          connected.request(
-            { method: "tools/call", params: { name: tool, arguments: args } },
-            CallToolResultSchema,
-            {
-              timeout: callTimeoutMs,
-              ...(signal ? { signal } : {}),
-              // a server that keeps reporting progress is working, not hung
-              ...(onProgress ? { onprogress: onProgress, resetTimeoutOnProgress: true } : {}),
-            },
-          ),
+        const timing = {
+          timeout: callTimeoutMs,
+          ...(signal ? { signal } : {}),
+          ...(onProgress ? { onProgress } : {}),
+        };
+        const result = await relays.during(relay, async () =>
+          modernConnection
+            ? modernConnection.callTool(tool, args, timing)
+            : ((await (connected as Client).request(
+                { method: "tools/call", params: { name: tool, arguments: args } },
+                CallToolResultSchema,
+                {
+                  timeout: callTimeoutMs,
+                  ...(signal ? { signal } : {}),
+                  // a server that keeps reporting progress is working, not hung
+                  ...(onProgress ? { onprogress: onProgress, resetTimeoutOnProgress: true } : {}),
+                },
+              )) as ToolResult),
         );
         restarts = 0;
         return result as ToolResult;
@@ -339,16 +395,19 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
     async request(request, schema, requestOptions = {}) {
       const problem = await ensureUp();
       const connected = client;
-      if (problem !== undefined || !connected) {
+      const modernConnection = modern;
+      if (problem !== undefined || (!connected && !modernConnection)) {
         throw new McpError(ErrorCode.InternalError, problem ?? `Server "${name}" is down.`);
       }
       const { signal, relay } = requestOptions;
+      const timing = { timeout: callTimeoutMs, ...(signal ? { signal } : {}) };
       try {
-        return await relays.during(relay, () =>
-          connected.request(request, schema, {
-            timeout: callTimeoutMs,
-            ...(signal ? { signal } : {}),
-          }),
+        return await relays.during(relay, async () =>
+          modernConnection
+            ? (schema.parse(await modernConnection.request(request, timing)) as z.infer<
+                typeof schema
+              >)
+            : (connected as Client).request(request, schema, timing),
         );
       } catch (error) {
         // the upstream's own JSON-RPC errors (unknown resource, bad argument) pass through as is
@@ -359,10 +418,11 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
         );
       }
     },
-    capabilities: () => client?.getServerCapabilities(),
+    capabilities: () => client?.getServerCapabilities() ?? modern?.capabilities(),
     async relist() {
       await start();
-      if (client) publish(await listAll(client));
+      const connected = client ?? modern;
+      if (connected) publish(await listAll(connected));
     },
     status: () => ({
       server: name,
@@ -376,10 +436,11 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
       transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined,
     async close() {
       state = "closed";
-      const closing = client;
+      const closing = [client, modern];
       client = undefined;
       transport = undefined;
-      await closing?.close().catch(() => undefined);
+      modern = undefined;
+      await Promise.all(closing.map((connection) => connection?.close().catch(() => undefined)));
     },
   };
 }

@@ -1,0 +1,152 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernHttp,
+} from "@modelcontextprotocol/client";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMCPToolSift } from "./create-mcp-toolsift.js";
+import { serveHttp } from "./serve-gateway.js";
+import type { MCPLogEntry } from "./types.js";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const modern = path.join(root, "test/fixtures/mcp/modern-server.mjs");
+const legacy = path.join(root, "test/fixtures/mcp/conformance-server.mjs");
+
+const text = (result: unknown) =>
+  (((result as { content?: unknown }).content ?? []) as { text?: string }[])
+    .map((block) => block.text ?? "")
+    .join("");
+
+describe("an upstream that speaks only MCP 2026-07-28", () => {
+  let child: ChildProcess;
+  let url: string;
+  beforeAll(async () => {
+    child = spawn(process.execPath, [modern, "--http"], { stdio: ["pipe", "pipe", "inherit"] });
+    url = await new Promise<string>((resolve) => {
+      child.stdout?.once("data", (chunk: Buffer) => resolve(chunk.toString("utf8").trim()));
+    });
+  });
+  afterAll(() => {
+    child.stdin?.end();
+  });
+
+  it("over stdio: connects through the v2 client, lists, calls, and answers its elicitation", async () => {
+    const log: MCPLogEntry[] = [];
+    const sift = await createMCPToolSift({
+      servers: { modern: { command: process.execPath, args: [modern] } },
+      log: (entry) => log.push(entry),
+      onElicitation: () => ({ action: "accept", content: { note: "ok" } }),
+    });
+    try {
+      expect(sift.upstreams.status()).toEqual([
+        { server: "modern", state: "ready", tools: 2, restarts: 0 },
+      ]);
+      expect(log.map((entry) => entry.message)).toContain(
+        "Speaks MCP 2026-07-28 only; connected with the v2 client.",
+      );
+      expect(text(await sift.upstreams.call("modern__echo", { text: "hi" }))).toBe("echo: hi");
+      // input_required → onElicitation → the call retried with the answer (defaults filled in)
+      expect(text(await sift.upstreams.call("modern__confirm", {}))).toBe(
+        'answer: {"action":"accept","content":{"proceed":true,"note":"ok"}}',
+      );
+    } finally {
+      await sift.close();
+    }
+  }, 30_000);
+
+  it("over HTTP behind the gateway: a 2025-era client calls its tools end to end", async () => {
+    const sift = await createMCPToolSift({ servers: { modern: { url } } });
+    const running = await serveHttp({ sift, mode: "direct" });
+    const client = new Client({ name: "legacy-client", version: "1" });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(running.url as string)));
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name).sort()).toEqual(["modern__confirm", "modern__echo"]);
+      const result = await client.callTool({ name: "modern__echo", arguments: { text: "there" } });
+      expect(text(result)).toBe("echo: there");
+      // the calling session cannot elicit (it did not declare it): the call fails saying so
+      const refused = await client.callTool({ name: "modern__confirm", arguments: {} });
+      expect(refused.isError).toBe(true);
+      expect(text(refused)).toBe(
+        'Server "modern" answered tools/call "confirm" with an error: MCP error -32600: An upstream server sent elicitation/create, but this client did not declare the "elicitation" capability; use a client that supports it.',
+      );
+    } finally {
+      await client.close();
+      await running.close();
+    }
+  }, 30_000);
+});
+
+describe("clients that ask for MCP 2026-07-28 from the gateway", () => {
+  let running: Awaited<ReturnType<typeof serveHttp>>;
+  beforeAll(async () => {
+    const sift = await createMCPToolSift({
+      naming: "bare",
+      servers: { fixture: { command: process.execPath, args: [legacy] } },
+    });
+    running = await serveHttp({ sift, mode: "direct" });
+  });
+  afterAll(() => running.close());
+
+  it("negotiates an initialize that asks for 2026-07-28 down to 2025-11-25", async () => {
+    const response = await fetch(running.url as string, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2026-07-28",
+          capabilities: {},
+          clientInfo: { name: "modern", version: "1" },
+        },
+      }),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('"protocolVersion":"2025-11-25"');
+  });
+
+  it("serves a v2 client in auto mode on the legacy era", async () => {
+    const client = new ModernClient(
+      { name: "v2", version: "1" },
+      {
+        versionNegotiation: { mode: "auto" },
+      },
+    );
+    await client.connect(new ModernHttp(new URL(running.url as string)));
+    try {
+      expect([client.getProtocolEra(), client.getNegotiatedProtocolVersion()]).toEqual([
+        "legacy",
+        "2025-11-25",
+      ]);
+      const result = await client.callTool({ name: "test_simple_text", arguments: {} });
+      expect(text(result)).toBe("This is a simple text response for testing.");
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("tells a client pinned to 2026-07-28 which versions it speaks (-32022)", async () => {
+    const client = new ModernClient(
+      { name: "v2", version: "1" },
+      {
+        versionNegotiation: { mode: { pin: "2026-07-28" } },
+      },
+    );
+    const failure = await client.connect(new ModernHttp(new URL(running.url as string))).then(
+      () => undefined,
+      (error: { code?: unknown; message: string; data?: unknown }) => error,
+    );
+    expect(failure?.code).toBe(-32022);
+    expect(failure?.message).toContain("the toolsift gateway speaks MCP 2025-11-25");
+    expect(failure?.data).toMatchObject({ requested: "2026-07-28" });
+  });
+});
