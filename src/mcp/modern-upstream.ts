@@ -18,6 +18,7 @@ import {
 import type { ToolResult } from "../catalog/index.js";
 import type { UpstreamProgress } from "./call-scope.js";
 import type { ClientRelay } from "./client-relay.js";
+import { holdResponsesBehindProgress } from "./hold-responses.js";
 import type { UpstreamServerConfig } from "./types.js";
 
 /** The modern revision this path was built and tested against. */
@@ -92,6 +93,8 @@ export async function connectModern(options: {
   /** Answers the elicitation, sampling and roots requests a modern server embeds in an
    * `input_required` result (the v2 client fulfils them and retries the call). */
   onServerRequest: ClientRelay;
+  /** True while calls that want progress are in flight (see `holdResponsesBehindProgress`). */
+  progressActive: () => boolean;
   onToolsChanged: () => void;
   onClose: () => void;
 }): Promise<ModernConnection> {
@@ -146,6 +149,7 @@ export async function connectModern(options: {
     await transport.close().catch(() => undefined);
     throw error;
   }
+  holdResponsesBehindProgress(transport, options.progressActive);
   client.onclose = options.onClose;
   if (client.getServerCapabilities()?.tools?.listChanged) {
     client.setNotificationHandler("notifications/tools/list_changed", options.onToolsChanged);

@@ -7,7 +7,8 @@ import {
 } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createMCPToolSift } from "./create-mcp-toolsift.js";
 import { serveHttp } from "./serve-gateway.js";
 import type { MCPLogEntry } from "./types.js";
@@ -43,7 +44,7 @@ describe("an upstream that speaks only MCP 2026-07-28", () => {
     });
     try {
       expect(sift.upstreams.status()).toEqual([
-        { server: "modern", state: "ready", tools: 2, restarts: 0 },
+        { server: "modern", state: "ready", tools: 4, restarts: 0 },
       ]);
       expect(log.map((entry) => entry.message)).toContain(
         "Speaks MCP 2026-07-28 only; connected with the v2 client.",
@@ -53,32 +54,64 @@ describe("an upstream that speaks only MCP 2026-07-28", () => {
       expect(text(await sift.upstreams.call("modern__confirm", {}))).toBe(
         'answer: {"action":"accept","content":{"proceed":true,"note":"ok"}}',
       );
+      // a tool added later is announced on the subscriptions/listen stream and re-listed
+      await sift.upstreams.call("modern__grow", {});
+      await vi.waitFor(() => expect(sift.catalog.has("modern__extra")).toBe(true));
     } finally {
       await sift.close();
     }
   }, 30_000);
 
-  it("over HTTP behind the gateway: a 2025-era client calls its tools end to end", async () => {
-    const sift = await createMCPToolSift({ servers: { modern: { url } } });
-    const running = await serveHttp({ sift, mode: "direct" });
-    const client = new Client({ name: "legacy-client", version: "1" });
-    try {
-      await client.connect(new StreamableHTTPClientTransport(new URL(running.url as string)));
-      const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name).sort()).toEqual(["modern__confirm", "modern__echo"]);
-      const result = await client.callTool({ name: "modern__echo", arguments: { text: "there" } });
-      expect(text(result)).toBe("echo: there");
-      // the calling session cannot elicit (it did not declare it): the call fails saying so
-      const refused = await client.callTool({ name: "modern__confirm", arguments: {} });
-      expect(refused.isError).toBe(true);
-      expect(text(refused)).toBe(
-        'Server "modern" answered tools/call "confirm" with an error: MCP error -32600: An upstream server sent elicitation/create, but this client did not declare the "elicitation" capability; use a client that supports it.',
+  it.each(["stdio", "http"])(
+    "over %s behind the gateway: a 2025-era client calls, hears progress, and is asked for input",
+    async (transport) => {
+      const config = transport === "http" ? { url } : { command: process.execPath, args: [modern] };
+      const sift = await createMCPToolSift({ servers: { modern: config } });
+      const running = await serveHttp({ sift, mode: "direct" });
+      const client = new Client(
+        { name: "legacy-client", version: "1" },
+        { capabilities: { elicitation: { form: {} } } },
       );
-    } finally {
-      await client.close();
-      await running.close();
-    }
-  }, 30_000);
+      client.setRequestHandler(ElicitRequestSchema, () => ({
+        action: "accept",
+        content: { proceed: false },
+      }));
+      try {
+        await client.connect(new StreamableHTTPClientTransport(new URL(running.url as string)));
+        const { tools } = await client.listTools();
+        expect(tools.map((tool) => tool.name).sort()).toEqual([
+          "modern__confirm",
+          "modern__echo",
+          "modern__grow",
+          "modern__slow",
+        ]);
+        const echoed = await client.callTool({
+          name: "modern__echo",
+          arguments: { text: "there" },
+        });
+        expect(text(echoed)).toBe("echo: there");
+        // over stdio both reports arrive in the read that holds the result
+        const progress: unknown[] = [];
+        const slow = await client.callTool({ name: "modern__slow", arguments: {} }, undefined, {
+          onprogress: (report) => progress.push(report),
+        });
+        expect([text(slow), progress]).toEqual([
+          "done",
+          [
+            { progress: 1, total: 2 },
+            { progress: 2, total: 2 },
+          ],
+        ]);
+        // the server's input_required elicitation is relayed to this client, its answer kept as is
+        const confirmed = await client.callTool({ name: "modern__confirm", arguments: {} });
+        expect(text(confirmed)).toBe('answer: {"action":"accept","content":{"proceed":false}}');
+      } finally {
+        await client.close();
+        await running.close();
+      }
+    },
+    30_000,
+  );
 });
 
 describe("clients that ask for MCP 2026-07-28 from the gateway", () => {

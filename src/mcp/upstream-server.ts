@@ -37,6 +37,7 @@ import {
   installClientRelay,
   RELAYED_CAPABILITIES,
 } from "./client-relay.js";
+import { holdResponsesBehindProgress } from "./hold-responses.js";
 import { connectModern, type ModernConnection, refusedLegacy } from "./modern-upstream.js";
 import type { MCPLogEntry, UpstreamServerConfig, UpstreamState, UpstreamStatus } from "./types.js";
 import { upstreamErrorText } from "./upstream-errors.js";
@@ -99,24 +100,6 @@ export interface UpstreamServer {
 }
 
 const MAX_PAGES = 1_000;
-
-/**
- * The SDK handles a notification one microtask late but a response at once, and forgets a
- * request's progress callback when its response arrives: a server's last progress report, sent
- * just before its result, would be dropped. While calls that want progress are in flight, each
- * response waits one macrotask, so the reports read before it are handled first.
- */
-function holdResponsesBehindProgress(transport: Transport, active: () => boolean): void {
-  const deliver = transport.onmessage;
-  if (!deliver) return;
-  transport.onmessage = (message, extra) => {
-    if (active() && ("result" in message || "error" in message)) {
-      setImmediate(() => deliver(message, extra));
-    } else {
-      deliver(message, extra);
-    }
-  };
-}
 
 function errorResult(text: string): ToolResult {
   return { content: [{ type: "text", text }], isError: true };
@@ -219,6 +202,7 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
       clientInfo: options.clientInfo ?? { name: "toolsift", version: "0.1.0" },
       timeout: startTimeoutMs,
       onServerRequest: serverRequests,
+      progressActive: () => progressCalls > 0,
       onToolsChanged: () => void relistInto(connection),
       onClose: () => {
         if (modern === connection) wentDown();
