@@ -63,7 +63,7 @@ describe("an upstream that speaks only MCP 2026-07-28", () => {
   }, 30_000);
 
   it.each(["stdio", "http"])(
-    "over %s behind the gateway: a 2025-era client calls, hears progress, and is asked for input",
+    "over %s behind the gateway: a 2025-era client calls, hears progress, is asked for input, reads",
     async (transport) => {
       const config = transport === "http" ? { url } : { command: process.execPath, args: [modern] };
       const sift = await createMCPToolSift({ servers: { modern: config } });
@@ -105,6 +105,18 @@ describe("an upstream that speaks only MCP 2026-07-28", () => {
         // the server's input_required elicitation is relayed to this client, its answer kept as is
         const confirmed = await client.callTool({ name: "modern__confirm", arguments: {} });
         expect(text(confirmed)).toBe('answer: {"action":"accept","content":{"proceed":false}}');
+        // resources and prompts pass through the v2 client too
+        const read = await client.readResource({ uri: "modern://notes" });
+        expect(read.contents).toEqual([
+          { uri: "modern://notes", mimeType: "text/plain", text: "modern notes" },
+        ]);
+        const prompt = await client.getPrompt({
+          name: "modern__greet",
+          arguments: { name: "Ada" },
+        });
+        expect(prompt.messages).toEqual([
+          { role: "user", content: { type: "text", text: "Hello, Ada." } },
+        ]);
       } finally {
         await client.close();
         await running.close();
