@@ -4,12 +4,7 @@
  * bounded number of attempts and a growing pause between failed ones.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import {
-  getDefaultEnvironment,
-  StdioClientTransport,
-} from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   CallToolResultSchema,
@@ -41,6 +36,7 @@ import { holdResponsesBehindProgress } from "./hold-responses.js";
 import { connectModern, type ModernConnection, refusedLegacy } from "./modern-upstream.js";
 import type { MCPLogEntry, UpstreamServerConfig, UpstreamState, UpstreamStatus } from "./types.js";
 import { upstreamErrorText } from "./upstream-errors.js";
+import { createUpstreamTransport, listAllTools } from "./upstream-transport.js";
 
 /** Options of `createUpstreamServer`. */
 export interface UpstreamServerOptions {
@@ -99,8 +95,6 @@ export interface UpstreamServer {
   close(): Promise<void>;
 }
 
-const MAX_PAGES = 1_000;
-
 function errorResult(text: string): ToolResult {
   return { content: [{ type: "text", text }], isError: true };
 }
@@ -127,50 +121,8 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
   });
   let progressCalls = 0;
 
-  const makeTransport = (useSse: boolean): Transport => {
-    if ("command" in config) {
-      const stdio = new StdioClientTransport({
-        command: config.command,
-        args: [...(config.args ?? [])],
-        env: { ...getDefaultEnvironment(), ...config.env },
-        ...(config.cwd !== undefined ? { cwd: config.cwd } : {}),
-        stderr: "pipe",
-      });
-      // the upstream's own stderr goes to our log, never to stdout (which may be the MCP stream)
-      stdio.stderr?.on("data", (chunk: Buffer) => {
-        for (const line of chunk.toString("utf8").split("\n")) {
-          if (line.trim() !== "") log({ level: "debug", server: name, message: line });
-        }
-      });
-      return stdio;
-    }
-    const init = { requestInit: { headers: { ...config.headers } } };
-    return useSse
-      ? new SSEClientTransport(new URL(config.url), init)
-      : new StreamableHTTPClientTransport(new URL(config.url), init);
-  };
-
   const startTimeoutMs = options.startTimeoutMs ?? 30_000;
-  const listAll = async (connected: Client | ModernConnection): Promise<Tool[]> => {
-    const tools: Tool[] = [];
-    const seen = new Set<string>();
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_PAGES; page += 1) {
-      const result =
-        connected instanceof Client
-          ? await connected.listTools(cursor === undefined ? {} : { cursor }, {
-              timeout: startTimeoutMs,
-            })
-          : await connected.listTools(cursor, startTimeoutMs);
-      tools.push(...result.tools);
-      cursor = result.nextCursor;
-      // a server that repeats a cursor would page forever
-      if (cursor === undefined || seen.has(cursor)) break;
-      seen.add(cursor);
-    }
-    return tools;
-  };
-
+  const listAll = (connected: Client | ModernConnection) => listAllTools(connected, startTimeoutMs);
   const publish = (tools: readonly Tool[]) => {
     toolCount = tools.length;
     options.onTools(tools);
@@ -223,7 +175,7 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
       capabilities: RELAYED_CAPABILITIES,
     });
     installClientRelay(next, serverRequests);
-    const nextTransport = makeTransport(useSse);
+    const nextTransport = createUpstreamTransport(name, config, useSse, log);
     next.onclose = () => {
       if (client === next) wentDown();
     };
@@ -262,16 +214,14 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
       } catch (error) {
         if (refusedLegacy(error)) {
           await connectModernEra();
-          lastError = undefined;
-          log({ level: "info", server: name, message: `Connected (${toolCount} tools).` });
-          return;
+        } else {
+          // servers from before streamable HTTP answer its POST with 4xx: try the legacy transport
+          const status = (error as { code?: unknown }).code;
+          const legacy = typeof status === "number" && status >= 400 && status < 500;
+          if ("command" in config || config.transport !== undefined || !legacy) throw error;
+          log({ level: "info", server: name, message: "Streamable HTTP refused; trying SSE." });
+          await connect(true);
         }
-        // servers from before streamable HTTP answer its POST with 4xx: try the legacy transport
-        const status = (error as { code?: unknown }).code;
-        const legacy = typeof status === "number" && status >= 400 && status < 500;
-        if ("command" in config || config.transport !== undefined || !legacy) throw error;
-        log({ level: "info", server: name, message: "Streamable HTTP refused; trying SSE." });
-        await connect(true);
       }
       lastError = undefined;
       log({ level: "info", server: name, message: `Connected (${toolCount} tools).` });
