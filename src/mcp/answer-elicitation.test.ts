@@ -26,6 +26,11 @@ describe("elicitations with no client session to relay them to", () => {
       const declined = log.find((entry) => entry.message.startsWith("Declined elicitation"));
       expect(declined?.server).toBe("fixture");
       expect(declined?.message).toContain("onElicitation");
+      // sampling has no library handler: the server's request is refused, naming the method
+      const sampled = await sift.upstreams.call("test_sampling", { prompt: "Hi" });
+      expect(text(sampled)).toContain(
+        'No client session can answer sampling/createMessage from server "fixture"',
+      );
     } finally {
       await sift.close();
     }

@@ -70,7 +70,7 @@ export function createServerRequestRelay(
     if (!target) {
       throw new McpError(
         ErrorCode.InvalidRequest,
-        `No client session is connected to the gateway to answer ${request.method} from server "${server}"; connect a client and try again.`,
+        `No client session can answer ${request.method} from server "${server}": toolsift passes it to a client connected to its gateway (toolsift serve), and none is. Connect one and try again, or avoid the server feature that needs it.`,
       );
     }
     try {
