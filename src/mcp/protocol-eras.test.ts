@@ -1,10 +1,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   Client as ModernClient,
   StreamableHTTPClientTransport as ModernHttp,
 } from "@modelcontextprotocol/client";
+import { StdioClientTransport as ModernStdio } from "@modelcontextprotocol/client/stdio";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -194,4 +197,48 @@ describe("clients that ask for MCP 2026-07-28 from the gateway", () => {
     expect(failure?.message).toContain("the toolsift gateway speaks MCP 2025-11-25");
     expect(failure?.data).toMatchObject({ requested: "2026-07-28" });
   });
+});
+
+describe("clients that ask for MCP 2026-07-28 from toolsift serve over stdio", () => {
+  it("serves an auto-mode v2 client on the legacy era and fails a pinned one at connect", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "toolsift-eras-"));
+    const config = path.join(dir, "gateway.json");
+    await writeFile(
+      config,
+      JSON.stringify({ servers: { fixture: { command: process.execPath, args: [legacy] } } }),
+    );
+    const serve = () =>
+      new ModernStdio({
+        command: process.execPath,
+        args: ["--import", "tsx", path.join(root, "src/cli/main.ts"), "serve", "--config", config],
+        cwd: root,
+        stderr: "ignore",
+      });
+    const auto = new ModernClient(
+      { name: "v2", version: "1" },
+      {
+        versionNegotiation: { mode: "auto", probe: { timeoutMs: 20_000 } },
+      },
+    );
+    await auto.connect(serve());
+    try {
+      expect(auto.getNegotiatedProtocolVersion()).toBe("2025-11-25");
+      const { tools } = await auto.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(["tool_search", "tool_describe", "tool_call"]);
+    } finally {
+      await auto.close();
+    }
+    // the gateway's stdio server does not know server/discover: the pinned client says so
+    const pinned = new ModernClient(
+      { name: "v2", version: "1" },
+      {
+        versionNegotiation: { mode: { pin: "2026-07-28" }, probe: { timeoutMs: 20_000 } },
+      },
+    );
+    const failure = await pinned.connect(serve()).then(
+      () => undefined,
+      (error: Error) => error.message,
+    );
+    expect(failure).toContain("did not offer pinned protocol version 2026-07-28");
+  }, 60_000);
 });
