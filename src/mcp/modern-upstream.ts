@@ -97,6 +97,8 @@ export async function connectModern(options: {
   progressActive: () => boolean;
   onToolsChanged: () => void;
   onClose: () => void;
+  /** Each line a stdio server writes to stderr. */
+  onStderr: (line: string) => void;
 }): Promise<ModernConnection> {
   const { config } = options;
   let v2: typeof import("@modelcontextprotocol/client");
@@ -138,11 +140,19 @@ export async function connectModern(options: {
           args: [...(config.args ?? [])],
           env: { ...stdio.getDefaultEnvironment(), ...config.env },
           ...(config.cwd !== undefined ? { cwd: config.cwd } : {}),
-          stderr: "ignore",
+          stderr: "pipe",
         })
       : new v2.StreamableHTTPClientTransport(new URL(config.url), {
           requestInit: { headers: { ...config.headers } },
         });
+  // as on the v1 path: the child's stderr goes to the log, never to stdout
+  if (transport instanceof stdio.StdioClientTransport) {
+    transport.stderr?.on("data", (chunk: Buffer) => {
+      for (const line of chunk.toString("utf8").split("\n")) {
+        if (line.trim() !== "") options.onStderr(line);
+      }
+    });
+  }
   try {
     await client.connect(transport, { timeout: options.timeout });
   } catch (error) {

@@ -52,6 +52,12 @@ describe("an upstream that speaks only MCP 2026-07-28", () => {
       expect(log.map((entry) => entry.message)).toContain(
         "Speaks MCP 2026-07-28 only; connected with the v2 client.",
       );
+      // the server's stderr reaches the log, as for a 2025 server
+      expect(log).toContainEqual({
+        level: "debug",
+        server: "modern",
+        message: "modern fixture listening on stdio",
+      });
       expect(text(await sift.upstreams.call("modern__echo", { text: "hi" }))).toBe("echo: hi");
       // input_required → onElicitation → the call retried with the answer (defaults filled in)
       expect(text(await sift.upstreams.call("modern__confirm", {}))).toBe(

@@ -159,6 +159,7 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
       onClose: () => {
         if (modern === connection) wentDown();
       },
+      onStderr: (line) => log({ level: "debug", server: name, message: line }),
     });
     modern = connection;
     state = "ready";
