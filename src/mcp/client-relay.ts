@@ -15,6 +15,8 @@ import {
   McpError,
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
+import { answerElicitation, type ElicitationHandler } from "./answer-elicitation.js";
+import type { MCPLogEntry } from "./types.js";
 
 /** Sends one server→client request to a client session and returns its result. */
 export type ClientRelay = (
@@ -53,14 +55,22 @@ export function createRelayTracker(fallback: () => ClientRelay | undefined): Rel
   };
 }
 
-/** Makes `client` (an upstream connection) pass sampling, elicitation and roots requests on. */
-export function installClientRelay(client: Client, server: string, tracker: RelayTracker): void {
-  const relay = async (request: ServerRequest, signal: AbortSignal) => {
+/** Answers one server→client request of `server`: through the client session in flight (or the
+ * newest), else an elicitation goes to `onElicitation` (else declined), else it is refused. */
+export function createServerRequestRelay(
+  server: string,
+  tracker: RelayTracker,
+  unrelayed: { onElicitation?: ElicitationHandler | undefined; log: (entry: MCPLogEntry) => void },
+): ClientRelay {
+  return async (request, signal) => {
     const target = tracker.current();
+    if (!target && request.method === "elicitation/create") {
+      return answerElicitation(request, server, signal, unrelayed.onElicitation, unrelayed.log);
+    }
     if (!target) {
       throw new McpError(
         ErrorCode.InvalidRequest,
-        `No client session is connected to the gateway to answer ${request.method} from server "${server}"; connect a client and try again.`,
+        `No client session can answer ${request.method} from server "${server}": toolsift passes it to a client connected to its gateway (toolsift serve), and none is. Connect one and try again, or avoid the server feature that needs it.`,
       );
     }
     try {
@@ -74,6 +84,10 @@ export function installClientRelay(client: Client, server: string, tracker: Rela
       );
     }
   };
+}
+
+/** Makes `client` (a legacy upstream connection) pass sampling, elicitation and roots on. */
+export function installClientRelay(client: Client, relay: ClientRelay): void {
   client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
     relay(request as ServerRequest, extra.signal),
   );

@@ -18,6 +18,7 @@ import {
 } from "../catalog/index.js";
 import type { ToolSift } from "../create-toolsift.js";
 import { isToolsiftError, ToolsiftError } from "../errors.js";
+import type { ElicitationHandler } from "./answer-elicitation.js";
 import { callScope } from "./call-scope.js";
 import type { ClientRelay } from "./client-relay.js";
 import { screenTools, type ToolPins } from "./tool-pins.js";
@@ -43,6 +44,10 @@ export interface ConnectServersOptions {
   /** Pins tool definitions by fingerprint: a tool that changed since it was approved is held
    * back (not in the catalog; calls refused, naming the approve command). Default: no pinning. */
   pins?: ToolPins;
+  /** Answers an upstream's `elicitation/create` when no client session is there to ask (library
+   * use, or a gateway with no client connected); an accepted form gets the schema's defaults for
+   * fields left out. Default: the server is told the user declined. */
+  onElicitation?: ElicitationHandler;
 }
 
 /** The connected upstreams of one ToolSift. */
@@ -235,6 +240,7 @@ export async function connectServers(
         ...(options.maxRestarts !== undefined ? { maxRestarts: options.maxRestarts } : {}),
         ...(options.startTimeoutMs !== undefined ? { startTimeoutMs: options.startTimeoutMs } : {}),
         ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}),
+        ...(options.onElicitation ? { onElicitation: options.onElicitation } : {}),
       }),
     );
     // known tools (a dump) make the server searchable before, or without, its first start

@@ -30,8 +30,17 @@ export interface MCPToolSift extends ToolSift {
  * await sift.close();
  */
 export async function createMCPToolSift(options: MCPToolSiftOptions): Promise<MCPToolSift> {
-  const { servers, naming, log, maxRestarts, startTimeoutMs, clientInfo, pins, ...siftOptions } =
-    options;
+  const {
+    servers,
+    naming,
+    log,
+    maxRestarts,
+    startTimeoutMs,
+    clientInfo,
+    pins,
+    onElicitation,
+    ...siftOptions
+  } = options;
   const sift = createToolSift(siftOptions);
   const upstreams = await connectServers(sift, {
     servers,
@@ -41,6 +50,7 @@ export async function createMCPToolSift(options: MCPToolSiftOptions): Promise<MC
     ...(startTimeoutMs !== undefined ? { startTimeoutMs } : {}),
     ...(clientInfo !== undefined ? { clientInfo } : {}),
     ...(pins !== undefined ? { pins } : {}),
+    ...(onElicitation !== undefined ? { onElicitation } : {}),
   });
   // the facade checked the policy against an empty catalog: check it against the servers' tools
   const warn = siftOptions.onWarning ?? ((message: string) => console.warn(`toolsift: ${message}`));

@@ -1,5 +1,6 @@
 // Owns: upstream MCP connections (stdio, streamable HTTP, SSE), their tools in a ToolSift, the gateway.
 // Must not import: cli. Loaded only through the `toolsift/mcp` subpath (it needs the optional MCP SDK).
+export type { ElicitationHandler, ElicitationRequest } from "./answer-elicitation.js";
 export type { ClientRelay } from "./client-relay.js";
 export {
   type ConnectServersOptions,

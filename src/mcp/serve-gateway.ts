@@ -12,6 +12,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { ToolsiftError } from "../errors.js";
 import { createGatewaySession, type GatewaySessionOptions } from "./gateway-session.js";
+import { modernRefusal } from "./modern-refusal.js";
 import { isSubscribed } from "./session-pass-through.js";
 
 /** A running gateway. */
@@ -201,6 +202,11 @@ export async function serveHttp(options: ServeHttpOptions): Promise<RunningGatew
     }
     if (id !== undefined) {
       sendError(response, 404, "Session not found; initialize a new session.");
+      return;
+    }
+    const modern = modernRefusal(body, request.headers["mcp-protocol-version"]);
+    if (modern) {
+      response.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify(modern));
       return;
     }
     if (request.method !== "POST" || !isInitializeRequest(body)) {

@@ -11,6 +11,9 @@ export function upstreamErrorText(
 ): string {
   const code = (error as { code?: unknown }).code;
   const message = error instanceof Error ? error.message : String(error);
+  if (code === "modern_client_missing") {
+    return `Server "${server}" speaks only MCP 2026-07-28 (the modern era, without the initialize handshake) and refused toolsift's 2025-11-25 client. Install the v2 MCP client next to toolsift (npm install @modelcontextprotocol/client@2.4.0) so toolsift can reach it, or run the server in a mode that also serves 2025-era clients.`;
+  }
   if ("command" in config) {
     if (code === "ENOENT") {
       return `Server "${server}" could not start: command "${config.command}" was not found. Install it or fix "command" (and PATH) for "${server}" in the config.`;

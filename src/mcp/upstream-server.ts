@@ -4,12 +4,7 @@
  * bounded number of attempts and a growing pause between failed ones.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import {
-  getDefaultEnvironment,
-  StdioClientTransport,
-} from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   CallToolResultSchema,
@@ -28,15 +23,20 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { ToolResult } from "../catalog/index.js";
+import type { ElicitationHandler } from "./answer-elicitation.js";
 import type { UpstreamProgress } from "./call-scope.js";
 import {
   type ClientRelay,
   createRelayTracker,
+  createServerRequestRelay,
   installClientRelay,
   RELAYED_CAPABILITIES,
 } from "./client-relay.js";
+import { holdResponsesBehindProgress } from "./hold-responses.js";
+import { connectModern, type ModernConnection, refusedLegacy } from "./modern-upstream.js";
 import type { MCPLogEntry, UpstreamServerConfig, UpstreamState, UpstreamStatus } from "./types.js";
 import { upstreamErrorText } from "./upstream-errors.js";
+import { createUpstreamTransport, listAllTools } from "./upstream-transport.js";
 
 /** Options of `createUpstreamServer`. */
 export interface UpstreamServerOptions {
@@ -51,6 +51,8 @@ export interface UpstreamServerOptions {
   onNotification?: (notification: ServerNotification) => void;
   /** Where server→client requests go when no gateway request of a client is in flight. */
   fallbackRelay?: () => ClientRelay | undefined;
+  /** Answers elicitations that no client session can take; default: decline. */
+  onElicitation?: ElicitationHandler;
   /** Restart attempts after crashes before giving up until a call succeeds again; default 3. */
   maxRestarts?: number;
   /** Milliseconds to connect and initialize; default 30,000. */
@@ -93,26 +95,6 @@ export interface UpstreamServer {
   close(): Promise<void>;
 }
 
-const MAX_PAGES = 1_000;
-
-/**
- * The SDK handles a notification one microtask late but a response at once, and forgets a
- * request's progress callback when its response arrives: a server's last progress report, sent
- * just before its result, would be dropped. While calls that want progress are in flight, each
- * response waits one macrotask, so the reports read before it are handled first.
- */
-function holdResponsesBehindProgress(transport: Transport, active: () => boolean): void {
-  const deliver = transport.onmessage;
-  if (!deliver) return;
-  transport.onmessage = (message, extra) => {
-    if (active() && ("result" in message || "error" in message)) {
-      setImmediate(() => deliver(message, extra));
-    } else {
-      deliver(message, extra);
-    }
-  };
-}
-
 function errorResult(text: string): ToolResult {
   return { content: [{ type: "text", text }], isError: true };
 }
@@ -125,82 +107,80 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
   let state: UpstreamState = "idle";
   let client: Client | undefined;
   let transport: Transport | undefined;
+  /** Set instead of `client` when the server speaks only the modern era (2026-07-28). */
+  let modern: ModernConnection | undefined;
   let starting: Promise<void> | undefined;
   let toolCount = config.tools?.length ?? 0;
   let restarts = 0;
   let nextAttemptAt = 0;
   let lastError: string | undefined;
   const relays = createRelayTracker(options.fallbackRelay ?? (() => undefined));
+  const serverRequests = createServerRequestRelay(name, relays, {
+    onElicitation: options.onElicitation,
+    log,
+  });
   let progressCalls = 0;
 
-  const makeTransport = (useSse: boolean): Transport => {
-    if ("command" in config) {
-      const stdio = new StdioClientTransport({
-        command: config.command,
-        args: [...(config.args ?? [])],
-        env: { ...getDefaultEnvironment(), ...config.env },
-        ...(config.cwd !== undefined ? { cwd: config.cwd } : {}),
-        stderr: "pipe",
-      });
-      // the upstream's own stderr goes to our log, never to stdout (which may be the MCP stream)
-      stdio.stderr?.on("data", (chunk: Buffer) => {
-        for (const line of chunk.toString("utf8").split("\n")) {
-          if (line.trim() !== "") log({ level: "debug", server: name, message: line });
-        }
-      });
-      return stdio;
-    }
-    const init = { requestInit: { headers: { ...config.headers } } };
-    return useSse
-      ? new SSEClientTransport(new URL(config.url), init)
-      : new StreamableHTTPClientTransport(new URL(config.url), init);
-  };
-
-  const listAll = async (connected: Client): Promise<Tool[]> => {
-    const tools: Tool[] = [];
-    const seen = new Set<string>();
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_PAGES; page += 1) {
-      const result = await connected.listTools(cursor === undefined ? {} : { cursor }, {
-        timeout: options.startTimeoutMs ?? 30_000,
-      });
-      tools.push(...result.tools);
-      cursor = result.nextCursor;
-      // a server that repeats a cursor would page forever
-      if (cursor === undefined || seen.has(cursor)) break;
-      seen.add(cursor);
-    }
-    return tools;
-  };
-
+  const startTimeoutMs = options.startTimeoutMs ?? 30_000;
+  const listAll = (connected: Client | ModernConnection) => listAllTools(connected, startTimeoutMs);
   const publish = (tools: readonly Tool[]) => {
     toolCount = tools.length;
     options.onTools(tools);
+  };
+
+  const wentDown = () => {
+    client = undefined;
+    transport = undefined;
+    modern = undefined;
+    if (state === "closed") return;
+    state = "down";
+    lastError = "the connection closed (the process exited or the server hung up)";
+    log({ level: "warn", server: name, message: `Server went down: ${lastError}.` });
+  };
+
+  const relistInto = async (connected: Client | ModernConnection) => {
+    log({ level: "info", server: name, message: "tools/list_changed: re-listing." });
+    try {
+      publish(await listAll(connected));
+    } catch (error) {
+      log({ level: "warn", server: name, message: `Re-listing failed: ${String(error)}` });
+    }
+  };
+
+  /** A server that refused the legacy handshake: the v2 client, era negotiated. */
+  const connectModernEra = async (): Promise<void> => {
+    const connection: ModernConnection = await connectModern({
+      config,
+      clientInfo: options.clientInfo ?? { name: "toolsift", version: "0.1.0" },
+      timeout: startTimeoutMs,
+      onServerRequest: serverRequests,
+      progressActive: () => progressCalls > 0,
+      onToolsChanged: () => void relistInto(connection),
+      onClose: () => {
+        if (modern === connection) wentDown();
+      },
+      onStderr: (line) => log({ level: "debug", server: name, message: line }),
+    });
+    modern = connection;
+    state = "ready";
+    log({
+      level: "info",
+      server: name,
+      message: `Speaks MCP ${connection.version} only; connected with the v2 client.`,
+    });
+    publish(await listAll(connection));
   };
 
   const connect = async (useSse: boolean): Promise<void> => {
     const next = new Client(options.clientInfo ?? { name: "toolsift", version: "0.1.0" }, {
       capabilities: RELAYED_CAPABILITIES,
     });
-    installClientRelay(next, name, relays);
-    const nextTransport = makeTransport(useSse);
+    installClientRelay(next, serverRequests);
+    const nextTransport = createUpstreamTransport(name, config, useSse, log);
     next.onclose = () => {
-      if (client !== next) return;
-      client = undefined;
-      transport = undefined;
-      if (state === "closed") return;
-      state = "down";
-      lastError = "the connection closed (the process exited or the server hung up)";
-      log({ level: "warn", server: name, message: `Server went down: ${lastError}.` });
+      if (client === next) wentDown();
     };
-    next.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
-      log({ level: "info", server: name, message: "tools/list_changed: re-listing." });
-      try {
-        publish(await listAll(next));
-      } catch (error) {
-        log({ level: "warn", server: name, message: `Re-listing failed: ${String(error)}` });
-      }
-    });
+    next.setNotificationHandler(ToolListChangedNotificationSchema, () => relistInto(next));
     next.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
       options.onLogMessage?.(notification.params);
     });
@@ -214,7 +194,7 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
       });
     }
     try {
-      await next.connect(nextTransport, { timeout: options.startTimeoutMs ?? 30_000 });
+      await next.connect(nextTransport, { timeout: startTimeoutMs });
     } catch (error) {
       // a half-started process must not outlive the failed attempt
       await nextTransport.close().catch(() => undefined);
@@ -233,12 +213,16 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
       try {
         await connect(!("command" in config) && config.transport === "sse");
       } catch (error) {
-        // servers from before streamable HTTP answer its POST with 4xx: try the legacy transport
-        const status = (error as { code?: unknown }).code;
-        const legacy = typeof status === "number" && status >= 400 && status < 500;
-        if ("command" in config || config.transport !== undefined || !legacy) throw error;
-        log({ level: "info", server: name, message: "Streamable HTTP refused; trying SSE." });
-        await connect(true);
+        if (refusedLegacy(error)) {
+          await connectModernEra();
+        } else {
+          // servers from before streamable HTTP answer its POST with 4xx: try the legacy transport
+          const status = (error as { code?: unknown }).code;
+          const legacy = typeof status === "number" && status >= 400 && status < 500;
+          if ("command" in config || config.transport !== undefined || !legacy) throw error;
+          log({ level: "info", server: name, message: "Streamable HTTP refused; trying SSE." });
+          await connect(true);
+        }
       }
       lastError = undefined;
       log({ level: "info", server: name, message: `Connected (${toolCount} tools).` });
@@ -246,8 +230,10 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
       state = "down";
       lastError = upstreamErrorText(name, config, error, "start");
       await transport?.close().catch(() => undefined);
+      await modern?.close().catch(() => undefined);
       client = undefined;
       transport = undefined;
+      modern = undefined;
       throw new Error(lastError, { cause: error });
     }
   };
@@ -299,21 +285,29 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
       const { signal, onProgress, relay } = callOptions;
       const problem = await ensureUp();
       const connected = client;
-      if (problem !== undefined || !connected)
+      const modernConnection = modern;
+      if (problem !== undefined || (!connected && !modernConnection))
         return errorResult(problem ?? `Server "${name}" is down.`);
       if (onProgress) progressCalls += 1;
       try {
-        const result = await relays.during(relay, () =>
-          connected.request(
-            { method: "tools/call", params: { name: tool, arguments: args } },
-            CallToolResultSchema,
-            {
-              timeout: callTimeoutMs,
-              ...(signal ? { signal } : {}),
-              // a server that keeps reporting progress is working, not hung
-              ...(onProgress ? { onprogress: onProgress, resetTimeoutOnProgress: true } : {}),
-            },
-          ),
+        const timing = {
+          timeout: callTimeoutMs,
+          ...(signal ? { signal } : {}),
+          ...(onProgress ? { onProgress } : {}),
+        };
+        const result = await relays.during(relay, async () =>
+          modernConnection
+            ? modernConnection.callTool(tool, args, timing)
+            : ((await (connected as Client).request(
+                { method: "tools/call", params: { name: tool, arguments: args } },
+                CallToolResultSchema,
+                {
+                  timeout: callTimeoutMs,
+                  ...(signal ? { signal } : {}),
+                  // a server that keeps reporting progress is working, not hung
+                  ...(onProgress ? { onprogress: onProgress, resetTimeoutOnProgress: true } : {}),
+                },
+              )) as ToolResult),
         );
         restarts = 0;
         return result as ToolResult;
@@ -336,16 +330,19 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
     async request(request, schema, requestOptions = {}) {
       const problem = await ensureUp();
       const connected = client;
-      if (problem !== undefined || !connected) {
+      const modernConnection = modern;
+      if (problem !== undefined || (!connected && !modernConnection)) {
         throw new McpError(ErrorCode.InternalError, problem ?? `Server "${name}" is down.`);
       }
       const { signal, relay } = requestOptions;
+      const timing = { timeout: callTimeoutMs, ...(signal ? { signal } : {}) };
       try {
-        return await relays.during(relay, () =>
-          connected.request(request, schema, {
-            timeout: callTimeoutMs,
-            ...(signal ? { signal } : {}),
-          }),
+        return await relays.during(relay, async () =>
+          modernConnection
+            ? (schema.parse(await modernConnection.request(request, timing)) as z.infer<
+                typeof schema
+              >)
+            : (connected as Client).request(request, schema, timing),
         );
       } catch (error) {
         // the upstream's own JSON-RPC errors (unknown resource, bad argument) pass through as is
@@ -356,10 +353,11 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
         );
       }
     },
-    capabilities: () => client?.getServerCapabilities(),
+    capabilities: () => client?.getServerCapabilities() ?? modern?.capabilities(),
     async relist() {
       await start();
-      if (client) publish(await listAll(client));
+      const connected = client ?? modern;
+      if (connected) publish(await listAll(connected));
     },
     status: () => ({
       server: name,
@@ -373,10 +371,11 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
       transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined,
     async close() {
       state = "closed";
-      const closing = client;
+      const closing = [client, modern];
       client = undefined;
       transport = undefined;
-      await closing?.close().catch(() => undefined);
+      modern = undefined;
+      await Promise.all(closing.map((connection) => connection?.close().catch(() => undefined)));
     },
   };
 }
