@@ -11,13 +11,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { capture } from "../../src/cli/__tests__/capture.js";
 import { inspectCommand } from "../../src/cli/commands/inspect.js";
 import { sharedDir } from "../shared-dir.js";
+import { CHROMIUM, launchChromium } from "./launch-chromium.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 const catalogs = path.join(sharedDir(), "catalogs");
 const ready = existsSync(CHROMIUM) && existsSync(catalogs);
 if (!ready) {
@@ -28,7 +28,7 @@ if (!ready) {
 const shots = path.resolve("test-output/inspector");
 const catalogServer = path.resolve("test/fixtures/mcp/catalog-server.mjs");
 
-let browser: BrowserContext;
+let closeBrowser: (() => Promise<void>) | undefined;
 let page: Page;
 let dir: string;
 let url: string;
@@ -80,27 +80,12 @@ describe.runIf(ready)("the Sessions view in Chromium, attached to a live gateway
     await call("filesystem__create_directory", {});
     await call("filesystem__write_file", { path: "/tmp/big.txt", content: "word ".repeat(400) });
 
-    const profile = mkdtempSync(path.join(tmpdir(), "toolsift-chromium-"));
-    browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-      viewport: { width: 1366, height: 900 },
-    });
-    page = browser.pages()[0] ?? (await browser.newPage());
+    ({ page, close: closeBrowser } = await launchChromium());
   }, 120_000);
 
   afterAll(async () => {
     for (const client of clients) await client.close().catch(() => undefined);
-    await browser?.close();
+    await closeBrowser?.();
     stop.abort();
     await running;
     if (dir) rmSync(dir, { recursive: true, force: true });

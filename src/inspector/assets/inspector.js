@@ -351,63 +351,37 @@ function sessionLabel(session) {
 
 const clock = (iso) => new Date(iso).toLocaleTimeString("en-GB", { hour12: false });
 
-function eventNode(session, event, key) {
-  const item = el("li", { class: `event event-${event.kind}`, "data-key": key });
-  const who = el("span", { class: "event-session", text: sessionLabel(session) });
-  if (event.kind === "reveal") {
-    const outcome = event.error
-      ? "ERROR"
-      : `${event.found.length} found, ${event.tools.length} revealed`;
-    item.append(
-      el(
-        "p",
-        { class: "event-head" },
-        el("time", { datetime: event.at, text: clock(event.at) }),
-        " ",
-        el("strong", { class: "tag", text: "SEARCH" }),
-        " ",
-        el("code", { text: event.tool }),
-        ` "${event.query}" — ${outcome} — ${event.durationMs} ms — `,
-        who,
-      ),
-    );
-    const entries = [];
-    if (event.found.length) entries.push(["found", el("span", { text: event.found.join(", ") })]);
-    if (event.tools.length)
-      entries.push(["revealed", el("span", { text: event.tools.join(", ") })]);
-    if (event.servers.length)
-      entries.push(["servers", el("span", { text: event.servers.join(", ") })]);
-    if (event.error)
-      entries.push(["error", el("span", { class: "error-text", text: event.error })]);
-    if (entries.length) item.append(fieldList(entries));
-    return item;
+/** What a search event adds to its line, and its fields. */
+function searchParts(event) {
+  const outcome = event.error
+    ? "ERROR"
+    : `${event.found.length} found, ${event.tools.length} revealed`;
+  const entries = [];
+  for (const [label, names] of [
+    ["found", event.found],
+    ["revealed", event.tools],
+    ["servers", event.servers],
+  ]) {
+    if (names.length) entries.push([label, el("span", { text: names.join(", ") })]);
   }
+  return { tag: "SEARCH", head: [` "${event.query}" — ${outcome}`], entries };
+}
+
+/** What a call event adds to its line (outcome words, so nothing depends on colour), and its fields. */
+function callParts(event) {
   const status = event.ok ? "OK" : `ERROR${event.errorCode ? ` ${event.errorCode}` : ""}`;
-  item.append(
-    el(
-      "p",
-      { class: "event-head" },
-      el("time", { datetime: event.at, text: clock(event.at) }),
-      " ",
-      el("strong", { class: "tag", text: "CALL" }),
-      " ",
-      el("code", { text: event.tool }),
-      event.server ? ` on ${event.server}` : "",
-      event.route === "bridge" ? " (through tool_call)" : "",
-      " — ",
-      el("strong", { class: event.ok ? "ok" : "failed", text: status }),
-      event.truncated ? " — " : "",
-      event.truncated ? el("strong", { class: "cut", text: "RESULT CUT" }) : null,
-      event.repairs.length ? ` — ${event.repairs.length} repair(s)` : "",
-      ` — ${event.durationMs} ms — `,
-      who,
-    ),
-  );
+  const head = [
+    event.server ? ` on ${event.server}` : "",
+    event.route === "bridge" ? " (through tool_call)" : "",
+    " — ",
+    el("strong", { class: event.ok ? "ok" : "failed", text: status }),
+  ];
+  if (event.truncated) head.push(" — ", el("strong", { class: "cut", text: "RESULT CUT" }));
+  if (event.repairs.length) head.push(` — ${event.repairs.length} repair(s)`);
   const entries = [];
   if (event.repairs.length) {
     entries.push(["repairs", el("ul", {}, ...event.repairs.map((r) => el("li", { text: r })))]);
   }
-  if (event.error) entries.push(["error", el("span", { class: "error-text", text: event.error })]);
   if (event.truncated) {
     entries.push([
       "result",
@@ -416,19 +390,21 @@ function eventNode(session, event, key) {
       }),
     ]);
   }
-  if (entries.length) item.append(fieldList(entries));
+  return { tag: "CALL", head, entries };
+}
+
+function argumentsNode(event, key) {
+  const text =
+    typeof event.arguments === "string"
+      ? event.arguments
+      : JSON.stringify(event.arguments, null, 2);
   const args = el(
     "details",
     { class: "arguments" },
     el("summary", {
       text: `arguments${event.argumentsCut ? " (cut: too long to keep whole)" : ""}`,
     }),
-    el("pre", {
-      text:
-        typeof event.arguments === "string"
-          ? event.arguments
-          : JSON.stringify(event.arguments, null, 2),
-    }),
+    el("pre", { text }),
   );
   // a poll re-renders the list: arguments the reader opened stay open
   args.open = sessions.open.has(key);
@@ -436,7 +412,30 @@ function eventNode(session, event, key) {
     if (args.open) sessions.open.add(key);
     else sessions.open.delete(key);
   });
-  item.append(args);
+  return args;
+}
+
+function eventNode(session, event, key) {
+  const parts = event.kind === "reveal" ? searchParts(event) : callParts(event);
+  const item = el("li", { class: `event event-${event.kind}`, "data-key": key });
+  item.append(
+    el(
+      "p",
+      { class: "event-head" },
+      el("time", { datetime: event.at, text: clock(event.at) }),
+      " ",
+      el("strong", { class: "tag", text: parts.tag }),
+      " ",
+      el("code", { text: event.tool }),
+      ...parts.head,
+      ` — ${event.durationMs} ms — `,
+      el("span", { class: "event-session", text: sessionLabel(session) }),
+    ),
+  );
+  if (event.error)
+    parts.entries.push(["error", el("span", { class: "error-text", text: event.error })]);
+  if (parts.entries.length) item.append(fieldList(parts.entries));
+  if (event.kind === "call") item.append(argumentsNode(event, key));
   return item;
 }
 
