@@ -144,6 +144,15 @@ describe("the inspector server", () => {
   });
 });
 
+describe("the inspector server's port", () => {
+  it("names a port in use and how to pick another", async () => {
+    const taken = Number(new URL(server.url).port);
+    await expect(
+      startInspectorServer({ model: createInspectorModel(tools), port: taken }),
+    ).rejects.toThrow(`port ${taken}: it is in use. Pick another port`);
+  });
+});
+
 describe("the inspector server with a gateway attached", () => {
   it("answers an unchanged session log in a few bytes, and passes a mounted path to its handler", async () => {
     let version = 1;

@@ -187,9 +187,19 @@ export async function startInspectorServer(
   }
 
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    const refuse = (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === "EADDRINUSE" || error.code === "EACCES"
+          ? new ToolsiftError(
+              "invalid_option",
+              `Cannot serve the inspector on ${host} port ${options.port}: ${error.code === "EADDRINUSE" ? "it is in use" : "permission denied"}. Pick another port, or 0 for any free one.`,
+              { cause: error },
+            )
+          : error,
+      );
+    server.once("error", refuse);
     server.listen(options.port ?? 0, host, () => {
-      server.off("error", reject);
+      server.off("error", refuse);
       resolve();
     });
   });

@@ -10,14 +10,14 @@ import { ToolsiftError } from "../errors.js";
 /** Caps of one recorder; every figure is a count of items or characters. */
 export interface SessionRecorderOptions {
   /** Sessions kept; past it the closed session (else the idle one) with the oldest activity is
-   * dropped. Default 50. */
+   * dropped. Default 20. */
   maxSessions?: number;
-  /** Events kept per session; past it the oldest are dropped (and counted). Default 500. */
+  /** Events kept per session; past it the oldest are dropped (and counted). Default 250. */
   maxEvents?: number;
   /** Characters of JSON kept of one call's arguments; longer ones are kept as a cut string.
    * Default 1,000. */
   maxArgumentChars?: number;
-  /** Characters kept of an error text or a search query. Default 500. */
+  /** Characters kept of an error text, a search query or one repair. Default 500. */
   maxTextChars?: number;
 }
 
@@ -30,9 +30,9 @@ export interface RecordedReveal {
   tool: string;
   /** The queries (search) or names (describe) asked for, joined by " | ". */
   query: string;
-  /** Tools the search returned, in its order (at most 50 names). */
+  /** Tools the search returned, in its order (at most 25 names, the engine's most hits). */
   found: string[];
-  /** Those newly revealed to the session by this call (at most 50 names). */
+  /** Those newly revealed to the session by this call (at most 25 names). */
   tools: string[];
   /** The servers of the tools found or revealed, once each. */
   servers: string[];
@@ -52,7 +52,7 @@ export interface RecordedCall {
   /** The arguments as sent, or a string cut to `maxArgumentChars` when their JSON is longer. */
   arguments: unknown;
   argumentsCut?: boolean;
-  /** Argument repairs applied, in words. */
+  /** Argument repairs applied, in words (at most 10). */
   repairs: string[];
   ok: boolean;
   /** snake_case reason when the call failed before or in the tool (e.g. `invalid_arguments`). */
@@ -121,7 +121,9 @@ export interface SessionRecorder {
   readonly limits: Required<SessionRecorderOptions>;
 }
 
-const MAX_REVEALED_NAMES = 50;
+// a search returns at most 25 hits (the engine's MAX_LIMIT); a call rarely needs 10 repairs
+const MAX_REVEALED_NAMES = 25;
+const MAX_REPAIRS = 10;
 
 function cut(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
@@ -167,8 +169,8 @@ function errorText(content: CallReport["outcome"]["content"]): string {
 /** Creates a recorder; pass it as `recorder` to `serveHttp`, `serveStdio` or `createHttpGateway`. */
 export function createSessionRecorder(options: SessionRecorderOptions = {}): SessionRecorder {
   const limits: Required<SessionRecorderOptions> = {
-    maxSessions: positive(options.maxSessions, 50, "maxSessions"),
-    maxEvents: positive(options.maxEvents, 500, "maxEvents"),
+    maxSessions: positive(options.maxSessions, 20, "maxSessions"),
+    maxEvents: positive(options.maxEvents, 250, "maxEvents"),
     maxArgumentChars: positive(options.maxArgumentChars, 1_000, "maxArgumentChars"),
     maxTextChars: positive(options.maxTextChars, 500, "maxTextChars"),
   };
@@ -273,7 +275,9 @@ export function createSessionRecorder(options: SessionRecorderOptions = {}): Ses
         ...(server !== undefined ? { server } : {}),
         route: outcome.route,
         ...keepArguments(args ?? {}),
-        repairs: outcome.repairs.map((repair) => cut(repair, limits.maxTextChars)),
+        repairs: outcome.repairs
+          .slice(0, MAX_REPAIRS)
+          .map((repair) => cut(repair, limits.maxTextChars)),
         ok: !outcome.isError,
         ...(outcome.errorCode !== undefined ? { errorCode: outcome.errorCode } : {}),
         ...error,
