@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   createInspectorModel,
+  type InspectorModel,
   type InspectorServer,
   type SessionsView,
   startInspectorServer,
@@ -71,10 +72,32 @@ export async function startGatewayInspector(
   options: GatewayInspectorOptions,
 ): Promise<InspectorServer> {
   const { sift, recorder } = options;
-  // the catalog as connected now; calls are never run by the page (it only searches)
-  const model = createInspectorModel(sift.catalog.list(), {
-    ...(options.profile !== undefined ? { profile: options.profile } : {}),
+  // built from the gateway's catalog, again on the first request after it changed (an upstream's
+  // list_changed, a restart); the page never runs a tool (it only searches)
+  const build = () =>
+    createInspectorModel(sift.catalog.list(), {
+      ...(options.profile !== undefined ? { profile: options.profile } : {}),
+    });
+  let built = build();
+  let stale = false;
+  const stopWatching = sift.catalog.onChange(() => {
+    stale = true;
   });
+  const current = () => {
+    if (stale) {
+      stale = false;
+      built = build();
+    }
+    return built;
+  };
+  const model: InspectorModel = {
+    get profiles() {
+      return current().profiles;
+    },
+    catalog: (profile) => current().catalog(profile),
+    search: (query, searchOptions) => current().search(query, searchOptions),
+    cost: (costOptions) => current().cost(costOptions),
+  };
   let endpoint: string | undefined;
   const server = await startInspectorServer({
     model,
@@ -101,5 +124,11 @@ export async function startGatewayInspector(
     ...(options.mcp ? { mount: { "/mcp": options.mcp } } : {}),
   });
   if (options.mcp) endpoint = `${server.url}mcp`;
-  return server;
+  return {
+    ...server,
+    close: async () => {
+      stopWatching();
+      await server.close();
+    },
+  };
 }

@@ -99,8 +99,12 @@ describe("toolsift inspect --config", () => {
       client: "cli-test 1",
       events: [{ tool: "fault__echo", errorCode: "invalid_arguments" }],
     });
-    const catalog = (await (await fetch(`${url}api/catalog`)).json()) as { total: number };
-    expect(catalog.total).toBe(8);
+    const total = async () =>
+      ((await (await fetch(`${url}api/catalog`)).json()) as { total: number }).total;
+    expect(await total()).toBe(8);
+    // an upstream that adds a tool (tools/list_changed): the catalog view follows
+    await client.callTool({ name: "tool_call", arguments: { name: "fault__grow", arguments: {} } });
+    await expect.poll(total, { timeout: 10_000 }).toBe(9);
     await client.close();
     stop.abort();
     expect(await running).toBe(0);
