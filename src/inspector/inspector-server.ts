@@ -54,6 +54,11 @@ const ASSETS: Record<string, { file: string; type: string }> = {
   "/": { file: "index.html", type: "text/html; charset=utf-8" },
   "/inspector.css": { file: "inspector.css", type: "text/css; charset=utf-8" },
   "/inspector.js": { file: "inspector.js", type: "text/javascript; charset=utf-8" },
+  "/inspector-common.js": { file: "inspector-common.js", type: "text/javascript; charset=utf-8" },
+  "/inspector-sessions.js": {
+    file: "inspector-sessions.js",
+    type: "text/javascript; charset=utf-8",
+  },
 };
 
 const HEADERS = {
