@@ -11,5 +11,6 @@ export {
   type InspectorServer,
   type InspectorServerOptions,
   type SessionsView,
+  type SessionView,
   startInspectorServer,
 } from "./inspector-server.js";

@@ -73,10 +73,17 @@ function listed({ name, description, inputSchema }: ToolDefinition) {
   return { name, description, inputSchema };
 }
 
-/** Builds the model; one facade per profile, made on first use. */
-export function createInspectorModel(tools: readonly ToolDefinition[]): InspectorModel {
+/** Builds the model; one facade per profile, made on first use. `profile` is the one the page
+ * opens with (a gateway's config profile); default the policy's default. */
+export function createInspectorModel(
+  tools: readonly ToolDefinition[],
+  options: { profile?: string } = {},
+): InspectorModel {
   const sifts = new Map<string, ToolSift>();
-  const base = createToolSift({ tools });
+  const base = createToolSift({
+    tools,
+    ...(options.profile !== undefined ? { policy: { profile: options.profile } } : {}),
+  });
   const profiles = base.policy.profiles().map((profile) => profile.name);
   sifts.set(base.policy.profile, base);
   const tokens = new Map<string, number>();

@@ -143,3 +143,43 @@ describe("the inspector server", () => {
     });
   });
 });
+
+describe("the inspector server's port", () => {
+  it("names a port in use and how to pick another", async () => {
+    const taken = Number(new URL(server.url).port);
+    await expect(
+      startInspectorServer({ model: createInspectorModel(tools), port: taken }),
+    ).rejects.toThrow(`port ${taken}: it is in use. Pick another port`);
+  });
+});
+
+describe("the inspector server with a gateway attached", () => {
+  it("answers an unchanged session log in a few bytes, and passes a mounted path to its handler", async () => {
+    let version = 1;
+    const mounted: string[] = [];
+    const attached = await startInspectorServer({
+      model: createInspectorModel(tools),
+      sessions: () => ({ attached: true, version, sessions: [] }),
+      mount: {
+        "/mcp": async (request, response) => {
+          mounted.push(`${request.method} ${request.headers.host}`);
+          response.writeHead(202).end();
+        },
+      },
+    });
+    try {
+      const since = (value: number) =>
+        get(`${attached.url}api/sessions?since=${value}`).then((answer) => JSON.parse(answer.body));
+      expect(await since(1)).toEqual({ attached: true, version: 1, unchanged: true });
+      version = 2;
+      expect(await since(1)).toEqual({ attached: true, version: 2, sessions: [] });
+      // the mounted handler does its own checks: POST and a foreign Host reach it
+      expect((await get(`${attached.url}mcp`, { host: "evil.example" }, "POST")).status).toBe(202);
+      expect(mounted).toEqual(["POST evil.example"]);
+      // everything else still goes through the page's own checks
+      expect((await get(`${attached.url}mcp/other`, {}, "POST")).status).toBe(405);
+    } finally {
+      await attached.close();
+    }
+  });
+});

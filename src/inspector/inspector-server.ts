@@ -2,27 +2,29 @@
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { isToolsiftError, ToolsiftError } from "../errors.js";
+import type { RecordedSession } from "../mcp/index.js";
 import type { InspectorModel } from "./inspector-model.js";
+
+/** One gateway client session as the Sessions view shows it: the gateway's recorder's entry
+ * (a type-only import: the inspector never loads the MCP SDK). */
+export type SessionView = RecordedSession;
 
 /** What the sessions view shows; a gateway feeds it through `sessions` (see `InspectorServerOptions`). */
 export interface SessionsView {
   attached: boolean;
-  /** Where the sessions come from, e.g. the gateway's config file. */
+  /** Where the sessions come from, e.g. the gateway's config file and mode. */
   source?: string;
-  sessions: {
-    id: string;
-    reveals: { at: string; tools: string[] }[];
-    calls: {
-      at: string;
-      tool: string;
-      server?: string;
-      arguments: unknown;
-      repairs: string[];
-      error?: string;
-      truncated: boolean;
-      durationMs: number;
-    }[];
-  }[];
+  /** Changes whenever a session does; `/api/sessions?since=VERSION` answers `unchanged` then. */
+  version?: number | string;
+  /** Where MCP clients connect, when the gateway is served by this inspector. */
+  endpoint?: string;
+  /** The upstream servers and their state. */
+  servers?: { server: string; state: string; tools: number; error?: string }[];
+  /** The recorder's caps and what it dropped to stay within them. */
+  limits?: { maxSessions: number; maxEvents: number; maxArgumentChars: number };
+  droppedSessions?: number;
+  /** Most recently active first. */
+  sessions: SessionView[];
 }
 
 export interface InspectorServerOptions {
@@ -34,6 +36,9 @@ export interface InspectorServerOptions {
   port?: number;
   /** The gateway's sessions; without it the page says no gateway is attached. */
   sessions?: () => SessionsView | Promise<SessionsView>;
+  /** Other handlers by exact path (the gateway's `/mcp`), run before the page's own checks:
+   * each does its own Host/Origin checks and takes any method. */
+  mount?: Record<string, (request: IncomingMessage, response: ServerResponse) => Promise<void>>;
 }
 
 export interface InspectorServer {
@@ -49,6 +54,11 @@ const ASSETS: Record<string, { file: string; type: string }> = {
   "/": { file: "index.html", type: "text/html; charset=utf-8" },
   "/inspector.css": { file: "inspector.css", type: "text/css; charset=utf-8" },
   "/inspector.js": { file: "inspector.js", type: "text/javascript; charset=utf-8" },
+  "/inspector-common.js": { file: "inspector-common.js", type: "text/javascript; charset=utf-8" },
+  "/inspector-sessions.js": {
+    file: "inspector-sessions.js",
+    type: "text/javascript; charset=utf-8",
+  },
 };
 
 const HEADERS = {
@@ -98,8 +108,16 @@ async function api(model: InspectorModel, options: InspectorServerOptions, url: 
       });
     case "/api/cost":
       return model.cost({ ...(profile ? { profile } : {}), reveal: query.get("reveal") ?? "" });
-    case "/api/sessions":
-      return options.sessions ? options.sessions() : { attached: false, sessions: [] };
+    case "/api/sessions": {
+      if (!options.sessions) return { attached: false, sessions: [] };
+      const view = await options.sessions();
+      // the page polls: an unchanged log is a few bytes, not every session again
+      const since = query.get("since");
+      if (since !== null && view.version !== undefined && String(view.version) === since) {
+        return { attached: true, version: view.version, unchanged: true };
+      }
+      return view;
+    }
     default:
       return undefined;
   }
@@ -127,6 +145,9 @@ export async function startInspectorServer(
   });
 
   async function handle(request: IncomingMessage, response: ServerResponse) {
+    const mounted =
+      options.mount?.[new URL(request.url ?? "/", "http://inspector.invalid").pathname];
+    if (mounted) return mounted(request, response);
     if (!hosts.has((request.headers.host ?? "").toLowerCase())) {
       return sendJson(response, 421, {
         error: {
@@ -171,9 +192,19 @@ export async function startInspectorServer(
   }
 
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    const refuse = (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === "EADDRINUSE" || error.code === "EACCES"
+          ? new ToolsiftError(
+              "invalid_option",
+              `Cannot serve the inspector on ${host} port ${options.port}: ${error.code === "EADDRINUSE" ? "it is in use" : "permission denied"}. Pick another port, or 0 for any free one.`,
+              { cause: error },
+            )
+          : error,
+      );
+    server.once("error", refuse);
     server.listen(options.port ?? 0, host, () => {
-      server.off("error", reject);
+      server.off("error", refuse);
       resolve();
     });
   });

@@ -4,6 +4,7 @@
  * `sift.execute`, read by the routing function.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import type { BudgetHit } from "../budget/index.js";
 import type { ClientRelay } from "./client-relay.js";
 
 /** A progress report as MCP sends it. */
@@ -18,6 +19,8 @@ export interface CallScope {
   onProgress?: (progress: UpstreamProgress) => void;
   /** Answers the upstream's sampling/elicitation/roots requests made during the call. */
   relay?: ClientRelay;
+  /** Told when the result budget cuts this call's result (the session recorder notes it). */
+  onBudgetHit?: (hit: BudgetHit) => void;
 }
 
 export const callScope = new AsyncLocalStorage<CallScope>();

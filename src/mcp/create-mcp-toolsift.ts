@@ -1,6 +1,7 @@
 /** `createMCPToolSift`: a ToolSift filled from upstream MCP servers, closed with one call. */
 import { createToolSift, type ToolSift, type ToolSiftOptions } from "../create-toolsift.js";
 import { unmatchedSelectors } from "../policy/index.js";
+import { callScope } from "./call-scope.js";
 import {
   type ConnectServersOptions,
   connectServers,
@@ -41,7 +42,18 @@ export async function createMCPToolSift(options: MCPToolSiftOptions): Promise<MC
     onElicitation,
     ...siftOptions
   } = options;
-  const sift = createToolSift(siftOptions);
+  const given = siftOptions.budget?.onBudgetHit;
+  const sift = createToolSift({
+    ...siftOptions,
+    budget: {
+      ...siftOptions.budget,
+      // the hit happens inside the gateway call that caused it: its scope learns the result was cut
+      onBudgetHit: (hit) => {
+        callScope.getStore()?.onBudgetHit?.(hit);
+        given?.(hit);
+      },
+    },
+  });
   const upstreams = await connectServers(sift, {
     servers,
     ...(naming !== undefined ? { naming } : {}),

@@ -19,6 +19,7 @@ import {
   registerPassThrough,
   relayThrough,
 } from "./session-pass-through.js";
+import type { CallReport, SessionRecorder } from "./session-recorder.js";
 
 /** Options shared by every session of one gateway. */
 export interface GatewaySessionOptions {
@@ -29,6 +30,8 @@ export interface GatewaySessionOptions {
   /** Tools per `tools/list` page; default 500. */
   pageSize?: number;
   serverInfo?: { name: string; version: string };
+  /** Logs each session's reveals and calls (the inspector's Sessions view reads it). */
+  recorder?: SessionRecorder;
 }
 
 /** The disclosure settings each mode stands for. */
@@ -76,12 +79,19 @@ export function createGatewaySession(
   // requests an upstream sends outside any call (roots after its initialize) come here too
   server.oninitialized = () => {
     const remove = sift.upstreams.addClient(relayThrough(server, server.request.bind(server)));
+    options.recorder?.open(session(), server.getClientVersion());
     const previous = server.onclose;
     server.onclose = () => {
       remove();
+      options.recorder?.close(session());
       previous?.();
     };
   };
+  const record = (report: Omit<CallReport, "serverOf">) =>
+    options.recorder?.record(session(), {
+      ...report,
+      serverOf: (tool) => sift.upstreams.route(tool)?.server,
+    });
 
   server.setRequestHandler(ListToolsRequestSchema, (request) => {
     const plan = sift.prepare({ session: session(), ...settings });
@@ -101,17 +111,41 @@ export function createGatewaySession(
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     // a pinned tool that changed is refused by name, directly or through the call meta tool
     const { name, arguments: args } = request.params;
+    const startedAt = new Date();
+    const start = performance.now();
     const inner = sift.catalog.has(name) ? undefined : args?.name;
     const held =
       sift.upstreams.heldMessage(name) ??
       (typeof inner === "string" ? sift.upstreams.heldMessage(inner) : undefined);
-    if (held !== undefined) return { content: [{ type: "text", text: held }], isError: true };
+    if (held !== undefined) {
+      const content = [{ type: "text" as const, text: held }];
+      record({
+        name,
+        arguments: args,
+        outcome: {
+          tool: typeof inner === "string" ? inner : name,
+          route: inner === undefined ? "direct" : "bridge",
+          revealed: [],
+          repairs: [],
+          isError: true,
+          errorCode: "tool_held",
+          content,
+        },
+        startedAt,
+        durationMs: performance.now() - start,
+      });
+      return { content, isError: true };
+    }
+    let truncated: CallReport["truncated"];
     // the client's progress token follows the call to the upstream, whose reports come back
     const progressToken = request.params._meta?.progressToken;
     // reports still being written when the result is ready would land after it (or be lost with
     // the response stream over HTTP): the result waits for them
     const reports: Promise<unknown>[] = [];
     const scope: CallScope = {
+      onBudgetHit: (hit) => {
+        truncated = { tokens: hit.tokens, limit: hit.limit };
+      },
       // the upstream's sampling/elicitation/roots requests during the call go to this client
       relay: relayThrough(server, extra.sendRequest),
       ...(progressToken === undefined
@@ -139,6 +173,14 @@ export function createGatewaySession(
       }),
     );
     await Promise.all(reports);
+    record({
+      name,
+      arguments: args,
+      outcome,
+      truncated,
+      startedAt,
+      durationMs: performance.now() - start,
+    });
     // reveal mode: found tools join this session's tools/list, so tell the client to re-list
     if (outcome.revealed.length > 0 && options.mode === "reveal") {
       await server.sendToolListChanged().catch(() => undefined);

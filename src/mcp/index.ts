@@ -21,11 +21,24 @@ export {
 } from "./gateway-session.js";
 export { InvalidConfigError, loadGatewayConfig } from "./load-gateway-config.js";
 export {
+  createHttpGateway,
+  type HttpGateway,
+  type HttpGatewayOptions,
   type RunningGateway,
   type ServeHttpOptions,
   serveHttp,
   serveStdio,
 } from "./serve-gateway.js";
+export {
+  type CallReport,
+  createSessionRecorder,
+  type RecordedCall,
+  type RecordedEvent,
+  type RecordedReveal,
+  type RecordedSession,
+  type SessionRecorder,
+  type SessionRecorderOptions,
+} from "./session-recorder.js";
 export {
   defaultApprovalsFile,
   loadToolPins,

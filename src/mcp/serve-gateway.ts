@@ -108,13 +108,9 @@ export async function serveStdio(options: GatewaySessionOptions): Promise<Runnin
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 
 /** Options of `serveHttp`. */
-export interface ServeHttpOptions extends GatewaySessionOptions {
-  /** Default `127.0.0.1`. Any other address needs `token`. */
-  host?: string;
+export interface ServeHttpOptions extends HttpGatewayOptions {
   /** Default 0 (any free port; read it from `url`). */
   port?: number;
-  /** Required as `Authorization: Bearer TOKEN` on every request when set. */
-  token?: string;
 }
 
 function hostOf(header: string): string {
@@ -127,7 +123,7 @@ function hostOf(header: string): string {
 /** Why a request must be refused (status and message), or undefined when it may proceed. */
 function refusal(
   request: IncomingMessage,
-  options: ServeHttpOptions,
+  options: HttpGatewayOptions,
   loopback: boolean,
 ): [number, string] | undefined {
   if (loopback) {
@@ -168,8 +164,26 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
   return text === "" ? undefined : JSON.parse(text);
 }
 
-/** Serves streamable HTTP on `http://HOST:PORT/mcp`, one ToolSift session per MCP session. */
-export async function serveHttp(options: ServeHttpOptions): Promise<RunningGateway> {
+/** The streamable-HTTP side of a gateway without its own listener: mount `handle` on `/mcp` of
+ * an existing `node:http` server (the inspector does). */
+export interface HttpGateway {
+  /** Answers one request for the MCP endpoint (Host/Origin/token checks included). */
+  handle(request: IncomingMessage, response: ServerResponse): Promise<void>;
+  /** Closes every client session; the upstreams stay (close `sift` for them). */
+  close(): Promise<void>;
+}
+
+/** Options of `createHttpGateway` (and, with a port, of `serveHttp`). */
+export interface HttpGatewayOptions extends GatewaySessionOptions {
+  /** Where the listener is bound; default `127.0.0.1`. Loopback turns on the DNS-rebinding
+   * checks; any other address needs `token`. */
+  host?: string;
+  /** Required as `Authorization: Bearer TOKEN` on every request when set. */
+  token?: string;
+}
+
+/** Creates the `/mcp` handler of a gateway, one ToolSift session per MCP session. */
+export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
   const host = options.host ?? "127.0.0.1";
   const loopback = LOOPBACK.has(host);
   if (!loopback && options.token === undefined) {
@@ -230,22 +244,35 @@ export async function serveHttp(options: ServeHttpOptions): Promise<RunningGatew
     await transport.handleRequest(request, response, body);
   };
 
-  const http = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      if (!response.headersSent)
-        sendError(response, 400, `Bad request: ${(error as Error).message}`);
-    });
-  });
+  return {
+    handle: (request, response) =>
+      handle(request, response).catch((error: unknown) => {
+        if (!response.headersSent)
+          sendError(response, 400, `Bad request: ${(error as Error).message}`);
+      }),
+    close: async () => {
+      stopAnnouncing();
+      await Promise.all(
+        [...sessions.values()].map((entry) => entry.server.close().catch(() => undefined)),
+      );
+    },
+  };
+}
+
+/** Serves streamable HTTP on `http://HOST:PORT/mcp`, one ToolSift session per MCP session. */
+export async function serveHttp(options: ServeHttpOptions): Promise<RunningGateway> {
+  const gateway = createHttpGateway(options);
+  const http = createServer((request, response) => void gateway.handle(request, response));
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);
-    http.listen(options.port ?? 0, host, () => resolve());
+    http.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
+  }).catch(async (error: unknown) => {
+    await gateway.close();
+    throw error;
   });
   const address = http.address() as AddressInfo;
   const { closed, close } = closeOnce(async () => {
-    stopAnnouncing();
-    await Promise.all(
-      [...sessions.values()].map((entry) => entry.server.close().catch(() => undefined)),
-    );
+    await gateway.close();
     http.closeAllConnections();
     await new Promise((resolve) => http.close(resolve));
     await options.sift.close();

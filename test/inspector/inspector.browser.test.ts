@@ -3,10 +3,9 @@
  * real catalogs. Screenshots go to test-output/inspector/ (gitignored). Skipped, with a message,
  * when Chromium or the shared catalogs are absent; `.ci/run` installs Chromium.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadTools } from "../../src/cli/load.js";
 import {
@@ -15,8 +14,8 @@ import {
   startInspectorServer,
 } from "../../src/inspector/index.js";
 import { sharedDir } from "../shared-dir.js";
+import { CHROMIUM, launchChromium } from "./launch-chromium.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 const catalogs = path.join(sharedDir(), "catalogs");
 const ready = existsSync(CHROMIUM) && existsSync(catalogs);
 if (!ready) {
@@ -26,10 +25,9 @@ if (!ready) {
 }
 const shots = path.resolve("test-output/inspector");
 
-let browser: BrowserContext;
+let closeBrowser: (() => Promise<void>) | undefined;
 let server: InspectorServer;
 let page: Page;
-let profileDir: string;
 
 const quiet = { stdout() {}, stderr() {} };
 
@@ -40,29 +38,12 @@ describe.runIf(ready)("the inspector page in Chromium, on the 1,371-tool catalog
     model.catalog();
     await model.cost();
     server = await startInspectorServer({ model });
-    profileDir = mkdtempSync(path.join(tmpdir(), "toolsift-chromium-"));
-    // a fresh --user-data-dir: playwright passes it for a persistent context
-    browser = await chromium.launchPersistentContext(profileDir, {
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-      viewport: { width: 1366, height: 900 },
-    });
-    page = browser.pages()[0] ?? (await browser.newPage());
+    ({ page, close: closeBrowser } = await launchChromium());
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await closeBrowser?.();
     await server?.close();
-    if (profileDir) rmSync(profileDir, { recursive: true, force: true });
   });
 
   it("loads the catalog view: counts, a bar per server, tools with their policy state", async () => {

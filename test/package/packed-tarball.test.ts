@@ -96,7 +96,13 @@ describe("the packed tarball", () => {
     expect(packed).toContain("dist/index.d.ts");
     expect(packed).toContain("dist/cli/main.js");
     // the inspector's page is served from files beside its code, copied by the build
-    for (const asset of ["index.html", "inspector.css", "inspector.js"]) {
+    for (const asset of [
+      "index.html",
+      "inspector.css",
+      "inspector.js",
+      "inspector-common.js",
+      "inspector-sessions.js",
+    ]) {
       expect(packed).toContain(`dist/inspector/assets/${asset}`);
     }
     expect(packed.filter((file) => file.endsWith(".map"))).toEqual([]);

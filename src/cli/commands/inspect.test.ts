@@ -1,11 +1,16 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
 import { capture } from "../__tests__/capture.js";
 import { runCli } from "../run-cli.js";
 import { inspectCommand } from "./inspect.js";
 
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const faultServer = path.join(root, "test/fixtures/mcp/fault-server.mjs");
 const dir = mkdtempSync(path.join(tmpdir(), "toolsift-inspect-"));
 const good = path.join(dir, "tools.json");
 writeFileSync(
@@ -55,5 +60,54 @@ describe("toolsift inspect", () => {
     stop.abort();
     expect(await inspectCommand(["--catalog", good, "--host", "0.0.0.0"], io, stop.signal)).toBe(0);
     expect(io.err).toContain("which is not loopback");
+  });
+});
+
+describe("toolsift inspect --config", () => {
+  it("refuses --config with --catalog or --host, saying why", async () => {
+    const io = capture();
+    expect(await runCli(["inspect", "--config", "x.json", "--catalog", good], io)).toBe(2);
+    expect(io.err).toContain("not both");
+    const host = capture();
+    expect(await runCli(["inspect", "--config", "x.json", "--host", "0.0.0.0"], host)).toBe(2);
+    expect(host.err).toContain("--host does not go with --config");
+  });
+
+  it("serves the gateway at /mcp on the inspector's port, and its sessions at /api/sessions", async () => {
+    const config = path.join(dir, "gateway.json");
+    writeFileSync(
+      config,
+      JSON.stringify({ servers: { fault: { command: "node", args: [faultServer] } } }),
+    );
+    const io = capture();
+    const stop = new AbortController();
+    const running = inspectCommand(["--config", config], io, stop.signal);
+    await expect.poll(() => io.err, { timeout: 30_000 }).toMatch(/connect to http:.*\/mcp/);
+    const url = /at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(io.err)?.[1] ?? "";
+    const client = new Client({ name: "cli-test", version: "1" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${url}mcp`)));
+    await client.callTool({ name: "tool_call", arguments: { name: "fault__echo", arguments: {} } });
+    const view = (await (await fetch(`${url}api/sessions`)).json()) as {
+      attached: boolean;
+      endpoint: string;
+      servers: { server: string; state: string }[];
+      sessions: { client: string; events: { tool: string; errorCode?: string }[] }[];
+    };
+    expect(view).toMatchObject({ attached: true, endpoint: `${url}mcp` });
+    expect(view.servers).toEqual([expect.objectContaining({ server: "fault", state: "ready" })]);
+    expect(view.sessions[0]).toMatchObject({
+      client: "cli-test 1",
+      events: [{ tool: "fault__echo", errorCode: "invalid_arguments" }],
+    });
+    const total = async () =>
+      ((await (await fetch(`${url}api/catalog`)).json()) as { total: number }).total;
+    expect(await total()).toBe(8);
+    // an upstream that adds a tool (tools/list_changed): the catalog view follows
+    await client.callTool({ name: "tool_call", arguments: { name: "fault__grow", arguments: {} } });
+    await expect.poll(total, { timeout: 10_000 }).toBe(9);
+    await client.close();
+    stop.abort();
+    expect(await running).toBe(0);
+    await expect(fetch(url)).rejects.toThrow();
   });
 });

@@ -1,6 +1,11 @@
 import { spawn } from "node:child_process";
-import { createInspectorModel, startInspectorServer } from "../../inspector/index.js";
+import {
+  createInspectorModel,
+  type InspectorServer,
+  startInspectorServer,
+} from "../../inspector/index.js";
 import { catalogFlags, integerFlag, parseCommand } from "../args.js";
+import { logLevelFlag, modeFlag, openGatewaySift, startGatewayInspector } from "../gateway.js";
 import type { CliIO } from "../io.js";
 import { loadTools } from "../load.js";
 import { safeText } from "../terminal.js";
@@ -8,24 +13,34 @@ import { UsageError } from "../usage-error.js";
 
 export const inspectUsage = `Usage: toolsift inspect --catalog PATH [--catalog PATH ...] [--port N] [--host HOST] [--open]
        [--strict] [--duplicates qualify|error]
+   or: toolsift inspect --config FILE [--mode bridge|reveal|direct] [--port N] [--open] [--log-level LEVEL]
 
 Serves a local web page to look at a catalog: tools by server with their token cost and policy
 state (loaded, deferred, hidden, and by which layer and rule), a search playground (ranked hits,
 every scoring factor, what a model receives from tool_search; two queries side by side), the
 token cost per provider format (all loaded, first turn, after reveals) under each profile, and
-gateway sessions (none yet: no gateway is attached). The page works offline.
+gateway sessions. The page works offline.
+With --config it starts the gateway of that config (as toolsift serve does) in this process and
+serves its streamable-HTTP MCP endpoint on the same port, at /mcp: point an MCP client there and
+its searches, reveals and calls appear live under Sessions. To watch a stdio gateway that Claude
+Desktop or Cursor starts, use toolsift serve --config FILE --inspect instead.
 --port defaults to any free port. It listens on 127.0.0.1; --host serves another address (the
-page has no login: only do that on a network you trust). --open starts the system's browser.
-Stop it with Ctrl+C.`;
+page has no login: only do that on a network you trust; not with --config). --open starts the
+system's browser. Stop it with Ctrl+C.`;
 
 const flags = {
   ...catalogFlags,
+  config: { type: "string" },
+  mode: { type: "string" },
+  "log-level": { type: "string" },
   port: { type: "string" },
   host: { type: "string" },
   open: { type: "boolean" },
 } as const;
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
+
+type Values = ReturnType<typeof parseCommand<typeof flags>>["values"];
 
 /** Opens the URL in the desktop's browser; a missing opener is reported, never fatal. */
 function openBrowser(url: string, io: CliIO): void {
@@ -36,15 +51,8 @@ function openBrowser(url: string, io: CliIO): void {
   child.unref();
 }
 
-/** `toolsift inspect`: serves the inspector until SIGINT/SIGTERM (or `signal` aborts, in tests). */
-export async function inspectCommand(
-  argv: readonly string[],
-  io: CliIO,
-  signal?: AbortSignal,
-): Promise<number> {
-  const { values, positionals } = parseCommand(argv, flags);
-  if (positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}".`);
-  const port = integerFlag(values.port, "port", { min: 0, max: 65_535 }, 0);
+/** The inspector of catalog files; nothing to close but the server. */
+async function serveCatalogs(values: Values, port: number, io: CliIO) {
   const host = values.host ?? "127.0.0.1";
   if (values.host !== undefined && !LOOPBACK.has(host)) {
     io.stderr(
@@ -64,7 +72,75 @@ export async function inspectCommand(
     allowRemote: values.host !== undefined,
   });
   io.stderr(`toolsift inspector: ${tools.length} tools at ${server.url} (Ctrl+C stops it)\n`);
-  if (values.open) openBrowser(server.url, io);
+  return { server, close: () => server.close() };
+}
+
+/** The gateway of a config file, its /mcp endpoint served by the inspector, on loopback. */
+async function serveGateway(config: string, values: Values, port: number, io: CliIO) {
+  const mode = modeFlag(values.mode);
+  const {
+    mcp,
+    config: read,
+    sift,
+  } = await openGatewaySift(config, io, logLevelFlag(values["log-level"]));
+  const recorder = mcp.createSessionRecorder();
+  const gatewayMode = mode ?? read.mode ?? "bridge";
+  let gateway: ReturnType<typeof mcp.createHttpGateway> | undefined;
+  let server: InspectorServer;
+  try {
+    gateway = mcp.createHttpGateway({ sift, mode: gatewayMode, recorder });
+    server = await startGatewayInspector({
+      sift,
+      recorder,
+      source: `${config} (${gatewayMode} mode)`,
+      profile: read.profile,
+      port,
+      mcp: gateway.handle,
+    });
+  } catch (error) {
+    await gateway?.close();
+    await sift.close();
+    throw error;
+  }
+  const ready = sift.upstreams.status().filter((status) => status.state !== "down").length;
+  io.stderr(
+    `toolsift inspector: ${sift.catalog.size} tools from ${ready} server(s) at ${server.url}\n` +
+      `toolsift gateway (${gatewayMode} mode): MCP clients connect to ${server.url}mcp (Ctrl+C stops both)\n`,
+  );
+  return {
+    server,
+    close: async () => {
+      await server.close();
+      await gateway?.close();
+      await sift.close();
+    },
+  };
+}
+
+/** `toolsift inspect`: serves the inspector until SIGINT/SIGTERM (or `signal` aborts, in tests). */
+export async function inspectCommand(
+  argv: readonly string[],
+  io: CliIO,
+  signal?: AbortSignal,
+): Promise<number> {
+  const { values, positionals } = parseCommand(argv, flags);
+  if (positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}".`);
+  const port = integerFlag(values.port, "port", { min: 0, max: 65_535 }, 0);
+  if (values.config !== undefined && values.catalog !== undefined) {
+    throw new UsageError(
+      "Pass --catalog PATH or --config FILE, not both: with --config the catalog is the gateway's.",
+    );
+  }
+  if (values.config !== undefined && values.host !== undefined) {
+    throw new UsageError(
+      "--host does not go with --config: the gateway's tools would be callable from the network. Use toolsift serve --http HOST:PORT --token T for that.",
+    );
+  }
+  const running =
+    values.config !== undefined
+      ? await serveGateway(values.config, values, port, io)
+      : await serveCatalogs(values, port, io);
+  if (values.open) openBrowser(running.server.url, io);
   let stop = () => {};
   await new Promise<void>((resolve) => {
     stop = () => resolve();
@@ -75,6 +151,6 @@ export async function inspectCommand(
   });
   process.off("SIGINT", stop);
   process.off("SIGTERM", stop);
-  await server.close();
+  await running.close();
   return 0;
 }

@@ -1,15 +1,19 @@
-import { parseCommand } from "../args.js";
+import { integerFlag, parseCommand } from "../args.js";
+import { logLevelFlag, modeFlag, openGatewaySift, startGatewayInspector } from "../gateway.js";
 import type { CliIO } from "../io.js";
-import { loadMCP } from "../load-mcp.js";
 import { UsageError } from "../usage-error.js";
 
 export const serveUsage = `Usage: toolsift serve --config FILE [--mode bridge|reveal|direct] [--http HOST:PORT] [--token T] [--log-level LEVEL]
+       [--inspect] [--inspect-port N]
 
 Runs the MCP gateway in front of the config's servers: over stdio (default), or streamable HTTP
 at http://HOST:PORT/mcp (--http 8080 means 127.0.0.1:8080; other hosts need --token).
 Modes: bridge (default) shows search/describe/call meta tools; reveal shows the search tool plus
 the tools each session found; direct shows every tool. Logs go to stderr; LEVEL is error, warn,
-info (default) or debug (adds the servers' own stderr).`;
+info (default) or debug (adds the servers' own stderr).
+--inspect also serves the inspector on 127.0.0.1 (any free port; --inspect-port N picks one,
+and implies --inspect) with a live Sessions view of this gateway; its URL goes to stderr, so a
+stdio gateway started by Claude Desktop or Cursor can be watched in a browser.`;
 
 const flags = {
   config: { type: "string" },
@@ -17,10 +21,9 @@ const flags = {
   http: { type: "string" },
   token: { type: "string" },
   "log-level": { type: "string" },
+  inspect: { type: "boolean" },
+  "inspect-port": { type: "string" },
 } as const;
-
-const LEVELS = ["error", "warn", "info", "debug"] as const;
-const MODES = ["bridge", "reveal", "direct"] as const;
 
 /** Reads `--http`: `PORT`, `HOST:PORT` or `[IPv6]:PORT`. */
 function parseListen(value: string): { host: string; port: number } {
@@ -37,37 +40,21 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
   const { values } = parseCommand(argv, flags);
   if (!values.config)
     throw new UsageError("--config FILE is required: the upstream servers to serve.");
-  const mode = values.mode;
-  if (mode !== undefined && !(MODES as readonly string[]).includes(mode)) {
-    throw new UsageError(`--mode must be bridge, reveal or direct, got "${mode}".`);
-  }
-  const level = values["log-level"] ?? "info";
-  const rank = (LEVELS as readonly string[]).indexOf(level);
-  if (rank === -1)
-    throw new UsageError(`--log-level must be error, warn, info or debug, got "${level}".`);
+  const mode = modeFlag(values.mode);
+  const rank = logLevelFlag(values["log-level"]);
   const listen = values.http === undefined ? undefined : parseListen(values.http);
+  const inspectPort =
+    values.inspect || values["inspect-port"] !== undefined
+      ? integerFlag(values["inspect-port"], "inspect-port", { min: 0, max: 65_535 }, 0)
+      : undefined;
 
-  const mcp = await loadMCP();
-  const config = await mcp.loadGatewayConfig(values.config);
-  const pins = config.pinTools
-    ? await mcp.loadToolPins(
-        config.approvals ?? mcp.defaultApprovalsFile(values.config),
-        values.config,
-      )
-    : undefined;
-  const sift = await mcp.createMCPToolSift({
-    ...(pins ? { pins } : {}),
-    servers: config.servers,
-    ...(config.naming ? { naming: config.naming } : {}),
-    ...(config.profile ? { policy: { profile: config.profile } } : {}),
-    ...(config.budget ? { budget: config.budget } : {}),
-    log: (entry) => {
-      if (LEVELS.indexOf(entry.level) <= rank) {
-        io.stderr(`[${entry.level}] ${entry.server ? `${entry.server}: ` : ""}${entry.message}\n`);
-      }
-    },
-  });
-  const options = { sift, mode: (mode ?? config.mode ?? "bridge") as (typeof MODES)[number] };
+  const { mcp, config, sift } = await openGatewaySift(values.config, io, rank);
+  const recorder = inspectPort === undefined ? undefined : mcp.createSessionRecorder();
+  const options = {
+    sift,
+    mode: mode ?? config.mode ?? "bridge",
+    ...(recorder ? { recorder } : {}),
+  };
   let gateway: Awaited<ReturnType<typeof mcp.serveStdio>>;
   try {
     gateway = listen
@@ -85,11 +72,26 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
   io.stderr(
     `toolsift gateway (${options.mode} mode): ${sift.catalog.size} tools from ${ready} server(s)${gateway.url ? ` at ${gateway.url}` : " on stdio"}\n`,
   );
+  const inspector =
+    recorder && inspectPort !== undefined
+      ? await startGatewayInspector({
+          sift,
+          recorder,
+          source: `${values.config} (${options.mode} mode)`,
+          profile: config.profile,
+          port: inspectPort,
+        }).catch(async (error: unknown) => {
+          await gateway.close();
+          throw error;
+        })
+      : undefined;
+  if (inspector) io.stderr(`toolsift inspector: sessions of this gateway at ${inspector.url}\n`);
   const stop = () => void gateway.close();
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   await gateway.closed;
   process.off("SIGINT", stop);
   process.off("SIGTERM", stop);
+  await inspector?.close();
   return 0;
 }

@@ -1,41 +1,17 @@
-// The inspector page: plain DOM, text built with textContent (tool data is never parsed as HTML).
-const $ = (selector) => document.querySelector(selector);
-const SVG = "http://www.w3.org/2000/svg";
-const state = { profile: "", catalog: null };
-
-function el(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attributes)) {
-    if (key === "text") node.textContent = value;
-    else node.setAttribute(key, value);
-  }
-  for (const child of children) if (child != null) node.append(child);
-  return node;
-}
-
-function svg(tag, attributes = {}, text) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, String(value));
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-const fmt = (n) => Number(n).toLocaleString("en");
-
-/** Fetches one API route; a refused request becomes an Error carrying the server's message. */
-async function api(path, params = {}) {
-  const query = new URLSearchParams({ profile: state.profile, ...params });
-  const response = await fetch(`${path}?${query}`);
-  const body = await response.json();
-  if (!response.ok) throw new Error(body.error?.message ?? `${response.status} from ${path}`);
-  return body;
-}
-
-function showError(error) {
-  const box = $("#error");
-  box.textContent = error ? error.message : "";
-  box.hidden = !error;
-}
+// The inspector page: tabs, the catalog, search and cost views; Sessions live in
+// inspector-sessions.js. Text is built with textContent (tool data is never parsed as HTML).
+import {
+  $,
+  api,
+  el,
+  fieldList,
+  fmt,
+  showError,
+  state,
+  svg,
+  valueNode,
+} from "./inspector-common.js";
+import { loadSessions, pollSessions, renderSessions } from "./inspector-sessions.js";
 
 /** A horizontal bar chart with every value written beside its bar (readable without colour). */
 function barChart(title, rows, series) {
@@ -169,21 +145,6 @@ async function loadCatalog() {
 }
 
 // ---- search --------------------------------------------------------------------------------
-
-function fieldList(entries) {
-  const list = el("dl", { class: "fields" });
-  for (const [key, value] of entries) {
-    list.append(el("dt", { text: key }), el("dd", {}, value));
-  }
-  return list;
-}
-
-function valueNode(value) {
-  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
-    return document.createTextNode(String(value));
-  }
-  return el("pre", { text: JSON.stringify(value, null, 2) });
-}
 
 function explanationTable(explanation) {
   const table = el("table");
@@ -333,33 +294,6 @@ async function loadCost() {
   $("#cost-table").replaceChildren(table);
 }
 
-// ---- sessions ------------------------------------------------------------------------------
-
-async function loadSessions() {
-  const view = await api("/api/sessions");
-  const box = $("#sessions");
-  if (!view.attached) {
-    box.replaceChildren(
-      el("h2", { text: "No gateway attached" }),
-      el("p", {
-        text: "Sessions (reveals over time, calls with arguments, repairs, errors, truncations and latency) appear when the inspector is attached to a running toolsift gateway.",
-      }),
-    );
-    return;
-  }
-  box.replaceChildren(
-    el("p", { text: `${view.sessions.length} session(s) from ${view.source ?? "the gateway"}` }),
-    ...view.sessions.map((s) =>
-      el(
-        "details",
-        {},
-        el("summary", { text: `${s.id}: ${s.calls.length} calls, ${s.reveals.length} reveals` }),
-        valueNode(s),
-      ),
-    ),
-  );
-}
-
 // ---- shell ---------------------------------------------------------------------------------
 
 const loaders = { catalog: loadCatalog, search: null, cost: loadCost, sessions: loadSessions };
@@ -412,6 +346,8 @@ async function start() {
     if (event.target.checked) pane.run();
   });
   $("#catalog-filter").addEventListener("input", renderCatalog);
+  $("#server-filter").addEventListener("change", renderSessions);
+  $("#session-filter").addEventListener("change", renderSessions);
   $("#cost-form").addEventListener("submit", (event) => {
     event.preventDefault();
     refresh("cost");
@@ -423,6 +359,9 @@ async function start() {
     showError(error);
     return;
   }
+  // polled from the start, so a gateway that goes away is reported whichever view is open
+  loaded.add("sessions");
+  pollSessions();
   const select = $("#profile");
   select.replaceChildren(
     ...state.catalog.profiles.map((name) => el("option", { value: name, text: name })),

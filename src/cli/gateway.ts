@@ -1,0 +1,134 @@
+/** What `serve` and `inspect --config` share: the gateway's ToolSift from a config file, and the
+ * inspector attached to it (catalog views of its catalog, Sessions from its recorder). */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import {
+  createInspectorModel,
+  type InspectorModel,
+  type InspectorServer,
+  type SessionsView,
+  startInspectorServer,
+} from "../inspector/index.js";
+import type { MCPToolSift, SessionRecorder } from "../mcp/index.js";
+import type { CliIO } from "./io.js";
+import { loadMCP } from "./load-mcp.js";
+import { UsageError } from "./usage-error.js";
+
+export const LOG_LEVELS = ["error", "warn", "info", "debug"] as const;
+export const GATEWAY_MODES = ["bridge", "reveal", "direct"] as const;
+export type CliGatewayMode = (typeof GATEWAY_MODES)[number];
+
+/** Reads `--mode` (absent: undefined, the config decides). */
+export function modeFlag(mode: string | undefined): CliGatewayMode | undefined {
+  if (mode !== undefined && !(GATEWAY_MODES as readonly string[]).includes(mode)) {
+    throw new UsageError(`--mode must be bridge, reveal or direct, got "${mode}".`);
+  }
+  return mode as CliGatewayMode | undefined;
+}
+
+/** Reads `--log-level`: the rank of the most verbose level to print. */
+export function logLevelFlag(level = "info"): number {
+  const rank = (LOG_LEVELS as readonly string[]).indexOf(level);
+  if (rank === -1)
+    throw new UsageError(`--log-level must be error, warn, info or debug, got "${level}".`);
+  return rank;
+}
+
+/** Loads the config, connects its servers and returns the gateway's ToolSift; logs go to stderr. */
+export async function openGatewaySift(configPath: string, io: CliIO, logRank: number) {
+  const mcp = await loadMCP();
+  const config = await mcp.loadGatewayConfig(configPath);
+  const pins = config.pinTools
+    ? await mcp.loadToolPins(config.approvals ?? mcp.defaultApprovalsFile(configPath), configPath)
+    : undefined;
+  const sift = await mcp.createMCPToolSift({
+    ...(pins ? { pins } : {}),
+    servers: config.servers,
+    ...(config.naming ? { naming: config.naming } : {}),
+    ...(config.profile ? { policy: { profile: config.profile } } : {}),
+    ...(config.budget ? { budget: config.budget } : {}),
+    log: (entry) => {
+      if (LOG_LEVELS.indexOf(entry.level) <= logRank) {
+        io.stderr(`[${entry.level}] ${entry.server ? `${entry.server}: ` : ""}${entry.message}\n`);
+      }
+    },
+  });
+  return { mcp, config, sift };
+}
+
+/** Options of `startGatewayInspector`. */
+export interface GatewayInspectorOptions {
+  sift: MCPToolSift;
+  recorder: SessionRecorder;
+  /** Shown on the page: the config file and mode. */
+  source: string;
+  profile?: string | undefined;
+  port: number;
+  /** The gateway's `/mcp` handler when the inspector serves it too. */
+  mcp?: (request: IncomingMessage, response: ServerResponse) => Promise<void>;
+}
+
+/** Serves the inspector on loopback for a running gateway. */
+export async function startGatewayInspector(
+  options: GatewayInspectorOptions,
+): Promise<InspectorServer> {
+  const { sift, recorder } = options;
+  // built from the gateway's catalog, again on the first request after it changed (an upstream's
+  // list_changed, a restart); the page never runs a tool (it only searches)
+  const build = () =>
+    createInspectorModel(sift.catalog.list(), {
+      ...(options.profile !== undefined ? { profile: options.profile } : {}),
+    });
+  let built = build();
+  let stale = false;
+  const stopWatching = sift.catalog.onChange(() => {
+    stale = true;
+  });
+  const current = () => {
+    if (stale) {
+      stale = false;
+      built = build();
+    }
+    return built;
+  };
+  const model: InspectorModel = {
+    get profiles() {
+      return current().profiles;
+    },
+    catalog: (profile) => current().catalog(profile),
+    search: (query, searchOptions) => current().search(query, searchOptions),
+    cost: (costOptions) => current().cost(costOptions),
+  };
+  let endpoint: string | undefined;
+  const server = await startInspectorServer({
+    model,
+    port: options.port,
+    sessions: (): SessionsView => {
+      const servers = sift.upstreams.status().map(({ server, state, tools, error }) => ({
+        server,
+        state,
+        tools,
+        ...(error !== undefined ? { error } : {}),
+      }));
+      return {
+        attached: true,
+        source: options.source,
+        // a server going down changes the view as much as a call does
+        version: `${recorder.version}:${servers.map((entry) => entry.state).join(",")}`,
+        ...(endpoint !== undefined ? { endpoint } : {}),
+        servers,
+        limits: recorder.limits,
+        droppedSessions: recorder.droppedSessions,
+        sessions: recorder.sessions(),
+      };
+    },
+    ...(options.mcp ? { mount: { "/mcp": options.mcp } } : {}),
+  });
+  if (options.mcp) endpoint = `${server.url}mcp`;
+  return {
+    ...server,
+    close: async () => {
+      stopWatching();
+      await server.close();
+    },
+  };
+}
