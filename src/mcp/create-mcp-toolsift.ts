@@ -67,5 +67,10 @@ export async function createMCPToolSift(options: MCPToolSiftOptions): Promise<MC
   // the facade checked the policy against an empty catalog: check it against the servers' tools
   const warn = siftOptions.onWarning ?? ((message: string) => console.warn(`toolsift: ${message}`));
   for (const message of unmatchedSelectors(sift.policy, sift.catalog.list())) warn(message);
-  return Object.assign(sift, { upstreams, close: () => upstreams.close() });
+  const close = async () => {
+    await upstreams.close();
+    // approvals of first-seen tools are saved in the background: on disk before close settles
+    await pins?.flush();
+  };
+  return Object.assign(sift, { upstreams, close });
 }

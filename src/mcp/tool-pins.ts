@@ -27,6 +27,9 @@ export interface ToolPins {
   /** Records the tool's current fingerprint as approved (in memory; `save()` writes it). */
   approve(server: string, tool: Tool): void;
   save(): Promise<void>;
+  /** Settles when every save started so far is written (closing waits for it, so an approval
+   * recorded in the background is on disk before the next start reads the file). */
+  flush(): Promise<void>;
   /** The command that approves a held tool, for messages. */
   approveCommand(server: string, tool: string): string;
 }
@@ -111,6 +114,7 @@ export async function loadToolPins(file: string, configFile = "CONFIG"): Promise
       saving = saving.then(write, write);
       return saving;
     },
+    flush: () => saving.catch(() => undefined),
     approveCommand: (server, tool) =>
       `toolsift approve --config ${configFile} --server ${server} --tool ${tool}`,
   };
