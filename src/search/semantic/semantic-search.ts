@@ -7,9 +7,8 @@
 import type { ToolDefinition } from "../../catalog/index.js";
 import { ToolsiftError } from "../../errors.js";
 import { parseQuery } from "../query/parse-query.js";
-import { DEFAULT_RANKING } from "../ranking-config.js";
 import { MAX_LIMIT } from "../tool-search-index.js";
-import type { SearchHit, SearchOptions, SearchResult } from "../types.js";
+import type { SearchOptions, SearchResult } from "../types.js";
 import { type Embedder, normalizeVector } from "./embedder.js";
 import { fuseHits } from "./fuse-hits.js";
 import { Similarities } from "./similarities.js";
