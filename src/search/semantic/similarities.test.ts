@@ -79,4 +79,23 @@ describe("Similarities", () => {
     expect(right.zOf(40)).toBe(0);
     expect(right.rowsAbove(-100)).toHaveLength(40);
   });
+
+  it("gives z 0 to every tool when all vectors are the same (no spread, only rounding)", () => {
+    for (let seed = 1; seed <= 5; seed += 1) {
+      const vector = normalizeVector(
+        Float32Array.from({ length: 100 }, (_, i) => Math.sin(i * seed + 1)),
+      );
+      const base = matrixOf(300, 100, seed, false);
+      for (let row = 0; row < 300; row += 1) base.matrix.set(vector, row * 100);
+      const moments = CosineMoments.of(base.matrix, 300, 100);
+      const query = normalizeVector(
+        Float32Array.from({ length: 100 }, (_, i) => Math.cos(i * 3 + seed)),
+      );
+      for (const matrix of [base, { ...base, ...(moments ? { moments } : {}) }]) {
+        const scores = new Similarities(query, matrix, true);
+        expect(Math.abs(scores.zOf(7))).toBeLessThan(1e-3);
+        expect(scores.rowsAbove(0.5)).toEqual([]);
+      }
+    }
+  });
 });

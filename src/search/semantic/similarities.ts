@@ -1,6 +1,8 @@
 /** Cosine similarities of one query to the tool vectors, standardised as z-scores. */
 import type { VectorMatrix } from "./tool-vectors.js";
 
+const MIN_DEVIATION = 1e-6;
+
 /**
  * Mean and deviation are taken over all rows, before any filter: they only put the scores on a
  * common scale, and calling a filter on every tool would cost more than the scoring itself. When
@@ -36,7 +38,9 @@ export class Similarities {
       deviation = Math.sqrt(Math.max(0, squares / matrix.tools.length - mean * mean));
     }
     this.mean = mean;
-    this.deviation = deviation || 1;
+    // cosines are float32, good to about 1e-7: a smaller spread is rounding noise (a catalog of
+    // one repeated vector), and dividing by it would turn noise into large z-scores
+    this.deviation = deviation > MIN_DEVIATION ? deviation : 1;
   }
 
   /** The z-score of one row (0 when the query's vector did not fit the matrix). */
