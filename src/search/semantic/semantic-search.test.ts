@@ -1,9 +1,11 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { ToolDefinition } from "../../catalog/index.js";
 import { ToolSearchIndex } from "../tool-search-index.js";
 import type { SearchOptions } from "../types.js";
-import type { Embedder } from "./embedder.js";
+import { type Embedder, normalizeVector } from "./embedder.js";
 import { SemanticSearch } from "./semantic-search.js";
+import { Similarities } from "./similarities.js";
+import { toolEmbeddingText } from "./tool-vectors.js";
 
 // a toy embedder: each concept is one dimension, and words of one concept share it
 const CONCEPTS: Record<string, number> = {
@@ -200,5 +202,66 @@ describe("SemanticSearch", () => {
           () => {},
         ),
     ).toThrow(/semanticWeight must be a number from 0 to 1/);
+  });
+
+  it("scores every tool only when an addition could be shown, and loses no hit", async () => {
+    // 120 tools over the toy concepts: more rows than dimensions, and many similar tools
+    const words = Object.keys(CONCEPTS);
+    const tools = Array.from({ length: 120 }, (_, n) =>
+      tool(`tool_${n}`, `${words[n % 25]} ${words[(n * 7) % 25]} ${n % 3 ? "" : "bill"}`),
+    );
+    const { semantic, lexical } = setup(toyEmbedder(), tools);
+    const queries = ["flick", "film payment", "weather rain", "repo user", "mail folder event"];
+    await semantic.prepare(queries);
+    // the documented fusion, scoring every tool
+    const embed = (texts: string[]) =>
+      toyEmbedder()
+        .embed(texts, { kind: "tool" })
+        .then((vectors) => vectors.map(normalizeVector));
+    const toolVectors = await embed(tools.map(toolEmbeddingText));
+    const reference = async (query: string, limit: number, cut: boolean) => {
+      const [q] = await embed([query]);
+      const cosines = toolVectors.map((v) => v.reduce((sum, x, i) => sum + x * (q?.[i] ?? 0), 0));
+      const mean = cosines.reduce((a, b) => a + b) / cosines.length;
+      const sd = Math.sqrt(cosines.reduce((a, c) => a + (c - mean) ** 2, 0) / cosines.length);
+      const z = (name: string) => ((cosines[Number(name.slice(5))] as number) - mean) / sd;
+      const part = (name: string) => 0.1 * Math.min(1, Math.max(0, z(name) / 4));
+      const pool = lexical(query, { limit: 25, cut: false }).hits;
+      const best = pool[0]?.score ?? 0;
+      const fused = pool.map((hit) => ({
+        name: hit.name,
+        score: (0.9 * hit.score) / best + part(hit.name),
+      }));
+      for (const t of tools)
+        if (z(t.name) >= 2.5 && !pool.some((hit) => hit.name === t.name))
+          fused.push({ name: t.name, score: part(t.name) });
+      fused.sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : 1));
+      const top = fused[0]?.score ?? 0;
+      return fused.filter((hit) => !cut || hit.score >= top * 0.4).slice(0, limit);
+    };
+    const scan = vi.spyOn(Similarities.prototype, "rowsAbove");
+    let scans = 0;
+    for (const query of queries) {
+      for (const [limit, cut] of [
+        [5, true],
+        [3, true],
+        [25, false],
+        [2, false],
+      ] as const) {
+        scan.mockClear();
+        const fused = semantic.search(query, { limit, cut }, lexical);
+        const expected = await reference(query, limit, cut);
+        expect(fused.hits.map((hit) => hit.name)).toEqual(expected.map((hit) => hit.name));
+        fused.hits.forEach((hit, i) => {
+          expect(hit.score).toBeCloseTo(expected[i]?.score ?? 0, 6);
+        });
+        // under the cut, a lexical hit scores at least 0.9 and an addition at most 0.1
+        const lexicalHit = lexical(query, { limit: 1 }).hits.length > 0;
+        if (cut && lexicalHit) expect(scan).not.toHaveBeenCalled();
+        scans += scan.mock.calls.length;
+      }
+    }
+    expect(scans).toBeGreaterThan(0);
+    scan.mockRestore();
   });
 });

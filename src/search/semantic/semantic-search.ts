@@ -7,10 +7,10 @@
 import type { ToolDefinition } from "../../catalog/index.js";
 import { ToolsiftError } from "../../errors.js";
 import { parseQuery } from "../query/parse-query.js";
-import { DEFAULT_RANKING } from "../ranking-config.js";
 import { MAX_LIMIT } from "../tool-search-index.js";
-import type { SearchHit, SearchOptions, SearchResult } from "../types.js";
+import type { SearchOptions, SearchResult } from "../types.js";
 import { type Embedder, normalizeVector } from "./embedder.js";
+import { fuseHits } from "./fuse-hits.js";
 import { Similarities } from "./similarities.js";
 import {
   type SavedVectors,
@@ -40,14 +40,6 @@ export interface ToolSource {
 }
 
 const QUERY_CACHE_LIMIT = 512;
-// similarities are compared as z-scores over the candidates, so any embedder's cosine range fits;
-// a z of 4 is about the best a tool stands out, so z/4 maps the useful range onto 0–1
-const Z_SPAN = 4;
-// a tool no query word matched must stand out clearly to be offered on similarity alone; among n
-// candidates no z-score can pass sqrt(n - 1), so small catalogs get a proportionate bar
-const SEMANTIC_ONLY_MIN_Z = 2.5;
-const semanticOnlyBar = (candidates: number) =>
-  Math.min(SEMANTIC_ONLY_MIN_Z, 0.5 * Math.sqrt(Math.max(0, candidates - 1)));
 
 /** Lexical search as the facade runs it (policy filter applied). */
 export type LexicalSearch = (query: string, options: SearchOptions) => SearchResult;
@@ -113,7 +105,7 @@ export class SemanticSearch {
     const constrained = parsed.required.length + parsed.excluded.length + parsed.servers.length > 0;
     const scores = new Similarities(vector, matrix, !constrained);
     const filter = options.filter;
-    return this.fuse(pool, matrix, scores, options, (tool) => !filter || filter(tool));
+    return fuseHits(pool, matrix, scores, options, this.weight, (tool) => !filter || filter(tool));
   }
 
   /** Tool vectors as plain JSON, for the `vectors` option of a later run. */
@@ -124,58 +116,6 @@ export class SemanticSearch {
   /** How many tool and query vectors are held. */
   stats(): { toolVectors: number; queryVectors: number } {
     return { toolVectors: this.store.size, queryVectors: this.queries.size };
-  }
-
-  private fuse(
-    pool: SearchResult,
-    matrix: VectorMatrix,
-    scores: Similarities,
-    options: SearchOptions,
-    keep: (tool: ToolDefinition) => boolean,
-  ): SearchResult {
-    const best = pool.hits[0]?.score ?? 0;
-    const lexicalShare = 1 - this.weight;
-    const part = (z: number) => this.weight * Math.min(1, Math.max(0, z / Z_SPAN));
-    const fused = new Map<string, SearchHit>();
-    for (const hit of pool.hits) {
-      const row = matrix.rowOf.get(hit.name);
-      const z = row === undefined ? 0 : scores.zOf(row);
-      const lexicalPart = best > 0 ? (lexicalShare * hit.score) / best : 0;
-      fused.set(hit.name, {
-        ...hit,
-        score: lexicalPart + part(z),
-        semantic: { zScore: z, score: part(z) },
-      });
-    }
-    if (scores.allowAdditions) {
-      const bar = Math.max(Number.MIN_VALUE, semanticOnlyBar(matrix.tools.length));
-      for (const row of scores.rowsAbove(bar)) {
-        const tool = matrix.tools[row] as ToolDefinition;
-        if (fused.has(tool.name) || !keep(tool)) continue;
-        const z = scores.zOf(row);
-        // no query word matched it: similar in meaning only, which is never a strong match
-        fused.set(tool.name, {
-          name: tool.name,
-          score: part(z),
-          tool,
-          semantic: { zScore: z, score: part(z) },
-          confidence: { level: "weak", coverage: 0, nameMatch: false, missing: [] },
-        });
-      }
-    }
-    const ranked = [...fused.values()].sort(
-      (a, b) => b.score - a.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
-    );
-    const top = ranked[0]?.score ?? 0;
-    const cut = options.cut ?? true;
-    const limit = options.limit ?? 5;
-    const hits = ranked
-      .filter((hit) => !cut || hit.score >= top * DEFAULT_RANKING.tailCut)
-      .slice(0, limit);
-    if (hits.length === 0) return { ...pool, hits };
-    const { suggestions: _suggestions, servers: _servers, ...rest } = pool;
-    const confidence = hits[0]?.confidence?.level ?? pool.confidence;
-    return { ...rest, hits, ...(confidence ? { confidence } : {}) };
   }
 
   private currentMatrix(): VectorMatrix {

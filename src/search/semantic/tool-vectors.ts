@@ -3,6 +3,7 @@
 
 import { hashString, type ToolDefinition } from "../../catalog/index.js";
 import { splitIdentifier } from "../../text/index.js";
+import { CosineMoments } from "./cosine-moments.js";
 import { normalizeVector } from "./embedder.js";
 
 /** Tool vectors saved by `exportVectors()`, to restore with the `vectors` option. */
@@ -39,6 +40,8 @@ export interface VectorMatrix {
   rowOf: Map<string, number>;
   matrix: Float32Array;
   dimensions: number;
+  /** What gives a query's cosine mean and deviation without a pass over every row, if built. */
+  moments?: CosineMoments;
 }
 
 /** Tool vectors keyed by the hash of the text they embed, so an unchanged tool is never embedded
@@ -88,7 +91,14 @@ export class ToolVectorStore {
       matrix.set(vector, row * this.dimensions);
     });
     const rowOf = new Map(rows.map((tool, row) => [tool.name, row] as const));
-    return { tools: rows, rowOf, matrix, dimensions: this.dimensions };
+    const moments = CosineMoments.of(matrix, rows.length, this.dimensions);
+    return {
+      tools: rows,
+      rowOf,
+      matrix,
+      dimensions: this.dimensions,
+      ...(moments ? { moments } : {}),
+    };
   }
 
   /** Every vector, as plain JSON. */
