@@ -6,6 +6,7 @@ import { runAISDKPrepareStepBench } from "./ai-sdk-prepare-step.js";
 import { runDisclosureBench } from "./disclosure.js";
 import { runGatewayBench } from "./gateway.js";
 import { runHostileInputBench } from "./hostile-input.bench.js";
+import { runInspectorLoadBench } from "./inspector-load.js";
 import { runQualityBench } from "./quality.js";
 import { runSearchSpeed } from "./search-speed.js";
 import { runTruncationBench } from "./truncation.bench.js";
@@ -30,6 +31,7 @@ const sections: Record<string, () => unknown | Promise<unknown>> = {
   },
   "ai-sdk": () => runAISDKPrepareStepBench(),
   gateway: () => runGatewayBench(),
+  inspector: () => runInspectorLoadBench(),
 };
 
 const wanted = process.argv.slice(2);
