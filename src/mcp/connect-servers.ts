@@ -236,7 +236,7 @@ export async function connectServers(
         onNotification: (notification) => {
           for (const listener of notificationListeners) listener(server, notification);
         },
-        fallbackRelay: () => clients.at(-1),
+        connectedClients: () => clients,
         ...(options.maxRestarts !== undefined ? { maxRestarts: options.maxRestarts } : {}),
         ...(options.startTimeoutMs !== undefined ? { startTimeoutMs: options.startTimeoutMs } : {}),
         ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}),
