@@ -36,7 +36,7 @@ export interface ConnectServersOptions {
   naming?: NamingOption;
   /** Receives log lines (connects, crashes, restarts, the upstreams' stderr); default: none. */
   log?: (entry: MCPLogEntry) => void;
-  /** Restart attempts after a crash before a server stays down; default 3. */
+  /** Restart attempts after a crash before a 60 s pause (then the count starts again); default 3. */
   maxRestarts?: number;
   /** Milliseconds to connect and list a server; default 30,000. */
   startTimeoutMs?: number;
