@@ -36,7 +36,7 @@ export interface ConnectServersOptions {
   naming?: NamingOption;
   /** Receives log lines (connects, crashes, restarts, the upstreams' stderr); default: none. */
   log?: (entry: MCPLogEntry) => void;
-  /** Restart attempts after a crash before a server stays down; default 3. */
+  /** Restart attempts after a crash before a 60 s pause (then the count starts again); default 3. */
   maxRestarts?: number;
   /** Milliseconds to connect and list a server; default 30,000. */
   startTimeoutMs?: number;
@@ -236,7 +236,7 @@ export async function connectServers(
         onNotification: (notification) => {
           for (const listener of notificationListeners) listener(server, notification);
         },
-        fallbackRelay: () => clients.at(-1),
+        connectedClients: () => clients,
         ...(options.maxRestarts !== undefined ? { maxRestarts: options.maxRestarts } : {}),
         ...(options.startTimeoutMs !== undefined ? { startTimeoutMs: options.startTimeoutMs } : {}),
         ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}),

@@ -19,7 +19,8 @@ import type { ToolResult } from "../catalog/index.js";
 import type { UpstreamProgress } from "./call-scope.js";
 import type { ClientRelay } from "./client-relay.js";
 import { holdResponsesBehindProgress } from "./hold-responses.js";
-import type { UpstreamServerConfig } from "./types.js";
+import type { MCPLogEntry, UpstreamServerConfig } from "./types.js";
+import { boundStdioReads } from "./upstream-transport.js";
 
 /** The modern revision this path was built and tested against. */
 export const MODERN_PROTOCOL_VERSION = "2026-07-28";
@@ -99,6 +100,9 @@ export async function connectModern(options: {
   onClose: () => void;
   /** Each line a stdio server writes to stderr. */
   onStderr: (line: string) => void;
+  /** The server's name and the gateway log, for messages skipped as too large. */
+  name: string;
+  log: (entry: MCPLogEntry) => void;
 }): Promise<ModernConnection> {
   const { config } = options;
   let v2: typeof import("@modelcontextprotocol/client");
@@ -145,8 +149,10 @@ export async function connectModern(options: {
       : new v2.StreamableHTTPClientTransport(new URL(config.url), {
           requestInit: { headers: { ...config.headers } },
         });
-  // as on the v1 path: the child's stderr goes to the log, never to stdout
+  // as on the v1 path: the child's stderr goes to the log, never to stdout, and an over-limit
+  // message fails its call instead of the connection
   if (transport instanceof stdio.StdioClientTransport) {
+    boundStdioReads(transport, options.name, options.log, v2.deserializeMessage);
     transport.stderr?.on("data", (chunk: Buffer) => {
       for (const line of chunk.toString("utf8").split("\n")) {
         if (line.trim() !== "") options.onStderr(line);

@@ -122,8 +122,8 @@ describe("gateway pass-through with server-everything upstream", () => {
     });
     expect(text(elicited)).toContain("bob user");
     expect(text(elicited)).not.toContain("alice");
-    // one upstream connection serves every session: its roots are the newest client's, fetched
-    // again when a client says its roots changed
+    // a roots request outside any call is declined while several sessions are connected; the
+    // one made during bob's call goes to bob
     await bob.sendRootsListChanged();
     let roots = "";
     for (let attempt = 0; attempt < 50 && !roots.includes("file:///roots/bob"); attempt += 1) {

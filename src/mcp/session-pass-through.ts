@@ -59,7 +59,8 @@ const NEEDED = {
  * (tied to the client request being served, so over HTTP it travels on that request's stream)
  * or the server's own `request`. A client that did not declare the capability is not asked. */
 export function relayThrough(server: Server, send: SendRequest | Server["request"]): ClientRelay {
-  return (request, signal) => {
+  // every relay of this session carries the session's server, so requests are routed by session
+  const relay = (request: ServerRequest, signal: AbortSignal) => {
     const needed = NEEDED[request.method as keyof typeof NEEDED];
     if (needed !== undefined && server.getClientCapabilities()?.[needed] === undefined) {
       throw new McpError(
@@ -71,6 +72,7 @@ export function relayThrough(server: Server, send: SendRequest | Server["request
       Record<string, unknown>
     >;
   };
+  return Object.assign(relay, { session: server });
 }
 
 const subscriptions = new WeakMap<Server, Set<string>>();

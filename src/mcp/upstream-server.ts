@@ -27,16 +27,23 @@ import type { ElicitationHandler } from "./answer-elicitation.js";
 import type { UpstreamProgress } from "./call-scope.js";
 import {
   type ClientRelay,
-  createRelayTracker,
   createServerRequestRelay,
   installClientRelay,
   RELAYED_CAPABILITIES,
 } from "./client-relay.js";
+import { coalesceProgress } from "./coalesce-progress.js";
 import { holdResponsesBehindProgress } from "./hold-responses.js";
+import { limitLogMessages } from "./limit-log-messages.js";
 import { connectModern, type ModernConnection, refusedLegacy } from "./modern-upstream.js";
+import { createRelayTracker } from "./relay-tracker.js";
 import type { MCPLogEntry, UpstreamServerConfig, UpstreamState, UpstreamStatus } from "./types.js";
 import { upstreamErrorText } from "./upstream-errors.js";
-import { createUpstreamTransport, listAllTools } from "./upstream-transport.js";
+import {
+  createUpstreamTransport,
+  isTooLarge,
+  listAllTools,
+  tooLargeText,
+} from "./upstream-transport.js";
 
 /** Options of `createUpstreamServer`. */
 export interface UpstreamServerOptions {
@@ -49,12 +56,16 @@ export interface UpstreamServerOptions {
   onLogMessage?: (params: LoggingMessageNotification["params"]) => void;
   /** Called with resource and prompt notifications (updated, list changed). */
   onNotification?: (notification: ServerNotification) => void;
-  /** Where server→client requests go when no gateway request of a client is in flight. */
-  fallbackRelay?: () => ClientRelay | undefined;
+  /** A relay per connected client session: a request made outside any call goes to the only
+   * one (with several, it is declined). */
+  connectedClients?: () => readonly ClientRelay[];
   /** Answers elicitations that no client session can take; default: decline. */
   onElicitation?: ElicitationHandler;
-  /** Restart attempts after crashes before giving up until a call succeeds again; default 3. */
+  /** Restart attempts after crashes before pausing; default 3. */
   maxRestarts?: number;
+  /** After `maxRestarts` restarts without a successful call, no restart is tried for this many
+   * milliseconds after the last failure; then the count starts again. Default 60,000. */
+  restartQuietMs?: number;
   /** Milliseconds to connect and initialize; default 30,000. */
   startTimeoutMs?: number;
   clientInfo?: { name: string; version: string };
@@ -103,6 +114,9 @@ function errorResult(text: string): ToolResult {
 export function createUpstreamServer(options: UpstreamServerOptions): UpstreamServer {
   const { name, config, log } = options;
   const maxRestarts = options.maxRestarts ?? 3;
+  const restartQuietMs = options.restartQuietMs ?? 60_000;
+  /** When the server last went down or failed to restart: the quiet period counts from it. */
+  let lastFailureAt = 0;
   const callTimeoutMs = config.callTimeoutMs ?? 60_000;
   let state: UpstreamState = "idle";
   let client: Client | undefined;
@@ -114,12 +128,14 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
   let restarts = 0;
   let nextAttemptAt = 0;
   let lastError: string | undefined;
-  const relays = createRelayTracker(options.fallbackRelay ?? (() => undefined));
+  const relays = createRelayTracker(options.connectedClients ?? (() => []));
   const serverRequests = createServerRequestRelay(name, relays, {
     onElicitation: options.onElicitation,
     log,
   });
   let progressCalls = 0;
+  // one limit per server, across its restarts: a flood of log lines is thinned and counted
+  const passLog = limitLogMessages(name, (params) => options.onLogMessage?.(params));
 
   const startTimeoutMs = options.startTimeoutMs ?? 30_000;
   const listAll = (connected: Client | ModernConnection) => listAllTools(connected, startTimeoutMs);
@@ -134,6 +150,7 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
     modern = undefined;
     if (state === "closed") return;
     state = "down";
+    lastFailureAt = Date.now();
     lastError = "the connection closed (the process exited or the server hung up)";
     log({ level: "warn", server: name, message: `Server went down: ${lastError}.` });
   };
@@ -160,6 +177,8 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
         if (modern === connection) wentDown();
       },
       onStderr: (line) => log({ level: "debug", server: name, message: line }),
+      name,
+      log,
     });
     modern = connection;
     state = "ready";
@@ -182,7 +201,7 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
     };
     next.setNotificationHandler(ToolListChangedNotificationSchema, () => relistInto(next));
     next.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
-      options.onLogMessage?.(notification.params);
+      passLog(notification.params);
     });
     for (const schema of [
       ResourceUpdatedNotificationSchema,
@@ -259,9 +278,15 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
         return (error as Error).message;
       }
     }
-    // down: restart lazily, a bounded number of times, pausing longer after each failure
+    // down: restart lazily, a bounded number of times, pausing longer after each failure; after
+    // `maxRestarts` failures, a quiet period, then the count starts again (never down for good)
     if (restarts >= maxRestarts) {
-      return `Server "${name}" is down and was restarted ${restarts} times without a successful call (last error: ${lastError}). Fix the server (see the gateway log), then restart the gateway.`;
+      const quiet = lastFailureAt + restartQuietMs - Date.now();
+      if (quiet > 0) {
+        return `Server "${name}" is down and ${restarts} restarts failed (last error: ${lastError}); the next attempt is in ${Math.ceil(quiet / 1000)} s. Fix the server (see the gateway log), or try again then.`;
+      }
+      restarts = 0;
+      nextAttemptAt = 0;
     }
     const wait = nextAttemptAt - Date.now();
     if (wait > 0) {
@@ -273,58 +298,83 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
       await start();
       return undefined;
     } catch (error) {
-      nextAttemptAt = Date.now() + Math.min(500 * 2 ** (restarts - 1), 10_000);
+      lastFailureAt = Date.now();
+      nextAttemptAt = lastFailureAt + Math.min(500 * 2 ** (restarts - 1), 10_000);
       return (error as Error).message;
     }
+  };
+
+  /** Sends one tools/call on whichever connection is up. */
+  const sendCall = (
+    connected: Client | undefined,
+    modernConnection: ModernConnection | undefined,
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal | undefined,
+    onProgress: ((progress: UpstreamProgress) => void) | undefined,
+  ): Promise<ToolResult> => {
+    if (modernConnection) {
+      return modernConnection.callTool(tool, args, {
+        timeout: callTimeoutMs,
+        ...(signal ? { signal } : {}),
+        ...(onProgress ? { onProgress } : {}),
+      });
+    }
+    return (connected as Client).request(
+      { method: "tools/call", params: { name: tool, arguments: args } },
+      CallToolResultSchema,
+      {
+        timeout: callTimeoutMs,
+        ...(signal ? { signal } : {}),
+        // a server that keeps reporting progress is working, not hung
+        ...(onProgress ? { onprogress: onProgress, resetTimeoutOnProgress: true } : {}),
+      },
+    ) as Promise<ToolResult>;
+  };
+
+  /** The result a failed call returns: what happened, to which tool, and what to do. */
+  const callFailure = (tool: string, error: unknown): ToolResult => {
+    const tooLarge = isTooLarge(error);
+    if (tooLarge) return errorResult(tooLargeText(name, `tools/call "${tool}"`, tooLarge));
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      return errorResult(
+        `Server "${name}" did not answer tools/call "${tool}" within ${callTimeoutMs / 1000} s. Try again, or raise callTimeoutMs for "${name}" in the config.`,
+      );
+    }
+    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+      return errorResult(
+        `Server "${name}" went down during tools/call "${tool}"; the call may or may not have taken effect. The server restarts on the next call.`,
+      );
+    }
+    return errorResult(upstreamErrorText(name, config, error, `tools/call "${tool}"`));
   };
 
   return {
     name,
     start,
     async call(tool, args, callOptions = {}) {
-      const { signal, onProgress, relay } = callOptions;
+      const { signal, relay } = callOptions;
       const problem = await ensureUp();
       const connected = client;
       const modernConnection = modern;
       if (problem !== undefined || (!connected && !modernConnection))
         return errorResult(problem ?? `Server "${name}" is down.`);
-      if (onProgress) progressCalls += 1;
+      // a flood of reports reaches the client thinned; the last one before the result
+      const progress = callOptions.onProgress && coalesceProgress(callOptions.onProgress);
+      if (progress) progressCalls += 1;
       try {
-        const timing = {
-          timeout: callTimeoutMs,
-          ...(signal ? { signal } : {}),
-          ...(onProgress ? { onProgress } : {}),
-        };
-        const result = await relays.during(relay, async () =>
-          modernConnection
-            ? modernConnection.callTool(tool, args, timing)
-            : ((await (connected as Client).request(
-                { method: "tools/call", params: { name: tool, arguments: args } },
-                CallToolResultSchema,
-                {
-                  timeout: callTimeoutMs,
-                  ...(signal ? { signal } : {}),
-                  // a server that keeps reporting progress is working, not hung
-                  ...(onProgress ? { onprogress: onProgress, resetTimeoutOnProgress: true } : {}),
-                },
-              )) as ToolResult),
+        const result = await relays.during(
+          relay,
+          () => sendCall(connected, modernConnection, tool, args, signal, progress?.report),
+          signal,
         );
         restarts = 0;
-        return result as ToolResult;
+        return result;
       } catch (error) {
-        if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-          return errorResult(
-            `Server "${name}" did not answer tools/call "${tool}" within ${callTimeoutMs / 1000} s. Try again, or raise callTimeoutMs for "${name}" in the config.`,
-          );
-        }
-        if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
-          return errorResult(
-            `Server "${name}" went down during tools/call "${tool}"; the call may or may not have taken effect. The server restarts on the next call.`,
-          );
-        }
-        return errorResult(upstreamErrorText(name, config, error, `tools/call "${tool}"`));
+        return callFailure(tool, error);
       } finally {
-        if (onProgress) progressCalls -= 1;
+        progress?.flush();
+        if (progress) progressCalls -= 1;
       }
     },
     async request(request, schema, requestOptions = {}) {
@@ -337,12 +387,15 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
       const { signal, relay } = requestOptions;
       const timing = { timeout: callTimeoutMs, ...(signal ? { signal } : {}) };
       try {
-        return await relays.during(relay, async () =>
-          modernConnection
-            ? (schema.parse(await modernConnection.request(request, timing)) as z.infer<
-                typeof schema
-              >)
-            : (connected as Client).request(request, schema, timing),
+        return await relays.during(
+          relay,
+          async () =>
+            modernConnection
+              ? (schema.parse(await modernConnection.request(request, timing)) as z.infer<
+                  typeof schema
+                >)
+              : (connected as Client).request(request, schema, timing),
+          signal,
         );
       } catch (error) {
         // the upstream's own JSON-RPC errors (unknown resource, bad argument) pass through as is
