@@ -70,6 +70,9 @@ export interface MCPUpstreams {
   held(): UpstreamRoute[];
   /** Why a call to `name` is refused when the tool is held back; undefined otherwise. */
   heldMessage(name: string): string | undefined;
+  /** The `instructions` each server sent at `initialize` (kept from its last start), in config
+   * order; servers that sent none are left out. */
+  instructions(): { server: string; text: string }[];
   /** Resources, resource templates, prompts and completion of every upstream, routed. */
   readonly features: UpstreamFeatures;
   /** Called with each resource/prompt notification (updated, list changed) an upstream sends. */
@@ -125,6 +128,7 @@ export async function connectServers(
     entries.map(([server]) => server),
   );
   const configs = new Map(entries);
+  const instructions = new Map<string, string>();
   /** What each server listed last, to name its tools again when an earlier server claims one. */
   const lastListed = new Map<string, readonly Tool[]>();
   const originals = new Map<string, Tool>();
@@ -207,6 +211,9 @@ export async function connectServers(
    * again the tools of servers whose names that changed, then places the server's tools. */
   const sync = (server: string, config: UpstreamServerConfig, listed: readonly Tool[]) => {
     lastListed.set(server, listed);
+    // a listing follows each (re)start: the server's instructions are known by now
+    const text = servers.get(server)?.instructions();
+    if (text !== undefined) instructions.set(server, text);
     renameStale(
       names.claim(
         server,
@@ -312,6 +319,11 @@ export async function connectServers(
       if (!route || !pins) return undefined;
       return `Tool "${name}" (tool "${route.tool}" of server "${route.server}") ${HELD_WHY[route.verdict]}, so the gateway holds it back. Review it, run: ${pins.approveCommand(route.server, route.tool)}, then restart the gateway.`;
     },
+    instructions: () =>
+      entries.flatMap(([server]) => {
+        const text = instructions.get(server);
+        return text === undefined ? [] : [{ server, text }];
+      }),
     features: createUpstreamFeatures(() => servers, options.naming),
     onNotification(listener) {
       notificationListeners.add(listener);
