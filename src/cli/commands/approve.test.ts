@@ -166,6 +166,34 @@ describe("pinning tool definitions (pinTools) and toolsift approve", () => {
     expect(JSON.stringify(refused.content)).toContain("--server pinned --tool Echo");
   }, 60_000);
 
+  it("holds a tool added after approval at the next start; approve lists it as new and approves it", async () => {
+    const config = await pinnedConfig();
+    process.env.TOOLSIFT_TEST_DESCRIPTION = "Echo the text back.";
+    await serve(config);
+    for (let attempt = 0; attempt < 50; attempt += 1) {
+      if (await approvalsOf(config).catch(() => undefined)) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    for (const step of cleanup.splice(0).reverse()) await step();
+    // the server now also has "grow", which nobody approved
+    process.env.TOOLSIFT_TEST_LOOKALIKE = "Echo";
+    const second = await serve(config);
+    expect(second.sift.upstreams.held()).toEqual([{ server: "pinned", tool: "grow" }]);
+    for (const step of cleanup.splice(0).reverse()) await step();
+    const list = capture();
+    expect(await runCli(["approve", "--config", config], list)).toBe(0);
+    expect(list.out).toMatch(/new\s+pinned__grow/);
+    expect(list.out).not.toContain("pinned__echo");
+    const approve = capture();
+    expect(await runCli(["approve", "--config", config, "--tool", "grow"], approve)).toBe(0);
+    expect(approve.out).toContain("approved pinned__grow (new)");
+    const third = await serve(config);
+    expect(third.sift.upstreams.held()).toEqual([]);
+    expect((await third.client.listTools()).tools.map((tool) => tool.name)).toContain(
+      "pinned__grow",
+    );
+  }, 60_000);
+
   it("names the fix for an unknown server or tool", async () => {
     const config = await pinnedConfig();
     process.env.TOOLSIFT_TEST_DESCRIPTION = "Echo.";
