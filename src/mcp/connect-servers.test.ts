@@ -1,4 +1,6 @@
 import { spawn } from "node:child_process";
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
@@ -279,5 +281,41 @@ describe("per-server options and ToolSift policies at the gateway", () => {
       /Server "garbage" did not answer initialize in time.*prints logs to stdout/,
     );
     expect(upstreams.status().map((status) => status.state)).toEqual(["down", "down"]);
+  });
+});
+
+describe("connectServers with bare naming", () => {
+  it("gives a bare name to the earlier server in the config even when it lists last", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "toolsift-bare-"));
+    const catalog = path.join(dir, "tools.json");
+    await writeFile(
+      catalog,
+      JSON.stringify([
+        { name: "read_file", description: "Read a file.", inputSchema: { type: "object" } },
+      ]),
+    );
+    const catalogServer = path.join(root, "test/fixtures/mcp/catalog-server.mjs");
+    const sift = createToolSift();
+    const upstreams = await connectServers(sift, {
+      naming: "bare",
+      servers: {
+        // the trusted server starts slowly, so the hostile one lists first
+        trusted: {
+          command: "sh",
+          args: ["-c", `sleep 1; exec "${process.execPath}" "${catalogServer}" "${catalog}"`],
+        },
+        hostile: { command: "node", args: [catalogServer, catalog] },
+      },
+    });
+    open.push(upstreams);
+    expect(upstreams.route("read_file")).toEqual({ server: "trusted", tool: "read_file" });
+    expect(upstreams.route("hostile__read_file")).toEqual({ server: "hostile", tool: "read_file" });
+    expect(sift.catalog.get("read_file")?.server).toBe("trusted");
+    expect(
+      sift.catalog
+        .list()
+        .map((tool) => tool.name)
+        .sort(),
+    ).toEqual(["fixture_echo", "hostile__fixture_echo", "hostile__read_file", "read_file"]);
   });
 });

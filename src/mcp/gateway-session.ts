@@ -14,6 +14,7 @@ import type { TurnSettings } from "../disclosure/index.js";
 import { type CallScope, callScope } from "./call-scope.js";
 import type { MCPToolSift } from "./create-mcp-toolsift.js";
 import type { GatewayMode } from "./gateway-config.js";
+import { describeInstructions, gatewayInstructions } from "./server-instructions.js";
 import {
   PASS_THROUGH_CAPABILITIES,
   registerPassThrough,
@@ -55,6 +56,14 @@ function toMCPTool(sift: MCPToolSift, tool: ToolDefinition): Tool {
   };
 }
 
+/** Direct mode: the upstreams' instructions known now, as the session's own. */
+function directInstructions(sift: MCPToolSift): { instructions?: string } {
+  const text = gatewayInstructions(sift.upstreams.instructions(), (text) =>
+    sift.tokenCounter.count(text),
+  );
+  return text === undefined ? {} : { instructions: text };
+}
+
 /** Creates the MCP server of one client session; connect it to that session's transport. The
  * session id may be a function, for transports that assign it during `initialize`. */
 export function createGatewaySession(
@@ -68,7 +77,7 @@ export function createGatewaySession(
   const server = new Server(options.serverInfo ?? { name: "toolsift", version: "0.1.0" }, {
     capabilities: { tools: { listChanged: true }, logging: {}, ...PASS_THROUGH_CAPABILITIES },
     ...(options.mode === "direct"
-      ? {}
+      ? directInstructions(sift)
       : {
           instructions:
             "Most tools are not listed. Search for the tool you need with the search tool before saying a capability is missing.",
@@ -76,6 +85,29 @@ export function createGatewaySession(
   });
 
   registerPassThrough(server, sift);
+  // bridge and reveal: a describe answer carries the instructions of the described tools'
+  // servers, once per session (read when asked, so a server that came up later is included)
+  const instructed = new Set<string>();
+  const describedInstructions = (args: Record<string, unknown> | undefined) => {
+    if (options.mode === "direct" || !Array.isArray(args?.names)) return [];
+    const servers = new Set(
+      args.names.flatMap((name) =>
+        typeof name === "string" && sift.catalog.has(name)
+          ? [sift.upstreams.route(name)?.server]
+          : [],
+      ),
+    );
+    return sift.upstreams
+      .instructions()
+      .filter((entry) => servers.has(entry.server) && !instructed.has(entry.server))
+      .map((entry) => {
+        instructed.add(entry.server);
+        return {
+          type: "text" as const,
+          text: describeInstructions(entry, (text) => sift.tokenCounter.count(text)),
+        };
+      });
+  };
   // requests an upstream sends outside any call (roots after its initialize) come here too
   server.oninitialized = () => {
     const remove = sift.upstreams.addClient(relayThrough(server, server.request.bind(server)));
@@ -185,8 +217,9 @@ export function createGatewaySession(
     if (outcome.revealed.length > 0 && options.mode === "reveal") {
       await server.sendToolListChanged().catch(() => undefined);
     }
+    const notes = outcome.isError ? [] : describedInstructions(request.params.arguments);
     return {
-      content: outcome.content,
+      content: [...outcome.content, ...notes],
       ...(outcome.structuredContent !== undefined
         ? { structuredContent: outcome.structuredContent }
         : {}),

@@ -23,6 +23,7 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { toClientError } from "./client-error.js";
 import type { ClientRelay } from "./client-relay.js";
 import type { MCPToolSift } from "./create-mcp-toolsift.js";
 
@@ -92,34 +93,43 @@ export function registerPassThrough(server: Server, sift: MCPToolSift): void {
     relay: relayThrough(server, extra.sendRequest),
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, async (_request, extra) => ({
+  // errors go to the client with their code and without the SDK's "MCP error" prefix, which
+  // the client's SDK adds again
+  const handle: Server["setRequestHandler"] = (schema, handler) =>
+    server.setRequestHandler(schema, async (request, extra) => {
+      try {
+        return await handler(request, extra);
+      } catch (error) {
+        throw toClientError(error);
+      }
+    });
+
+  handle(ListResourcesRequestSchema, async (_request, extra) => ({
     resources: await features.listResources(ask(extra)),
   }));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async (_request, extra) => ({
+  handle(ListResourceTemplatesRequestSchema, async (_request, extra) => ({
     resourceTemplates: await features.listResourceTemplates(ask(extra)),
   }));
-  server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
+  handle(ReadResourceRequestSchema, (request, extra) =>
     features.readResource(request.params.uri, ask(extra)),
   );
-  server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
+  handle(SubscribeRequestSchema, async (request, extra) => {
     await features.subscribe(request.params.uri, true, ask(extra));
     subscribed.add(request.params.uri);
     return {};
   });
-  server.setRequestHandler(UnsubscribeRequestSchema, async (request, extra) => {
+  handle(UnsubscribeRequestSchema, async (request, extra) => {
     subscribed.delete(request.params.uri);
     await features.subscribe(request.params.uri, false, ask(extra));
     return {};
   });
-  server.setRequestHandler(ListPromptsRequestSchema, async (_request, extra) => ({
+  handle(ListPromptsRequestSchema, async (_request, extra) => ({
     prompts: await features.listPrompts(ask(extra)),
   }));
-  server.setRequestHandler(GetPromptRequestSchema, (request, extra) =>
+  handle(GetPromptRequestSchema, (request, extra) =>
     features.getPrompt(request.params.name, request.params.arguments, ask(extra)),
   );
-  server.setRequestHandler(CompleteRequestSchema, (request, extra) =>
-    features.complete(request.params, ask(extra)),
-  );
+  handle(CompleteRequestSchema, (request, extra) => features.complete(request.params, ask(extra)));
   // the client's roots changed: every upstream that may have asked for them asks again
   server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
     for (const status of sift.upstreams.status()) {

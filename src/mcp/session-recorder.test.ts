@@ -224,7 +224,7 @@ describe("the recorder and tool pinning", () => {
         arguments: { text: "hi" },
         ok: false,
         errorCode: "tool_held",
-        error: expect.stringContaining("changed its description or schema"),
+        error: expect.stringContaining("changed its title, annotations, description or schema"),
       }),
     ]);
   });

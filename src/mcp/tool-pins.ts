@@ -1,9 +1,11 @@
 /**
- * Pinning upstream tool definitions by fingerprint. A tool seen for the first time is approved
- * as it is (trust on first use) and its fingerprint stored; a tool whose description or schemas
- * later differ from the approved fingerprint is held back (not listed, calls refused) until
- * someone reviews it and runs `toolsift approve`. This guards against a server that changes a
- * tool's text after it was trusted ("rug pull"), as mcpproxy-go's quarantine does.
+ * Pinning upstream tool definitions by fingerprint. The tools of a server seen for the first time
+ * are approved as they are (trust on first use) and their fingerprints stored; from then on a
+ * tool whose title, annotations, description or schemas differ from its approved fingerprint, and
+ * a tool the server did not have when it was approved, are held back (not listed, calls refused)
+ * until someone reviews them and runs `toolsift approve`. This guards against a server that
+ * changes a tool's text after it was trusted ("rug pull") or adds a lookalike under a new name
+ * (`read_file_v2`, `Read_File`), as mcpproxy-go's quarantine does.
  */
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -11,19 +13,25 @@ import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { hashCanonical } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
 
-/** The approvals file: per server, per upstream tool name, the approved fingerprint. */
+/** The approvals file: per server, per upstream tool name, the approved fingerprint. A
+ * fingerprint carried over from a version-1 file keeps its `v1:` prefix until approved again. */
 export interface ToolApprovals {
-  version: 1;
+  version: 2;
   servers: Record<string, Record<string, string>>;
 }
 
-/** What pinning says about a listed tool. */
-export type PinVerdict = "approved" | "new" | "changed";
+/** What pinning says about a listed tool: `outdated` is a version-1 approval (which did not cover
+ * title and annotations) of a tool that has a title or annotations, so it needs approving again. */
+export type PinVerdict = "approved" | "new" | "changed" | "outdated";
+
+const LEGACY = "v1:";
 
 /** The pins of one gateway, backed by a JSON file. */
 export interface ToolPins {
   readonly file: string;
   check(server: string, tool: Tool): PinVerdict;
+  /** Whether the server has any approved tool (then its new tools are held, not trusted). */
+  knows(server: string): boolean;
   /** Records the tool's current fingerprint as approved (in memory; `save()` writes it). */
   approve(server: string, tool: Tool): void;
   save(): Promise<void>;
@@ -34,9 +42,24 @@ export interface ToolPins {
   approveCommand(server: string, tool: string): string;
 }
 
-/** The fingerprint pinned for a tool: what a model reads and what it sends (name excluded: a
- * renamed tool is a new tool). */
+/** The fingerprint pinned for a tool: what a model and a client read (title, annotations such as
+ * `destructiveHint`, description) and what it sends and gets (schemas). The name seeds the hash
+ * and is the key: a renamed tool is a new tool. */
 export function pinFingerprint(tool: Tool): string {
+  return hashCanonical(
+    {
+      title: tool.title,
+      annotations: tool.annotations,
+      description: tool.description ?? "",
+      inputSchema: tool.inputSchema,
+      outputSchema: tool.outputSchema,
+    },
+    tool.name,
+  );
+}
+
+/** The version-1 fingerprint (no title, no annotations), to read approval files written then. */
+function legacyFingerprint(tool: Tool): string {
   return hashCanonical(
     {
       description: tool.description ?? "",
@@ -45,6 +68,15 @@ export function pinFingerprint(tool: Tool): string {
     },
     tool.name,
   );
+}
+
+/** Checks a tool against a stored fingerprint (current or version 1). */
+function verdictOf(pinned: string | undefined, tool: Tool): PinVerdict {
+  if (pinned === undefined) return "new";
+  if (!pinned.startsWith(LEGACY)) return pinned === pinFingerprint(tool) ? "approved" : "changed";
+  if (pinned.slice(LEGACY.length) !== legacyFingerprint(tool)) return "changed";
+  // version 1 never saw a title or annotations: approve only a tool that has neither
+  return tool.title === undefined && tool.annotations === undefined ? "approved" : "outdated";
 }
 
 /** The default approvals file for a config: `NAME.approvals.json` beside `NAME.json`. */
@@ -58,7 +90,7 @@ async function readApprovals(file: string): Promise<ToolApprovals> {
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { version: 1, servers: {} };
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { version: 2, servers: {} };
     throw error;
   }
   const parsed = (() => {
@@ -67,7 +99,7 @@ async function readApprovals(file: string): Promise<ToolApprovals> {
     } catch {
       return undefined;
     }
-  })() as Partial<ToolApprovals> | undefined;
+  })() as { version?: unknown; servers?: unknown } | undefined;
   const servers = parsed?.servers;
   const valid =
     typeof servers === "object" &&
@@ -81,10 +113,17 @@ async function readApprovals(file: string): Promise<ToolApprovals> {
   if (!valid) {
     throw new ToolsiftError(
       "invalid_option",
-      `The approvals file ${file} is not {"version": 1, "servers": {SERVER: {TOOL: FINGERPRINT}}}; fix it, or delete it to approve every tool again as first seen.`,
+      `The approvals file ${file} is not {"version": 2, "servers": {SERVER: {TOOL: FINGERPRINT}}}; fix it, or delete it to approve every tool again as first seen.`,
     );
   }
-  return { version: 1, servers: servers as ToolApprovals["servers"] };
+  const stored = servers as ToolApprovals["servers"];
+  if (parsed?.version !== 1) return { version: 2, servers: stored };
+  // a version-1 file: mark its fingerprints, which cover neither title nor annotations
+  const marked = Object.entries(stored).map(([server, tools]) => [
+    server,
+    Object.fromEntries(Object.entries(tools).map(([tool, print]) => [tool, LEGACY + print])),
+  ]);
+  return { version: 2, servers: Object.fromEntries(marked) };
 }
 
 /** Loads (or starts) the approvals file; `configFile` is named in the approve command. */
@@ -93,11 +132,8 @@ export async function loadToolPins(file: string, configFile = "CONFIG"): Promise
   let saving: Promise<void> = Promise.resolve();
   return {
     file,
-    check(server, tool) {
-      const pinned = approvals.servers[server]?.[tool.name];
-      if (pinned === undefined) return "new";
-      return pinned === pinFingerprint(tool) ? "approved" : "changed";
-    },
+    check: (server, tool) => verdictOf(approvals.servers[server]?.[tool.name], tool),
+    knows: (server) => Object.keys(approvals.servers[server] ?? {}).length > 0,
     approve(server, tool) {
       approvals.servers[server] ??= {};
       approvals.servers[server][tool.name] = pinFingerprint(tool);
@@ -120,25 +156,33 @@ export async function loadToolPins(file: string, configFile = "CONFIG"): Promise
   };
 }
 
-/** Splits a server's listed tools into those to publish and those changed since approval;
- * tools seen for the first time are approved and the file saved in the background. */
+/** A tool held back, with why. */
+export interface HeldTool {
+  tool: Tool;
+  verdict: Exclude<PinVerdict, "approved">;
+}
+
+/** Splits a server's listed tools into those to publish and those held back. The tools of a
+ * server with no approvals yet are approved (trust on first use) and the file saved in the
+ * background; once it has approvals, a tool it did not have is held like a changed one, so a
+ * lookalike added later (mid-session after `list_changed`, or at the next start) needs review. */
 export function screenTools(
   pins: ToolPins,
   server: string,
   tools: readonly Tool[],
   onSaveError: (error: unknown) => void,
-): { kept: Tool[]; changed: Tool[] } {
+): { kept: Tool[]; held: HeldTool[] } {
   const kept: Tool[] = [];
-  const changed: Tool[] = [];
-  let approved = false;
+  const held: HeldTool[] = [];
+  const firstSight = !pins.knows(server);
   for (const tool of tools) {
     const verdict = pins.check(server, tool);
-    if (verdict === "new") {
+    if (verdict === "approved") kept.push(tool);
+    else if (verdict === "new" && firstSight) {
       pins.approve(server, tool);
-      approved = true;
-    }
-    (verdict === "changed" ? changed : kept).push(tool);
+      kept.push(tool);
+    } else held.push({ tool, verdict });
   }
-  if (approved) pins.save().catch(onSaveError);
-  return { kept, changed };
+  if (firstSight && kept.length > 0) pins.save().catch(onSaveError);
+  return { kept, held };
 }

@@ -3,7 +3,7 @@
  * gateway's clients and routed back. Prompt names follow the tools' naming (`server__prompt` by
  * default, reversible through a route table); resource URIs stay as the server wrote them (a URI
  * already names its own scheme and authority, and clients read what they were given), routed by
- * the server that listed the URI or whose template matches it.
+ * the server that listed the URI or whose template matches it, else by asking the servers.
  */
 import {
   type ClientRequest,
@@ -22,6 +22,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { ClientRelay } from "./client-relay.js";
+import { probeResource } from "./probe-resource.js";
 import { createUpstreamNames, type NamingOption } from "./upstream-names.js";
 import type { UpstreamServer } from "./upstream-server.js";
 
@@ -134,8 +135,11 @@ export function createUpstreamFeatures(
   };
 
   /** The server for a URI: the one that listed it, else one whose template matches, else the
-   * only server with resources. */
-  const ownerOf = async (uri: string, options: FeatureRequestOptions): Promise<UpstreamServer> => {
+   * only server with resources; undefined when several might have it. */
+  const knownOwner = async (
+    uri: string,
+    options: FeatureRequestOptions,
+  ): Promise<UpstreamServer | undefined> => {
     const find = () => {
       const listed = resourceOwners.get(uri);
       if (listed !== undefined) return listed;
@@ -147,21 +151,21 @@ export function createUpstreamFeatures(
       await listTemplates(options);
       owner = find();
     }
+    if (owner !== undefined) return servers().get(owner);
     const candidates = offering("resources");
-    const server =
-      owner !== undefined
-        ? servers().get(owner)
-        : candidates.length === 1
-          ? candidates[0]
-          : undefined;
-    if (!server) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `No upstream server offers the resource "${uri}"; list resources (or templates) again.`,
-      );
-    }
-    return server;
+    return candidates.length === 1 ? candidates[0] : undefined;
   };
+
+  /** Reads a URI nobody listed from whichever offering server has it, and remembers that one:
+   * a client may read a URI it knows without listing first (one process per call). */
+  const probe = async (uri: string, options: FeatureRequestOptions) => {
+    const probed = await probeResource(uri, offering("resources"), options);
+    resourceOwners.set(uri, probed.server.name);
+    return probed;
+  };
+
+  const ownerOf = async (uri: string, options: FeatureRequestOptions): Promise<UpstreamServer> =>
+    (await knownOwner(uri, options)) ?? (await probe(uri, options)).server;
 
   const listPrompts = async (options: FeatureRequestOptions = {}) => {
     const lists = await gather("prompts", (server) =>
@@ -212,7 +216,8 @@ export function createUpstreamFeatures(
     },
     listResourceTemplates: listTemplates,
     async readResource(uri, options = {}) {
-      const server = await ownerOf(uri, options);
+      const server = await knownOwner(uri, options);
+      if (!server) return (await probe(uri, options)).result;
       return server.request(
         { method: "resources/read", params: { uri } },
         ReadResourceResultSchema,

@@ -96,6 +96,8 @@ export interface UpstreamServer {
   ): Promise<z.infer<S>>;
   /** What the server declared at `initialize`, while it is up. */
   capabilities(): ServerCapabilities | undefined;
+  /** The `instructions` of its `initialize` answer, while it is up. */
+  instructions(): string | undefined;
   /** Re-lists the tools (done automatically on `notifications/tools/list_changed`). */
   relist(): Promise<void>;
   status(): UpstreamStatus;
@@ -407,6 +409,7 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
       }
     },
     capabilities: () => client?.getServerCapabilities() ?? modern?.capabilities(),
+    instructions: () => client?.getInstructions(),
     async relist() {
       await start();
       const connected = client ?? modern;
