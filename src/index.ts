@@ -49,6 +49,7 @@ export {
   type ToolSift,
   type ToolSiftOptions,
 } from "./create-toolsift.js";
+export { countDefinitionTokens, type DefinitionTokens } from "./count-definition-tokens.js";
 // ── Disclosure and dispatch: turn plans, meta tools, session reveals, hooks ──
 export {
   type AfterCallHook,
