@@ -153,7 +153,8 @@ describe.runIf(ready)("the Sessions view in Chromium, attached to a live gateway
     // no reload: the page polls
     await expect.poll(timeline, { timeout: 10_000 }).toContain("memory__create_entities");
     expect(await page.locator(".session-list button").count()).toBe(2);
-    expect(await page.locator(".timeline > li").count()).toBe(6);
+    // the search's found list names the tool too: wait for the call itself
+    await expect.poll(() => page.locator(".timeline > li").count(), { timeout: 10_000 }).toBe(6);
 
     await page.selectOption("#server-filter", "memory");
     await expect.poll(() => page.locator(".timeline > li").count()).toBe(2);
