@@ -89,7 +89,7 @@ describe.runIf(ready)("the Sessions view in Chromium, attached to a live gateway
     stop.abort();
     await running;
     if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  }, 180_000);
 
   it("shows the session's search, calls, repair, error, cut result and latency", async () => {
     const failed: string[] = [];
@@ -136,7 +136,7 @@ describe.runIf(ready)("the Sessions view in Chromium, attached to a live gateway
     await shoot(page, "sessions");
     expect(await seriousViolations(page)).toEqual([]);
     expect(failed).toEqual([]);
-  });
+  }, 180_000);
 
   it("shows a second client live, and filters by server and by session (keyboard too)", async () => {
     const second = await connect("second-agent");
@@ -186,7 +186,7 @@ describe.runIf(ready)("the Sessions view in Chromium, attached to a live gateway
     await shoot(page, "sessions-filtered");
     await page.keyboard.press("Enter");
     await expect.poll(() => page.locator(".timeline > li").count()).toBe(6);
-  });
+  }, 180_000);
 
   it("shows a banner, not a blank page, once the gateway is stopped", async () => {
     expect(await page.isVisible("#connection")).toBe(false);
