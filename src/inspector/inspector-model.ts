@@ -1,10 +1,12 @@
 /** The inspector's data: catalog, search and cost views of one catalog under each profile. */
 import type { ToolDefinition } from "../catalog/index.js";
+import { countDefinitionTokens } from "../count-definition-tokens.js";
 import { createToolSift, type ToolSift } from "../create-toolsift.js";
 import { compactSignature, DEFAULT_META_TOOL_NAMES } from "../disclosure/index.js";
 import { ToolsiftError } from "../errors.js";
 import type { ProviderId } from "../providers/index.js";
 import type { SearchResult } from "../search/index.js";
+import { disclosureInWords } from "./disclosure-words.js";
 
 /** Provider formats of the cost view, in the order the page shows them. */
 const FORMATS: readonly { name: string; provider: ProviderId }[] = [
@@ -44,7 +46,8 @@ export interface CatalogView {
   /** `tokens`: all the server's tools; `visibleTokens`: those the profile lets through. */
   servers: { server: string; tokens: number; visibleTokens: number; tools: CatalogTool[] }[];
   reasons: string[];
-  disclosure: { active: boolean; reason: string };
+  /** `reason` as the policy engine gives it; `words`, the same said for a reader. */
+  disclosure: { active: boolean; reason: string; words: string };
 }
 
 export interface SearchView {
@@ -189,7 +192,11 @@ export function createInspectorModel(
         counts,
         servers: [...servers.values()].sort((a, b) => b.tokens - a.tokens),
         reasons,
-        disclosure: { active: plan.active, reason: plan.reason },
+        disclosure: {
+          active: plan.active,
+          reason: plan.reason,
+          words: disclosureInWords(plan.reason),
+        },
       };
       catalogs.set(view.profile, view);
       return view;
@@ -218,29 +225,18 @@ export function createInspectorModel(
       const reveal = options.reveal?.trim() ?? "";
       const session = `inspector-cost-${++sessions}`;
       const revealed = reveal ? (await asModel(sift, reveal, 5, session)).revealed : [];
-      const count = (value: unknown) => sift.tokenCounter.count(JSON.stringify(value));
-      const turn = (provider: ProviderId, id: string) => {
-        const prepared = sift.prepare({ session: id, provider, search: "client" });
-        return (
-          count(prepared.tools) + (prepared.system ? sift.tokenCounter.count(prepared.system) : 0)
-        );
-      };
+      // the figures `toolsift report` and the demo print, from the same function
+      const turn = (provider: ProviderId, id: string) =>
+        countDefinitionTokens(sift, { session: id, provider, search: "client" });
       const formats = FORMATS.map(({ name, provider }) => {
         const key = `${sift.policy.profile}\u0000${provider}`;
         let known = fixed.get(key);
         if (!known) {
-          const all = sift.prepare({
-            session,
-            provider,
-            search: "client",
-            mode: "off",
-            // the whole visible list, past the provider's tool limit: the figure to compare with
-            maxTools: Number.MAX_SAFE_INTEGER,
-          });
-          known = { all: count(all.tools), firstTurn: turn(provider, `${session}-fresh`) };
+          const fresh = turn(provider, `${session}-fresh`);
+          known = { all: fresh.all, firstTurn: fresh.turn };
           fixed.set(key, known);
         }
-        return { name, provider, ...known, afterReveals: turn(provider, session) };
+        return { name, provider, ...known, afterReveals: turn(provider, session).turn };
       });
       const visible = sift.prepare({ session }).stats.visible;
       return { profile: sift.policy.profile, visible, reveal, revealed, formats };

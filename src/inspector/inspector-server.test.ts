@@ -60,6 +60,25 @@ describe("the inspector server", () => {
     expect((await get(`${server.url}inspector.js`)).status).toBe(200);
   });
 
+  it("serves every module the page imports and a favicon (the console showed a 404)", async () => {
+    for (const path of [
+      "inspector-charts.js",
+      "inspector-search.js",
+      "favicon.svg",
+      "favicon.ico",
+    ]) {
+      const response = await get(`${server.url}${path}`);
+      expect(response.status, path).toBe(200);
+    }
+    expect((await get(`${server.url}favicon.ico`)).type).toBe("image/svg+xml");
+  });
+
+  it("says the disclosure reason in words in the catalog view", async () => {
+    const view = JSON.parse((await get(`${server.url}api/catalog`)).body);
+    expect(view.disclosure.words).toMatch(/^Search is (on|off)/);
+    expect(view.disclosure.words).not.toContain("auto:");
+  });
+
   it("answers 404 for anything outside its assets and API", async () => {
     for (const path of [
       "package.json",

@@ -59,6 +59,11 @@ const ASSETS: Record<string, { file: string; type: string }> = {
     file: "inspector-sessions.js",
     type: "text/javascript; charset=utf-8",
   },
+  "/inspector-search.js": { file: "inspector-search.js", type: "text/javascript; charset=utf-8" },
+  "/inspector-charts.js": { file: "inspector-charts.js", type: "text/javascript; charset=utf-8" },
+  "/favicon.svg": { file: "favicon.svg", type: "image/svg+xml" },
+  // browsers ask for /favicon.ico whatever the page links; the same icon, not a 404
+  "/favicon.ico": { file: "favicon.svg", type: "image/svg+xml" },
 };
 
 const HEADERS = {

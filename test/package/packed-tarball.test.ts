@@ -102,6 +102,9 @@ describe("the packed tarball", () => {
       "inspector.js",
       "inspector-common.js",
       "inspector-sessions.js",
+      "inspector-search.js",
+      "inspector-charts.js",
+      "favicon.svg",
     ]) {
       expect(packed).toContain(`dist/inspector/assets/${asset}`);
     }
