@@ -171,7 +171,15 @@ function explanationTable(explanation) {
   return table;
 }
 
-const SHOWN = new Set(["name", "score", "server", "description", "signature", "explanation"]);
+const SHOWN = new Set([
+  "name",
+  "score",
+  "server",
+  "description",
+  "summary",
+  "signature",
+  "explanation",
+]);
 
 function hitNode(hit, position, kind) {
   const box = el("article", { class: "hit" });
@@ -182,7 +190,7 @@ function hitNode(hit, position, kind) {
     }),
   );
   box.append(el("code", { class: "signature", text: hit.signature }));
-  box.append(el("p", { text: (hit.description ?? "").split("\n")[0] }));
+  box.append(el("p", { text: hit.summary ?? "" }));
   const entries = [];
   if (hit.explanation?.length) entries.push(["term matches", explanationTable(hit.explanation)]);
   // every other field the engine returns (score parts, confidence, companions, …), generically
