@@ -130,7 +130,8 @@ export interface SearchOptionsOfToolSift extends SearchIndexOptions {
   embedder?: Embedder;
   /** Share of a hit's score that comes from similarity, 0–1; default 0.1. */
   semanticWeight?: number;
-  /** Milliseconds one embed call may take before search goes on lexical-only; default 10,000. */
+  /** Milliseconds a search waits for the whole embedding pass (tools, then the query) before it
+   * answers lexically while tool vectors fill in the background; default 10,000. */
   embedTimeoutMs?: number;
   /** Tool vectors from `sift.exportVectors()` of an earlier run. */
   vectors?: SavedVectors;

@@ -9,6 +9,7 @@
 
 import type { Disclosure, PrepareInput, TurnPlan, TurnSettings } from "./disclosure/index.js";
 import { ToolsiftError } from "./errors.js";
+import { metaArguments, providerNameView, shownOutcome } from "./provider-names.js";
 import {
   type CallOutcome,
   type FormattedTools,
@@ -172,15 +173,18 @@ export function createProviderTurns(disclosure: Disclosure) {
     const formatter = formatterFor(input.provider, input.model);
     const calls = formatter.parseCalls(input.response, formatted);
     const outcomes: CallOutcome[] = [];
+    // the model knows tools by the names this provider was sent: toolsift's answers use them too
+    const view = providerNameView(formatted.providerNames);
+    const meta = disclosure.metaToolNames;
     for (const call of calls) {
       if (call.kind === "server_search") continue; // the provider already ran it
       const outcome = await disclosure.execute({
         session: input.session,
         name: call.name,
-        arguments: call.arguments,
+        arguments: view ? metaArguments(call.name, call.arguments, meta, view) : call.arguments,
         ...(input.signal ? { signal: input.signal } : {}),
       });
-      outcomes.push({ call, outcome });
+      outcomes.push({ call, outcome: view ? shownOutcome(outcome, view) : outcome });
     }
     return {
       calls,

@@ -1,7 +1,7 @@
 /** The live catalog: a validated, name-unique set of tools with change events and a fingerprint. */
 import { InvalidToolError, ToolsiftError } from "../errors.js";
 import { combineHashes, compareNames, fingerprintTool } from "./fingerprint-tools.js";
-import { describeRenames, qualifyDuplicateNames } from "./from-mcp-tools-list.js";
+import { describeRenames, qualifyDuplicateNames, upstreamNameOf } from "./from-mcp-tools-list.js";
 import { nameSkeleton } from "./name-skeleton.js";
 import type { Catalog, CatalogChange, ToolDefinition } from "./types.js";
 import { isPlainObject, type NameRule, validateTools } from "./validate-tools.js";
@@ -100,7 +100,7 @@ export function createCatalog(
       if (stored.server === entry.server) return entry;
       const to = `${entry.server}/${entry.name}`;
       renamed.push({ from: entry.name, to, server: entry.server });
-      return { ...entry, name: to };
+      return { ...entry, name: to, upstreamName: upstreamNameOf(entry) };
     });
     if (renamed.length > 0) (options.onWarning ?? console.warn)(describeRenames(renamed));
     return result;

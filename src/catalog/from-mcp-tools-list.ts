@@ -119,9 +119,14 @@ export function qualifyDuplicateNames<T>(entries: readonly T[]): {
     if (!shared(entry.name) && !qualified.has(entry.name)) return entry;
     const to = `${entry.server}/${entry.name}`;
     renamed.push({ from: entry.name, to, server: entry.server });
-    return { ...entry, name: to } as T;
+    return { ...entry, name: to, upstreamName: upstreamNameOf(entry) } as T;
   });
   return { entries: result, renamed };
+}
+
+/** The name a tool's server knows: kept through every rename (a renamed name is renamed again). */
+export function upstreamNameOf(entry: Record<string, unknown>): string {
+  return typeof entry.upstreamName === "string" ? entry.upstreamName : String(entry.name);
 }
 
 /** One line naming the names shared by several servers and what they became. */

@@ -54,6 +54,9 @@ export interface ToolCallContext {
   /** What the host framework passed with the call (`ExecuteInput.host`), unchanged; adapters use
    * it to hand their own per-call options (an AI SDK tool call id, say) to the tool they wrap. */
   host?: unknown;
+  /** The name the tool's server knows it by (`ToolDefinition.upstreamName`, else its name):
+   * forward the call to `server` under this name. Set by `execute`. */
+  upstreamName?: string;
 }
 
 /** Runs a tool. May return an MCP-style `ToolResult` or any JSON-serialisable value. */
@@ -74,6 +77,11 @@ export interface ToolDefinition {
   annotations?: ToolAnnotations;
   /** MCP server (or other source) the tool comes from: the connection or file, set by the host. */
   server?: string;
+  /**
+   * The name the tool's server knows it by, set when toolsift renamed it (`create_issue` for
+   * `github/create_issue`, a name several servers share). Calls carry it as `upstreamName`.
+   */
+  upstreamName?: string;
   category?: string;
   tags?: string[];
   /** A curated phrase for search; weighted above the description. */

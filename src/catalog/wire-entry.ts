@@ -70,7 +70,10 @@ export function toHostEntry(entry: unknown, options: SourceOptions): unknown {
     const name = result.name;
     const server = options.server;
     if (typeof name === "string" && server !== undefined && name.includes("/")) {
-      if (!name.startsWith(`${server}/`)) result.name = `${server}/${name}`;
+      if (!name.startsWith(`${server}/`)) {
+        result.name = `${server}/${name}`;
+        result.upstreamName = name;
+      }
     }
   }
   const control =

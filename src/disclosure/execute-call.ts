@@ -303,7 +303,10 @@ async function executeSteps(input: ExecuteInput, context: ExecuteContext): Promi
       input.session,
       timeoutMs,
       input.signal,
-      input.host,
+      {
+        upstreamName: tool.upstreamName ?? tool.name,
+        ...(input.host !== undefined ? { host: input.host } : {}),
+      },
     );
   }
   const durationMs = performance.now() - started;
@@ -359,6 +362,7 @@ function dispatchTo(onCall: CallDispatcher, tool: ToolDefinition, route: CallRou
     onCall({
       tool,
       name: tool.name,
+      upstreamName: tool.upstreamName ?? tool.name,
       arguments: args,
       session: context.session,
       signal: context.signal ?? new AbortController().signal,

@@ -216,6 +216,11 @@ export interface DispatchedCall {
   /** The real tool definition (its `server` says where to route the call). */
   tool: ToolDefinition;
   name: string;
+  /**
+   * The name the tool's server knows it by (`create_issue` for the qualified
+   * `github/create_issue`): `client.callTool({ name: upstreamName, arguments })`.
+   */
+  upstreamName: string;
   /** Arguments after validation, repairs and before-hooks. */
   arguments: { [key: string]: unknown };
   session: string;

@@ -2,7 +2,7 @@
 import type { ToolDefinition } from "../catalog/index.js";
 import { countDefinitionTokens } from "../count-definition-tokens.js";
 import { createToolSift, type ToolSift } from "../create-toolsift.js";
-import { compactSignature, DEFAULT_META_TOOL_NAMES } from "../disclosure/index.js";
+import { compactSignature, DEFAULT_META_TOOL_NAMES, firstSentence } from "../disclosure/index.js";
 import { ToolsiftError } from "../errors.js";
 import type { ProviderId } from "../providers/index.js";
 import type { SearchResult } from "../search/index.js";
@@ -215,6 +215,8 @@ export function createInspectorModel(
         ...rest,
         ...(tool.server ? { server: tool.server } : {}),
         description: tool.description,
+        // the summary the model's search lines and the CLI show
+        summary: firstSentence(tool.description, 300),
         signature: compactSignature(tool),
       }));
       const model = await asModel(sift, query, limit, `inspector-search-${++sessions}`);

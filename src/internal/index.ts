@@ -4,5 +4,6 @@ export { beforeDeadline } from "./before-deadline.js";
 export { boundedEditDistance } from "./edit-distance.js";
 export { fnv1a32, hashString } from "./hash.js";
 export { LRUCache } from "./lru-cache.js";
+export { NameIndex } from "./name-index.js";
 export { recordOf } from "./record-of.js";
 export { capChars, safeCutIndex, safeHead, safeSlice, safeTail, wellFormed } from "./safe-cut.js";
