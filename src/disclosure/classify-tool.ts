@@ -44,3 +44,28 @@ export function createToolClassifier(
     return tool.server === undefined ? "core" : "deferrable";
   };
 }
+
+/**
+ * Why a visible tool is loaded or deferred in a plan, in one sentence (the inspector's "why"):
+ * the declaration that decided it, or the rule by origin. `active` is the plan's.
+ */
+export function loadReason(
+  tool: ToolDefinition,
+  state: "loaded" | "deferred",
+  active: boolean,
+): string {
+  if (state === "loaded" && !active) return "Loaded: disclosure is not active this turn.";
+  if (state === "loaded") {
+    if (tool.defer === "never") return 'Loaded: pinned by defer: "never".';
+    if (tool.core === true) return "Loaded: declared core: true.";
+    if (tool.server === undefined) return `Loaded by origin: ${DEFER_RULE}.`;
+    return "Loaded: pinned by neverDefer, or revealed by a search.";
+  }
+  if (tool.defer === "always") return 'Deferred: declared defer: "always".';
+  if (tool.core === false) return "Deferred: declared core: false.";
+  if (tool.server === undefined && tool.defer !== "auto") {
+    return "Deferred: a core tool moved behind search by the definitions budget or the provider's tool limit.";
+  }
+  if (tool.server === undefined) return 'Deferred: declared defer: "auto".';
+  return `Deferred by origin: ${DEFER_RULE}.`;
+}
