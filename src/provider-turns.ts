@@ -94,6 +94,14 @@ interface AnyFormatter {
 
 const FORMATTED_SESSIONS = 1_000;
 
+/** The tool a `toolChoice: { name }` format option forces, if any (a catalog name). */
+function forcedTool(format: unknown): string | undefined {
+  const choice = (format as { toolChoice?: unknown } | undefined)?.toolChoice;
+  if (typeof choice !== "object" || choice === null) return undefined;
+  const name = (choice as { name?: unknown }).name;
+  return typeof name === "string" ? name : undefined;
+}
+
 /** Creates the provider-turn helpers over one disclosure layer. */
 export function createProviderTurns(disclosure: Disclosure) {
   const formatters = new Map<string, AnyFormatter>();
@@ -132,8 +140,11 @@ export function createProviderTurns(disclosure: Disclosure) {
     const decision = nativeSearchSupport(provider, model ?? "", search ? { override: search } : {});
     const limit = formatter.capabilities.maxTools;
     // the provider's tool limit binds the plan: disclosure defers what it must, or throws
+    const forced = forcedTool(format);
     const settings: PrepareInput & TurnSettings = {
       ...turn,
+      // a request that forces a tool the provider was not sent is refused: keep it loaded
+      ...(forced !== undefined ? { neverDefer: [...(turn.neverDefer ?? []), forced] } : {}),
       nativeSearch: decision.native,
       ...(limit !== undefined && turn.maxTools === undefined ? { maxTools: limit } : {}),
     };

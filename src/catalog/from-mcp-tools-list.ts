@@ -48,8 +48,8 @@ export function extractToolEntries(
 /**
  * Converts an MCP `tools/list` result (bare, or inside a JSON-RPC response) into validated tool
  * definitions. Only MCP fields are read from the payload (`name`, `title`, `description`,
- * `inputSchema`, `outputSchema`, `annotations`): `server` comes from the options (the connection)
- * and toolsift's control fields (`tags`, `defer`, `maxResultTokens`, …) from `control`, so a
+ * `inputSchema`, `outputSchema`, `annotations`): `server` comes from the options (the connection;
+ * `"mcp"` when not given, so the tools keep their MCP origin) and toolsift's control fields (`tags`, `defer`, `maxResultTokens`, …) from `control`, so a
  * server cannot pin, re-tag or re-budget its own tools. Tools are deferrable unless `control`
  * marks them `core`. Throws InvalidToolError listing every bad tool, or a ToolsiftError when the
  * shape is wrong.

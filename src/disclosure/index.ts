@@ -3,7 +3,13 @@
 export { budgetedBasis } from "./budgeted-basis.js";
 export { buildDirectory, type Directory, type DirectoryOptions } from "./build-directory.js";
 export { buildListing, type Listing, type ListingEntry } from "./build-listing.js";
-export { createPinMatcher, createToolClassifier, type ToolClass } from "./classify-tool.js";
+export {
+  createPinMatcher,
+  createToolClassifier,
+  DEFER_RULE,
+  loadReason,
+  type ToolClass,
+} from "./classify-tool.js";
 export { compactSignature, type SignatureOptions } from "./compact-signature.js";
 export {
   createDisclosure,

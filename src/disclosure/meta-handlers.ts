@@ -1,6 +1,6 @@
 import type { ToolDefinition, ToolResult } from "../catalog/index.js";
 import { NameIndex, wellFormed } from "../internal/index.js";
-import { describeResponse } from "./describe-response.js";
+import { describeResponse, loadedNotes } from "./describe-response.js";
 import { MAX_QUERIES } from "./meta-tools.js";
 import { type PlanBasis, visibleTool } from "./plan-basis.js";
 import type { ResolvedSettings } from "./plan-turn.js";
@@ -162,6 +162,9 @@ export function runDescribe(args: { [key: string]: unknown }, context: MetaConte
       if (!described.includes(tool)) described.push(tool);
     } else problems.push(unknownToolMessage(name, context.basis));
   }
+  const { basis, loaded, settings } = context;
+  const isLoaded = (name: string) => !basis.deferrableNames.has(name) || loaded.has(name);
+  problems.push(...loadedNotes(described, isLoaded, settings.names.call));
   const text = describeResponse(described, problems, context.describeTokens, context.count);
   const result: ToolResult = { content: [{ type: "text", text }] };
   if (described.length === 0) result.isError = true;

@@ -6,7 +6,7 @@ import { buildListing, type Listing, type ListingEntry } from "./build-listing.j
 import { compactSignature } from "./compact-signature.js";
 import { decideActivation } from "./decide-activation.js";
 import { buildMetaTools, systemNote } from "./meta-tools.js";
-import { byName, type PlanBasis } from "./plan-basis.js";
+import { byName, nameSample, type PlanBasis } from "./plan-basis.js";
 import { firstSentence, safeName } from "./sanitize-text.js";
 import { tallyOf } from "./token-tally.js";
 import type {
@@ -121,6 +121,13 @@ function chooseReveals(
   return { chosen: [...candidates.values()].filter((tool) => kept.has(tool.name)), skipped };
 }
 
+/** Names the core tools in a too-many-tools message: they are sent even with disclosure on. */
+function coreNote(basis: PlanBasis): string {
+  return basis.core.length === 0
+    ? ""
+    : `; ${basis.core.length} of them core (${nameSample(basis.core.map((tool) => tool.name))})`;
+}
+
 function budgetReport(
   limit: number,
   used: number,
@@ -182,7 +189,7 @@ export function planTurn(
     if (most !== undefined && basis.visible.size > most) {
       throw new ToolsiftError(
         "too_many_tools",
-        `${basis.visible.size} tools would be sent with disclosure off (${activation.reason()}), more than the provider's limit of ${most} tools per request. Use mode "auto" or "on" so toolsift defers the rest, or hide tools with the policy.`,
+        `${basis.visible.size} tools would be sent with disclosure off (${activation.reason()}), more than the provider's limit of ${most} tools per request${coreNote(basis)}. Use mode "auto" or "on" so toolsift defers the rest, or hide tools with the policy.`,
       );
     }
     loaded.push(...basis.deferrable);
