@@ -1,9 +1,10 @@
 /**
  * The inspector in real Chromium (Debian's /usr/bin/chromium, driven by playwright-core) on the
  * real catalogs. Screenshots go to test-output/inspector/ (gitignored). Skipped, with a message,
- * when Chromium or the shared catalogs are absent; `.ci/run` installs Chromium.
+ * when Chromium or the shared catalogs are absent, and failed when CI is set; `.ci/run` installs
+ * Chromium.
  */
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,15 +15,10 @@ import {
   startInspectorServer,
 } from "../../src/inspector/index.js";
 import { sharedDir } from "../shared-dir.js";
-import { CHROMIUM, launchChromium } from "./launch-chromium.js";
+import { browserTestsCanRun, CHROMIUM, launchChromium } from "./launch-chromium.js";
 
 const catalogs = path.join(sharedDir(), "catalogs");
-const ready = existsSync(CHROMIUM) && existsSync(catalogs);
-if (!ready) {
-  console.warn(
-    `inspector browser tests skipped: needs ${CHROMIUM} (apt-get install chromium) and ${catalogs}`,
-  );
-}
+const ready = browserTestsCanRun("inspector browser tests", [CHROMIUM, catalogs]);
 const shots = path.resolve("test-output/inspector");
 
 let closeBrowser: (() => Promise<void>) | undefined;
