@@ -12,6 +12,13 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { ToolsiftError } from "../errors.js";
 import { createGatewaySession, type GatewaySessionOptions } from "./gateway-session.js";
+import {
+  BodyTooLargeError,
+  type HttpLimits,
+  initializeProblem,
+  readBoundedJson,
+  resolveHttpLimits,
+} from "./http-limits.js";
 import { modernRefusal } from "./modern-refusal.js";
 import { isSubscribed } from "./session-pass-through.js";
 
@@ -157,13 +164,6 @@ function sendError(response: ServerResponse, status: number, message: string): v
   response.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
 }
 
-async function readJson(request: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString("utf8");
-  return text === "" ? undefined : JSON.parse(text);
-}
-
 /** The streamable-HTTP side of a gateway without its own listener: mount `handle` on `/mcp` of
  * an existing `node:http` server (the inspector does). */
 export interface HttpGateway {
@@ -173,13 +173,41 @@ export interface HttpGateway {
   close(): Promise<void>;
 }
 
-/** Options of `createHttpGateway` (and, with a port, of `serveHttp`). */
-export interface HttpGatewayOptions extends GatewaySessionOptions {
+/** Options of `createHttpGateway` (and, with a port, of `serveHttp`); the limits default to
+ * `HTTP_LIMIT_DEFAULTS` (4 MiB bodies, 100 sessions, 30 minutes idle). */
+export interface HttpGatewayOptions extends GatewaySessionOptions, HttpLimits {
   /** Where the listener is bound; default `127.0.0.1`. Loopback turns on the DNS-rebinding
    * checks; any other address needs `token`. */
   host?: string;
   /** Required as `Authorization: Bearer TOKEN` on every request when set. */
   token?: string;
+}
+
+interface HttpSession {
+  server: Server;
+  transport: StreamableHTTPServerTransport;
+  /** When its last request started (`Date.now()`). */
+  seen: number;
+  /** Requests other than a GET stream still being answered: a long call is not idleness. */
+  active: number;
+}
+
+/** Closes the sessions idle past `idleMs`, checking often enough to close them within about
+ * half that again; the timer never keeps the process alive. Returns the stop function. */
+function expireIdle(sessions: Map<string, HttpSession>, idleMs: number): () => void {
+  const timer = setInterval(
+    () => {
+      const now = Date.now();
+      for (const entry of [...sessions.values()]) {
+        if (entry.active === 0 && now - entry.seen >= idleMs) {
+          entry.server.close().catch(() => undefined);
+        }
+      }
+    },
+    Math.max(10, Math.min(Math.floor(idleMs / 2), 60_000)),
+  );
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /** Creates the `/mcp` handler of a gateway, one ToolSift session per MCP session. */
@@ -192,10 +220,31 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
       `Serving on ${host} exposes every upstream tool to the network; pass a token (--token) or serve on 127.0.0.1.`,
     );
   }
-  const sessions = new Map<string, { server: Server; transport: StreamableHTTPServerTransport }>();
+  const limits = resolveHttpLimits(options);
+  const sessions = new Map<string, HttpSession>();
   const stopAnnouncing = forwardUpstreamEvents(options, () =>
     [...sessions.entries()].map(([sessionId, entry]) => ({ server: entry.server, sessionId })),
   );
+  const stopExpiring = expireIdle(sessions, limits.sessionIdleMs);
+
+  const answer = async (
+    entry: HttpSession,
+    request: IncomingMessage,
+    response: ServerResponse,
+    body: unknown,
+  ) => {
+    entry.seen = Date.now();
+    if (request.method === "GET") {
+      await entry.transport.handleRequest(request, response, body);
+      return;
+    }
+    entry.active += 1;
+    response.once("close", () => {
+      entry.active -= 1;
+      entry.seen = Date.now();
+    });
+    await entry.transport.handleRequest(request, response, body);
+  };
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     if (new URL(request.url ?? "/", "http://localhost").pathname !== "/mcp") {
@@ -209,9 +258,10 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     }
     const id = request.headers["mcp-session-id"];
     const existing = typeof id === "string" ? sessions.get(id) : undefined;
-    const body = request.method === "POST" ? await readJson(request) : undefined;
+    const body =
+      request.method === "POST" ? await readBoundedJson(request, limits.maxBodyBytes) : undefined;
     if (existing) {
-      await existing.transport.handleRequest(request, response, body);
+      await answer(existing, request, response, body);
       return;
     }
     if (id !== undefined) {
@@ -227,31 +277,58 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
       sendError(response, 400, "No session; send an initialize request first.");
       return;
     }
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (sessionId) => {
-        sessions.set(sessionId, { server, transport });
-      },
-    });
-    const server = createGatewaySession(() => transport.sessionId ?? "", options);
+    const problem = initializeProblem(body);
+    if (problem) {
+      sendError(response, 400, problem);
+      return;
+    }
+    if (sessions.size >= limits.maxSessions) {
+      sendError(
+        response,
+        503,
+        `The gateway has ${sessions.size} sessions open, its limit (maxSessions, --max-sessions); close one (DELETE /mcp) or wait for idle ones to expire after ${limits.sessionIdleMs} ms.`,
+      );
+      return;
+    }
+    const entry = {
+      seen: Date.now(),
+      active: 0,
+      transport: new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (sessionId) => {
+          sessions.set(sessionId, entry);
+        },
+      }),
+    } as HttpSession;
+    const { transport } = entry;
+    entry.server = createGatewaySession(() => transport.sessionId ?? "", options);
     transport.onclose = () => {
       const sessionId = transport.sessionId;
       if (sessionId === undefined) return;
       sessions.delete(sessionId);
-      options.sift.disclosure.store.clear(sessionId);
+      // reveals, loop budget and stored results go with the session
+      options.sift.endSession(sessionId);
     };
-    await server.connect(transport);
-    await transport.handleRequest(request, response, body);
+    await entry.server.connect(transport);
+    await answer(entry, request, response, body);
   };
 
   return {
     handle: (request, response) =>
       handle(request, response).catch((error: unknown) => {
-        if (!response.headersSent)
-          sendError(response, 400, `Bad request: ${(error as Error).message}`);
+        if (response.headersSent) return;
+        if (error instanceof BodyTooLargeError) {
+          // the rest of the body is never read: answer, then drop the connection
+          response.once("finish", () => request.socket.destroy());
+          response.setHeader("connection", "close");
+          sendError(response, 413, error.message);
+          return;
+        }
+        sendError(response, 400, `Bad request: ${(error as Error).message}`);
       }),
     close: async () => {
       stopAnnouncing();
+      stopExpiring();
       await Promise.all(
         [...sessions.values()].map((entry) => entry.server.close().catch(() => undefined)),
       );
