@@ -5,4 +5,5 @@ export { boundedEditDistance } from "./edit-distance.js";
 export { fnv1a32, hashString } from "./hash.js";
 export { LRUCache } from "./lru-cache.js";
 export { recordOf } from "./record-of.js";
+export { redactUrls } from "./redact-urls.js";
 export { capChars, safeCutIndex, safeHead, safeSlice, safeTail, wellFormed } from "./safe-cut.js";
