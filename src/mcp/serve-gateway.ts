@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, createServer as createNetServer } from "node:net";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
@@ -210,17 +210,49 @@ function expireIdle(sessions: Map<string, HttpSession>, idleMs: number): () => v
   return () => clearInterval(timer);
 }
 
-/** Creates the `/mcp` handler of a gateway, one ToolSift session per MCP session. */
-export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
+/** Throws when the host needs a token it was not given, or a limit is not a positive whole
+ * number; returns whether the host is loopback. */
+function checkHttpOptions(options: Pick<HttpGatewayOptions, "host" | "token"> & HttpLimits) {
   const host = options.host ?? "127.0.0.1";
-  const loopback = LOOPBACK.has(host);
-  if (!loopback && options.token === undefined) {
+  if (!LOOPBACK.has(host) && options.token === undefined) {
     throw new ToolsiftError(
       "invalid_option",
-      `Serving on ${host} exposes every upstream tool to the network; pass a token (--token) or serve on 127.0.0.1.`,
+      `Serving on ${host} exposes every upstream tool to the network; pass a token (--token-file F, TOOLSIFT_TOKEN or --token) or serve on 127.0.0.1.`,
     );
   }
-  const limits = resolveHttpLimits(options);
+  return { loopback: LOOPBACK.has(host), limits: resolveHttpLimits(options) };
+}
+
+function addressInUse(host: string, port: number, cause: unknown): ToolsiftError {
+  return new ToolsiftError(
+    "invalid_option",
+    `Cannot listen on ${host}:${port}: ${host}:${port} is in use. Stop the program holding it (e.g. an earlier gateway), or pick another port (toolsift serve --http ${host}:0 takes any free one).`,
+    { cause },
+  );
+}
+
+/** Checks what `serveHttp` would refuse (a non-loopback host without a token, a bad limit, a
+ * port in use) without starting anything, so a command can report it before its upstreams
+ * start. The port is bound and released at once. */
+export async function checkHttpListen(
+  options: Pick<ServeHttpOptions, "host" | "port" | "token"> & HttpLimits,
+): Promise<void> {
+  checkHttpOptions(options);
+  const host = options.host ?? "127.0.0.1";
+  const port = options.port ?? 0;
+  if (port === 0) return;
+  const probe = createNetServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once("error", (error: NodeJS.ErrnoException) =>
+      reject(error.code === "EADDRINUSE" ? addressInUse(host, port, error) : error),
+    );
+    probe.listen(port, host, () => probe.close(() => resolve()));
+  });
+}
+
+/** Creates the `/mcp` handler of a gateway, one ToolSift session per MCP session. */
+export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
+  const { loopback, limits } = checkHttpOptions(options);
   const sessions = new Map<string, HttpSession>();
   const stopAnnouncing = forwardUpstreamEvents(options, () =>
     [...sessions.entries()].map(([sessionId, entry]) => ({ server: entry.server, sessionId })),
@@ -341,8 +373,11 @@ export async function serveHttp(options: ServeHttpOptions): Promise<RunningGatew
   const gateway = createHttpGateway(options);
   const http = createServer((request, response) => void gateway.handle(request, response));
   await new Promise<void>((resolve, reject) => {
-    http.once("error", reject);
-    http.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
+    const host = options.host ?? "127.0.0.1";
+    http.once("error", (error: NodeJS.ErrnoException) =>
+      reject(error.code === "EADDRINUSE" ? addressInUse(host, options.port ?? 0, error) : error),
+    );
+    http.listen(options.port ?? 0, host, () => resolve());
   }).catch(async (error: unknown) => {
     await gateway.close();
     throw error;
