@@ -146,6 +146,9 @@ export interface ToolSift {
   /** The loop-total result budgets, one per session; `reset(session)` when that session starts a
    * new agent loop (`reset()` starts one for every session). */
   readonly results: SessionResultBudgets;
+  /** Forgets a session that ended: its reveals, its loop budget and its stored (spilled)
+   * results. A gateway calls it when a client disconnects or its session expires. */
+  endSession(session: string): void;
   readonly tokenCounter: TokenCounter;
   /**
    * Plans one turn. With a `provider`, returns the request fragment for it (native tool search
@@ -209,14 +212,18 @@ function spillReader(store: SpillStore, resultLimit: number): ToolDefinition {
     // the model needs it as soon as a result is cut, so it is never hidden behind search
     core: true,
     maxResultTokens: resultLimit,
-    handler: (args) => {
-      const page = store.read(String(args.id), { page: Number(args.page ?? 1), pageTokens });
+    handler: (args, context) => {
+      const page = store.read(String(args.id), {
+        page: Number(args.page ?? 1),
+        pageTokens,
+        session: context.session,
+      });
       if (!page) {
         return {
           content: [
             {
               type: "text",
-              text: `No stored result "${String(args.id)}": it expired or never existed.`,
+              text: `No stored result "${String(args.id)}" in this session: it expired or never existed.`,
             },
           ],
           isError: true,
@@ -355,7 +362,11 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
         ? { summarizeThreshold: budget.summarizeThreshold }
         : {}),
       ...(budget.spill
-        ? { spill: budget.spill, spillPageTokens: spillPageTokens(budget.perToolResult ?? 2_000) }
+        ? {
+            spill: budget.spill,
+            spillPageTokens: spillPageTokens(budget.perToolResult ?? 2_000),
+            session: context?.session ?? "",
+          }
         : {}),
     });
     return applied.value as ToolResult;
@@ -435,6 +446,11 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
     index,
     disclosure,
     results,
+    endSession: (session) => {
+      disclosure.store.clear(session);
+      budget.spill?.clear(session);
+      results.reset(session);
+    },
     tokenCounter,
     prepare,
     respond: providerTurns.respond,

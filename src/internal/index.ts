@@ -6,4 +6,5 @@ export { fnv1a32, hashString } from "./hash.js";
 export { LRUCache } from "./lru-cache.js";
 export { NameIndex } from "./name-index.js";
 export { recordOf } from "./record-of.js";
+export { redactUrls } from "./redact-urls.js";
 export { capChars, safeCutIndex, safeHead, safeSlice, safeTail, wellFormed } from "./safe-cut.js";

@@ -1,9 +1,20 @@
 /** Words for upstream failures: each names the server, what failed, and the fix. */
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { redactUrls } from "../internal/index.js";
 import type { UpstreamServerConfig } from "./types.js";
 
-/** Explains an error raised while talking to an upstream, for a model or a log line. */
+/** Explains an error raised while talking to an upstream, for a model or a log line; URLs in it
+ * (the config's and any the SDK quoted) lose their credentials and query strings. */
 export function upstreamErrorText(
+  server: string,
+  config: UpstreamServerConfig,
+  error: unknown,
+  during: string,
+): string {
+  return redactUrls(explainUpstreamError(server, config, error, during));
+}
+
+function explainUpstreamError(
   server: string,
   config: UpstreamServerConfig,
   error: unknown,

@@ -6,7 +6,7 @@
 // and asks the registry for no metadata; the tarballs come from the cache `npm ci` filled
 // (--prefer-offline), else from the registry at exactly the locked version and integrity.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -207,6 +207,19 @@ describe("the packed tarball", () => {
       .flat()
       .filter((problem) => !["node10", "node16-cjs"].includes(problem.resolutionKind ?? ""));
     expect(problems).toEqual([]);
+  });
+
+  it("runs the README's client-config form, node …/dist/cli/main.js serve, from the tarball and the clone", () => {
+    for (const main of [
+      path.join(app, "node_modules/toolsift/dist/cli/main.js"),
+      path.join(root, "dist/cli/main.js"),
+    ]) {
+      expect(run(process.execPath, [main, "serve", "--help"], app)).toContain(
+        "Usage: toolsift serve",
+      );
+    }
+    // `npm run build` keeps the execute bit, so `npx toolsift` in a clone is not "Permission denied"
+    expect(statSync(path.join(root, "dist/cli/main.js")).mode & 0o111).not.toBe(0);
   });
 
   it("runs the bin through npx", { timeout: HANG_GUARD_MS }, () => {
