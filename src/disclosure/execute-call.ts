@@ -9,8 +9,8 @@ import {
 } from "./meta-handlers.js";
 import { buildMetaTools } from "./meta-tools.js";
 import type { PlanBasis } from "./plan-basis.js";
-import type { ResolvedSettings } from "./plan-turn.js";
 import { readArguments, readBridgeTarget, unnestArguments } from "./repair-arguments.js";
+import type { ResolvedSettings } from "./resolve-settings.js";
 import type { RevealStore } from "./reveal-store.js";
 import { errorResult, runHandler, toToolResult } from "./run-handler.js";
 import type {

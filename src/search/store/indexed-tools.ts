@@ -10,7 +10,8 @@ import { checkTool, checkTools } from "./check-tools.js";
 import { NameLookup } from "./name-lookup.js";
 import { PendingPostings } from "./pending-postings.js";
 import { PostingStore } from "./posting-store.js";
-import { type EncodedTool, TermEncoder } from "./term-encoder.js";
+import type { EncodedTool } from "./encoded-tool.js";
+import { TermEncoder } from "./term-encoder.js";
 
 /** Options of a search index. */
 export interface SearchIndexOptions {

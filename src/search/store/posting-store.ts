@@ -4,9 +4,9 @@
  * Removal tombstones a document; postings are compacted lazily and only then is its id reused.
  */
 
+import { COMPOUND_SEGMENT, type EncodedTool } from "./encoded-tool.js";
 import { FIELD_COUNT, fieldTf, NAME_TF_MASK, TF_BITS, TF_MASK } from "./fields.js";
 import { NO_POSTINGS, type PendingPostings } from "./pending-postings.js";
-import { COMPOUND_SEGMENT, type EncodedTool } from "./term-encoder.js";
 import { Vocabulary } from "./vocabulary.js";
 
 /** Name segments first (so the name terms lead), then the other fields. */
