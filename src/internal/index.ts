@@ -4,5 +4,14 @@ export { beforeDeadline } from "./before-deadline.js";
 export { boundedEditDistance } from "./edit-distance.js";
 export { fnv1a32, hashString } from "./hash.js";
 export { LRUCache } from "./lru-cache.js";
+export { nameSuffix, nameSuffixStart } from "./name-suffix.js";
+export {
+  bagDistance,
+  letterMask,
+  maskDistance,
+  NearestNames,
+  setBagProbe,
+  UNBOUNDED,
+} from "./nearest-names.js";
 export { recordOf } from "./record-of.js";
 export { capChars, safeCutIndex, safeHead, safeSlice, safeTail, wellFormed } from "./safe-cut.js";

@@ -12,6 +12,14 @@ import { Vocabulary } from "./vocabulary.js";
 /** Name segments first (so the name terms lead), then the other fields. */
 const SEGMENT_ORDER = [0, COMPOUND_SEGMENT, 1, 2, 3, 4, 5, 6, 7] as const;
 
+/**
+ * BM25's term-frequency saturation `(k1 + 1) · tf / (k1 + tf)` of a field-weighted frequency: the
+ * one definition the cached contributions and the score explanations both use.
+ */
+export function saturate(weighted: number, k1: number): number {
+  return ((k1 + 1) * weighted) / (k1 + weighted);
+}
+
 /** Per-field weight and length normalisation used when scoring. */
 export interface FieldParameters {
   weights: readonly number[];
@@ -250,7 +258,7 @@ export class PostingStore extends Vocabulary {
         packed >>>= TF_BITS;
         base += 1;
       }
-      out[index >> 1] = ((k1 + 1) * weighted) / (k1 + weighted);
+      out[index >> 1] = saturate(weighted, k1);
     }
     this.saturated[term] = out;
     this.saturatedVersion[term] = this.version;

@@ -1,6 +1,7 @@
 /** Turns a tool into term ids per field for the posting store, caching the work per text piece. */
 
 import type { ToolDefinition } from "../../catalog/index.js";
+import { nameSuffix, nameSuffixStart } from "../../internal/index.js";
 import {
   forEachPiece,
   isPlainPiece,
@@ -9,7 +10,6 @@ import {
   stem,
   tokenize,
 } from "../../text/index.js";
-import { nameSuffix, nameSuffixStart } from "../fallback/suggest.js";
 import { COMPOUND_SEGMENT, type EncodedTool } from "./encoded-tool.js";
 import { CLIPPED_FROM, FIELD_COUNT, FieldItems, MAX_FIELD_CHARS } from "./fields.js";
 import { HASH_SEED, hashStep, NO_TERM, PieceTable } from "./piece-table.js";
