@@ -57,6 +57,8 @@ export type {
   ToolSiftOptions,
 } from "./toolsift-options.js";
 
+import { defaultWarn, errorText } from "./internal/index.js";
+
 /** One toolsift instance. */
 export interface ToolSift {
   readonly catalog: Catalog;
@@ -169,14 +171,6 @@ function searchQueries(args: unknown): string[] {
   }
 }
 
-function describeError(error: unknown): string {
-  try {
-    return error instanceof Error ? error.message : String(error);
-  } catch {
-    return "an unreadable error";
-  }
-}
-
 /**
  * Creates a toolsift instance.
  *
@@ -188,8 +182,7 @@ function describeError(error: unknown): string {
 export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
   checkOptionKeys(options);
   const tokenCounter = counterFrom(options.tokens);
-  const onWarning =
-    options.onWarning ?? ((message: string) => console.warn(`toolsift: ${message}`));
+  const onWarning = options.onWarning ?? defaultWarn;
   const catalog =
     options.catalog ??
     createCatalog([], {
@@ -307,7 +300,7 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
       try {
         listener();
       } catch (error) {
-        onWarning(`A subscribe() listener threw: ${describeError(error)}. It stays subscribed.`);
+        onWarning(`A subscribe() listener threw: ${errorText(error)}. It stays subscribed.`);
       }
     }
   };

@@ -1,6 +1,7 @@
 /** Loads `toolsift/mcp` only when a gateway command runs, so the other commands never need the
  * optional MCP SDK; when it is missing, says how to install it. */
 import { ToolsiftError } from "../errors.js";
+import { errorText } from "../internal/index.js";
 
 type MCPModule = typeof import("../mcp/index.js");
 
@@ -13,7 +14,7 @@ export async function loadMCP(
   try {
     return await importer();
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     const code = (error as { code?: unknown }).code;
     if (code === "ERR_MODULE_NOT_FOUND" && /@modelcontextprotocol\/sdk|'zod'|"zod"/.test(message)) {
       throw new ToolsiftError(

@@ -1,5 +1,5 @@
 import type { ToolDefinition, ToolHandler, ToolResult } from "../catalog/index.js";
-import { beforeDeadline } from "../internal/index.js";
+import { beforeDeadline, errorText } from "../internal/index.js";
 import {
   type MetaAnswer,
   type MetaContext,
@@ -70,7 +70,7 @@ function finish(
 function message(error: unknown): string {
   // a thrown value's message getter or toString may itself throw
   try {
-    return error instanceof Error ? String(error.message) : String(error);
+    return errorText(error);
   } catch {
     return "an error that cannot be read";
   }

@@ -1,7 +1,9 @@
-// Owns: small pure helpers used by two or more folders (hashing, edit distance).
+// Owns: small pure helpers used by two or more folders (hashing, edit distance, "did you mean"
+// bounds, error text, the default warning sink).
 // Must not import: anything else in src.
 export { beforeDeadline } from "./before-deadline.js";
 export { boundedEditDistance } from "./edit-distance.js";
+export { errorText } from "./error-text.js";
 export { fnv1a32, hashString } from "./hash.js";
 export { LRUCache } from "./lru-cache.js";
 export { nameSuffix, nameSuffixStart } from "./name-suffix.js";
@@ -15,3 +17,4 @@ export {
 } from "./nearest-names.js";
 export { recordOf } from "./record-of.js";
 export { capChars, safeCutIndex, safeHead, safeSlice, safeTail, wellFormed } from "./safe-cut.js";
+export { defaultWarn } from "./warn.js";

@@ -6,6 +6,7 @@
 
 import type { ToolDefinition } from "../../catalog/index.js";
 import { ToolsiftError } from "../../errors.js";
+import { errorText } from "../../internal/index.js";
 import { parseQuery } from "../query/parse-query.js";
 import { MAX_LIMIT } from "../tool-search-index.js";
 import type { SearchOptions, SearchResult } from "../types.js";
@@ -87,7 +88,7 @@ export class SemanticSearch {
       return true;
     } catch (error) {
       this.warn(
-        `Semantic search is off for now: the embedder failed (${describe(error)}). Results are lexical-only; check the embedder, it is retried on the next search.`,
+        `Semantic search is off for now: the embedder failed (${errorText(error)}). Results are lexical-only; check the embedder, it is retried on the next search.`,
       );
       return false;
     }
@@ -215,12 +216,4 @@ function checkShare(value: number, option: string): number {
     );
   }
   return value;
-}
-
-function describe(error: unknown): string {
-  try {
-    return error instanceof Error ? error.message : String(error);
-  } catch {
-    return "an unreadable error";
-  }
 }
