@@ -1,7 +1,7 @@
 /** `applyResultBudget`: what dispatch calls on every tool result before the model sees it. */
 
 import type { ToolDefinition, ToolResult } from "../catalog/index.js";
-import { beforeDeadline } from "../internal/index.js";
+import { beforeDeadline, errorText } from "../internal/index.js";
 import type { TokenCounter } from "../tokens/index.js";
 import { o200kCounter } from "../tokens/index.js";
 import type { ResultBudgetTracker } from "./result-budget-tracker.js";
@@ -109,9 +109,7 @@ export async function applyResultBudget(
         ...outcome.notes,
       );
     } catch (error) {
-      notes.push(
-        `summariser failed (${error instanceof Error ? error.message : String(error)}); truncated instead`,
-      );
+      notes.push(`summariser failed (${errorText(error)}); truncated instead`);
     }
   }
   if (!outcome) {

@@ -114,8 +114,7 @@ export function qualifyDuplicateNames<T>(entries: readonly T[]): {
       hostNames.add(entry.name);
     }
   }
-  const shared = (name: string) =>
-    (servers.get(name)?.size ?? 0) >= (hostNames.has(name) ? 1 : 2);
+  const shared = (name: string) => (servers.get(name)?.size ?? 0) >= (hostNames.has(name) ? 1 : 2);
   const qualified = new Set<string>();
   for (const [name, set] of servers) {
     if (set.size >= 2) for (const server of set) qualified.add(`${server}/${name}`);

@@ -1,6 +1,7 @@
 /** Loads `toolsift/mcp` only when a gateway command runs, so the other commands never need the
  * optional MCP SDK; when it is missing, says how to install it. */
 import { ToolsiftError } from "../errors.js";
+import { errorText } from "../internal/index.js";
 
 type MCPModule = typeof import("../mcp/index.js");
 
@@ -29,7 +30,7 @@ export async function loadMCP(
   try {
     return await importer();
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     const code = (error as { code?: unknown }).code;
     const missing = code === "ERR_MODULE_NOT_FOUND" ? missingPackages(message) : [];
     if (missing.length > 0) {

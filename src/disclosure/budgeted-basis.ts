@@ -4,7 +4,8 @@ import { ToolsiftError } from "../errors.js";
 import { LRUCache } from "../internal/index.js";
 import { decideActivation } from "./decide-activation.js";
 import { byName, nameSample, type PlanBasis } from "./plan-basis.js";
-import { metaToolsFor, type PlanCounters, type ResolvedSettings, sumTokens } from "./plan-turn.js";
+import { metaToolsFor, type PlanCounters, sumTokens } from "./plan-turn.js";
+import type { ResolvedSettings } from "./resolve-settings.js";
 import { tallyOf } from "./token-tally.js";
 
 const MAX_ROUNDS = 4;

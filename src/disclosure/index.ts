@@ -1,7 +1,7 @@
 // Owns: the turn plan (loaded / deferred / meta tools / listing), session reveal stores, the meta tools (search, describe, call), dispatch (unwrap, recursion guard, policy at call time, argument validation, repair, suggestions), preflight.
 // Must not import: providers, mcp, cli (and, until the lead wires them, the search/policy implementations: they are injected; budget is imported for fitToBudget).
 export { budgetedBasis } from "./budgeted-basis.js";
-export { buildDirectory, type Directory, type DirectoryOptions } from "./build-directory.js";
+export { buildDirectory, type Directory } from "./build-directory.js";
 export { buildListing, type Listing, type ListingEntry } from "./build-listing.js";
 export {
   createPinMatcher,
@@ -20,8 +20,8 @@ export {
 export { createDefinitionCounter, definitionText, estimateTokens } from "./estimate-tokens.js";
 export { DEFAULT_META_TOOL_NAMES } from "./meta-tools.js";
 export { buildPlanBasis, type PlanBasis } from "./plan-basis.js";
-export { type PlanCounters, planTurn, type ResolvedSettings } from "./plan-turn.js";
-export { resolveSettings } from "./resolve-settings.js";
+export { type PlanCounters, planTurn } from "./plan-turn.js";
+export { type ResolvedSettings, resolveSettings } from "./resolve-settings.js";
 export {
   createMemoryRevealStore,
   type MemoryRevealStoreOptions,

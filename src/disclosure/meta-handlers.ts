@@ -3,7 +3,7 @@ import { NameIndex, wellFormed } from "../internal/index.js";
 import { describeResponse, loadedNotes } from "./describe-response.js";
 import { MAX_QUERIES } from "./meta-tools.js";
 import { type PlanBasis, visibleTool } from "./plan-basis.js";
-import type { ResolvedSettings } from "./plan-turn.js";
+import type { ResolvedSettings } from "./resolve-settings.js";
 import { errorResult } from "./run-handler.js";
 import { capText } from "./sanitize-text.js";
 import { searchResponse } from "./search-response.js";

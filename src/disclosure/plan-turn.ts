@@ -1,44 +1,23 @@
 import type { ToolDefinition } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
 import { LRUCache } from "../internal/index.js";
-import { buildDirectory, type Directory, type DirectoryOptions } from "./build-directory.js";
+import { buildDirectory, type Directory } from "./build-directory.js";
 import { buildListing, type Listing, type ListingEntry } from "./build-listing.js";
 import { compactSignature } from "./compact-signature.js";
 import { decideActivation } from "./decide-activation.js";
 import { buildMetaTools, systemNote } from "./meta-tools.js";
 import { byName, nameSample, type PlanBasis } from "./plan-basis.js";
+import type { ResolvedSettings } from "./resolve-settings.js";
 import { firstSentence, safeName } from "./sanitize-text.js";
 import { tallyOf } from "./token-tally.js";
 import type {
-  AutoThreshold,
   CountTokens,
   DeferredShown,
   DeferredToolView,
   DefinitionBudgetReport,
-  DisclosureMode,
-  DisclosureStrategy,
   ListingOptions,
-  MetaToolNames,
   TurnPlan,
 } from "./types.js";
-
-/** Turn settings with defaults applied (see `resolveSettings`). */
-export interface ResolvedSettings {
-  mode: DisclosureMode;
-  strategy: DisclosureStrategy;
-  auto: AutoThreshold;
-  listing: ListingOptions | undefined;
-  directory: DirectoryOptions | undefined;
-  contextWindow: number | undefined;
-  nativeSearch: boolean;
-  names: MetaToolNames;
-  defaultLimit: number;
-  maxLimit: number;
-  /** Token budget of the tools array (meta tools + loaded tools); undefined for none. */
-  definitionBudget: number | undefined;
-  /** Most tool definitions per request; undefined for no limit. */
-  maxTools: number | undefined;
-}
 
 /** Measuring helpers a plan needs. */
 export interface PlanCounters {
