@@ -19,14 +19,14 @@ import {
 import type { ToolSift } from "../create-toolsift.js";
 import { isToolsiftError, ToolsiftError } from "../errors.js";
 import { redactUrls } from "../internal/index.js";
-import type { ElicitationHandler } from "./answer-elicitation.js";
-import { callScope } from "./call-scope.js";
-import type { ClientRelay } from "./client-relay.js";
-import { type HeldTool, screenTools, type ToolPins } from "./tool-pins.js";
+import { createUpstreamFeatures, type UpstreamFeatures } from "./features/upstream-features.js";
+import type { ElicitationHandler } from "./relay/answer-elicitation.js";
+import { callScope } from "./relay/call-scope.js";
+import type { ClientRelay } from "./relay/client-relay.js";
+import { type HeldTool, screenTools, type ToolPins } from "./tools/tool-pins.js";
+import { createUpstreamNames, type NamingOption } from "./tools/upstream-names.js";
 import type { MCPLogEntry, UpstreamRoute, UpstreamServerConfig, UpstreamStatus } from "./types.js";
-import { createUpstreamFeatures, type UpstreamFeatures } from "./upstream-features.js";
-import { createUpstreamNames, type NamingOption } from "./upstream-names.js";
-import { createUpstreamServer, type UpstreamServer } from "./upstream-server.js";
+import { createUpstreamServer, type UpstreamServer } from "./upstream/upstream-server.js";
 
 /** Options of `connectServers`. */
 export interface ConnectServersOptions {

@@ -2,12 +2,12 @@
 import { createToolSift, type ToolSift, type ToolSiftOptions } from "../create-toolsift.js";
 import { defaultWarn } from "../internal/index.js";
 import { unmatchedSelectors } from "../policy/index.js";
-import { callScope } from "./call-scope.js";
 import {
   type ConnectServersOptions,
   connectServers,
   type MCPUpstreams,
 } from "./connect-servers.js";
+import { callScope } from "./relay/call-scope.js";
 
 /** Options of `createMCPToolSift`: the ToolSift's own options plus the upstream servers. */
 export type MCPToolSiftOptions = ToolSiftOptions & ConnectServersOptions;

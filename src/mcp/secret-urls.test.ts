@@ -2,8 +2,8 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { loadGatewayConfig } from "./config/load-gateway-config.js";
 import { createMCPToolSift } from "./create-mcp-toolsift.js";
-import { loadGatewayConfig } from "./load-gateway-config.js";
 import type { MCPLogEntry } from "./types.js";
 
 describe("secrets in upstream URLs", () => {
