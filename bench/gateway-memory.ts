@@ -72,9 +72,35 @@ async function openSessions(url: string, count: number): Promise<void> {
   }
 }
 
-/** RSS (MiB) at start, with 50 and 2,000 idle sessions, and after they expired; each also after
- * a full collection, with the heap then in use. */
-export async function gatewayMemory(): Promise<Record<string, number>> {
+/** One session that lists its tools: the first plan counts the meta tools and the directory
+ * exactly, which loads the o200k tokenizer (about 14 MiB of heap). */
+async function listOnce(url: string): Promise<void> {
+  const opened = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: initialize,
+  });
+  await opened.text();
+  const headers = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-session-id": opened.headers.get("mcp-session-id") ?? "",
+    "mcp-protocol-version": "2025-06-18",
+  };
+  for (const body of [
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    { jsonrpc: "2.0", id: 2, method: "tools/list" },
+  ]) {
+    const response = await fetch(url, { method: "POST", headers, body: JSON.stringify(body) });
+    await response.text();
+    if (response.status >= 300) throw new Error(`${body.method} answered ${response.status}`);
+  }
+}
+
+/** RSS (MiB) at start, with 50 and 2,000 idle sessions, after they expired, and after one
+ * session listed its tools; each also after a full collection, with the heap then in use.
+ * `nodeFlags` go to the gateway's node (e.g. `--max-semi-space-size=2`). */
+export async function gatewayMemory(nodeFlags: string[] = []): Promise<Record<string, number>> {
   const dir = await mkdtemp(path.join(tmpdir(), "toolsift-bench-memory-"));
   const config = await writeConfig(dir);
   const probe = path.join(dir, "probe.mjs");
@@ -87,6 +113,7 @@ export async function gatewayMemory(): Promise<Record<string, number>> {
   const child = spawn(
     process.execPath,
     [
+      ...nodeFlags,
       "--expose-gc",
       "--import",
       pathToFileURL(probe).href,
@@ -129,7 +156,9 @@ export async function gatewayMemory(): Promise<Record<string, number>> {
         child.kill("SIGUSR2");
       });
     const figures: Record<string, number> = {};
-    const measure = async (label: string) => {
+    const flags = nodeFlags.length > 0 ? `, ${nodeFlags.join(" ")}` : "";
+    const measure = async (situation: string) => {
+      const label = `${situation}${flags}`;
       figures[`RSS ${label} (MiB)`] = await rssMiB(pid);
       const memory = await collected();
       figures[`  ${label}, after gc: RSS (MiB)`] = await rssMiB(pid);
@@ -147,6 +176,9 @@ export async function gatewayMemory(): Promise<Record<string, number>> {
     // the sweep closes them within 1.5 × the idle time
     await new Promise((resolve) => setTimeout(resolve, idleMs * 2 + 1_000));
     await measure("after those sessions expired");
+    await listOnce(url);
+    await settle();
+    await measure("after one session listed its tools");
     return figures;
   } finally {
     child.kill("SIGTERM");
