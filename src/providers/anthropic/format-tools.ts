@@ -1,6 +1,7 @@
 /** Anthropic Messages: the `tools` array and `tool_choice` for a turn plan. */
 import type { JsonSchema, ToolDefinition } from "../../catalog/index.js";
 import type { TurnPlan } from "../../disclosure/index.js";
+import { assembleFormatted, requestFields } from "../assemble-formatted.js";
 import {
   createConversionCache,
   createNameMapCache,
@@ -95,21 +96,21 @@ export function createAnthropicToolFormatter(defaults: AnthropicFormatOptions = 
     const decoders = new Map<string, CallDecoder>();
     for (const [name, providerName] of providerNames) decoders.set(providerName, { name });
     const toolChoice = choice(options, providerNames);
-    const request: AnthropicRequest = { tools };
-    if (toolChoice) request.tool_choice = toolChoice;
-    const system = joinedSystem(plan, options.system);
-    if (system !== undefined) request.system = system;
-    const formatted: AnthropicFormatted = {
-      tools,
-      system: plan.system,
+    const formatted = assembleFormatted<AnthropicTool, AnthropicToolChoice, AnthropicRequest>({
+      plan,
       mode: native ? "native" : "client",
+      tools,
+      toolChoice,
+      request: requestFields<AnthropicRequest>({
+        tools,
+        tool_choice: toolChoice,
+        system: joinedSystem(plan, options.system),
+      }),
       names,
       warnings,
-      request,
       decoders,
       providerNames,
-    };
-    if (toolChoice) formatted.toolChoice = toolChoice;
+    });
     anthropicState.set(formatted, {
       references,
       searchName: references ? parts.meta[0]?.name : undefined,

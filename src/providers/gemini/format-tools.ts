@@ -1,6 +1,7 @@
 /** Gemini: function declarations (`parameters` or `parametersJsonSchema`) and the tool config. */
 import type { ToolDefinition } from "../../catalog/index.js";
 import type { TurnPlan } from "../../disclosure/index.js";
+import { assembleFormatted, requestFields } from "../assemble-formatted.js";
 import {
   createConversionCache,
   createNameMapCache,
@@ -95,22 +96,22 @@ export function createGeminiToolFormatter(defaults: GeminiFormatOptions = {}) {
         },
       };
     }
-    const config: GeminiRequestConfig = { tools };
-    if (toolConfig) config.toolConfig = toolConfig;
-    const system = joinedSystem(plan, options.system);
-    if (system !== undefined) config.systemInstruction = system;
-    const request: GeminiRequest = { config };
-    const formatted: GeminiFormatted = {
+    const config = requestFields<GeminiRequestConfig>({
       tools,
-      system: plan.system,
+      toolConfig,
+      systemInstruction: joinedSystem(plan, options.system),
+    });
+    const formatted = assembleFormatted<GeminiTool, GeminiToolConfig, GeminiRequest>({
+      plan,
       mode: "client",
+      tools,
+      toolChoice: toolConfig,
+      request: { config },
       names,
       warnings,
-      request,
       decoders,
       providerNames,
-    };
-    if (toolConfig) formatted.toolChoice = toolConfig;
+    });
     return formatted;
   };
 

@@ -1,6 +1,7 @@
 /** OpenAI Chat Completions: function tools (meta tools plus loaded tools) and the tool choice. */
 import type { ToolDefinition } from "../../catalog/index.js";
 import type { TurnPlan } from "../../disclosure/index.js";
+import { assembleFormatted, requestFields } from "../assemble-formatted.js";
 import {
   createNameMapCache,
   fitDescription,
@@ -84,19 +85,16 @@ export function createChatToolFormatter(defaults: OpenAIChatFormatOptions = {}) 
         },
       };
     } else if (wanted !== undefined) toolChoice = wanted;
-    const request: OpenAIChatRequest = { tools };
-    if (toolChoice !== undefined) request.tool_choice = toolChoice;
-    const formatted: OpenAIChatFormatted = {
-      tools,
-      system: plan.system,
+    return assembleFormatted<OpenAIChatTool, OpenAIChatToolChoice, OpenAIChatRequest>({
+      plan,
       mode: "client",
+      tools,
+      toolChoice,
+      request: requestFields<OpenAIChatRequest>({ tools, tool_choice: toolChoice }),
       names,
       warnings,
-      request,
       decoders,
       providerNames,
-    };
-    if (toolChoice !== undefined) formatted.toolChoice = toolChoice;
-    return formatted;
+    });
   };
 }
