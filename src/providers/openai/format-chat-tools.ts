@@ -2,16 +2,9 @@
 import type { ToolDefinition } from "../../catalog/index.js";
 import type { TurnPlan } from "../../disclosure/index.js";
 import { assembleFormatted, requestFields } from "../assemble-formatted.js";
-import {
-  createNameMapCache,
-  fitDescription,
-  placeListing,
-  planParts,
-  providerNameMap,
-  requestWarning,
-  requireClientPlan,
-  toolLimitWarnings,
-} from "../plan-parts.js";
+import { createNameMapCache, providerNameMap } from "../name-map-cache.js";
+import { placeListing, planParts, requireClientPlan } from "../plan-parts.js";
+import { fitDescription, requestWarning, toolLimitWarnings } from "../request-warnings.js";
 import type { CallDecoder } from "../types.js";
 import type { ConversionWarning } from "../warnings.js";
 import { OPENAI_CHAT_CAPABILITIES } from "./capabilities.js";

@@ -2,15 +2,9 @@
 import type { ToolDefinition } from "../../catalog/index.js";
 import type { TurnPlan } from "../../disclosure/index.js";
 import { assembleFormatted, requestFields } from "../assemble-formatted.js";
-import {
-  createNameMapCache,
-  fitDescription,
-  joinedSystem,
-  placeListing,
-  planParts,
-  providerNameMap,
-  requestWarning,
-} from "../plan-parts.js";
+import { createNameMapCache, providerNameMap } from "../name-map-cache.js";
+import { joinedSystem, placeListing, planParts } from "../plan-parts.js";
+import { fitDescription, requestWarning } from "../request-warnings.js";
 import type { CallDecoder } from "../types.js";
 import type { ConversionWarning } from "../warnings.js";
 import { OPENAI_RESPONSES_CAPABILITIES, supportsToolSearch } from "./capabilities.js";
