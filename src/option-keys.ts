@@ -5,7 +5,7 @@
  */
 
 import { ToolsiftError } from "./errors.js";
-import { closestWords } from "./policy/index.js";
+import { suggestNames } from "./internal/index.js";
 import type {
   BudgetOptions,
   SearchOptionsOfToolSift,
@@ -97,7 +97,7 @@ function checkKeys(value: unknown, known: readonly string[], where: string): voi
   for (const key of Object.keys(value)) {
     if (known.includes(key)) continue;
     const elsewhere = where === "createToolSift" ? ELSEWHERE[key] : undefined;
-    const near = closestWords(key, known, 1)[0];
+    const near = suggestNames(key, known, { max: 1, suffixes: false })[0];
     const hint = elsewhere
       ? ` (${elsewhere}).`
       : near

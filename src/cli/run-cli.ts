@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import { suggestNames } from "../disclosure/index.js";
 import { isToolsiftError } from "../errors.js";
+import { suggestNames } from "../internal/index.js";
 import { approveCommand, approveUsage } from "./commands/approve.js";
 import { dumpCommand, dumpUsage } from "./commands/dump.js";
 import { evalCommand, evalUsage } from "./commands/eval.js";
@@ -99,7 +99,7 @@ Exit codes: 0 success, 1 runtime failure or (search) nothing matched, 2 bad usag
 }
 
 function unknownCommand(name: string, io: CliIO): number {
-  const [closest] = suggestNames(name, Object.keys(commands), 1);
+  const [closest] = suggestNames(name, Object.keys(commands), { max: 1 });
   const hint = closest ? ` Did you mean "${closest}"?` : "";
   io.stderr(`Unknown command "${safeText(name, { oneLine: true })}".${hint}\n\n${mainUsage()}`);
   return 2;

@@ -1,6 +1,6 @@
 import type { ToolDefinition } from "../catalog/index.js";
 import { type MissingTool, MissingToolsError } from "../errors.js";
-import { defaultWarn, LRUCache, recordOf } from "../internal/index.js";
+import { defaultWarn, LRUCache, recordOf, suggestNames } from "../internal/index.js";
 import { budgetedBasis } from "./budgeted-basis.js";
 import { createDefinitionCounter, estimateTokens } from "./estimate-tokens.js";
 import { executeCall } from "./execute-call.js";
@@ -8,7 +8,6 @@ import { buildPlanBasis, type PlanBasis, visibleTool } from "./plan-basis.js";
 import { createSignatureCache, type PlanCounters, planTurn } from "./plan-turn.js";
 import { checkCreationOptions, checkTimeout, resolveSettings } from "./resolve-settings.js";
 import { createMemoryRevealStore, type RevealStore } from "./reveal-store.js";
-import { suggestNames } from "./suggest-names.js";
 import { revealsFromTranscript, type TranscriptEntry } from "./transcript-reveals.js";
 import type {
   DisclosureOptions,

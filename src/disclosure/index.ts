@@ -1,5 +1,7 @@
 // Owns: the turn plan (loaded / deferred / meta tools / listing), session reveal stores, the meta tools (search, describe, call), dispatch (unwrap, recursion guard, policy at call time, argument validation, repair, suggestions), preflight.
 // Must not import: providers, mcp, cli (and, until the lead wires them, the search/policy implementations: they are injected; budget is imported for fitToBudget).
+
+export { suggestNames } from "../internal/index.js";
 export { budgetedBasis } from "./budgeted-basis.js";
 export { buildDirectory, type Directory } from "./build-directory.js";
 export { buildListing, type Listing, type ListingEntry } from "./build-listing.js";
@@ -29,7 +31,6 @@ export {
   type RevealStore,
 } from "./reveal-store.js";
 export { capText, firstSentence, sanitizeText } from "./sanitize-text.js";
-export { suggestNames } from "./suggest-names.js";
 export { revealsFromTranscript, type TranscriptEntry } from "./transcript-reveals.js";
 export type * from "./types.js";
 export { type ArgumentCheck, checkArguments } from "./validate-arguments.js";

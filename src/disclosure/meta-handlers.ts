@@ -1,5 +1,5 @@
 import type { ToolDefinition, ToolResult } from "../catalog/index.js";
-import { NameIndex, wellFormed } from "../internal/index.js";
+import { NameIndex, suggestNames, wellFormed } from "../internal/index.js";
 import { describeResponse, loadedNotes } from "./describe-response.js";
 import { MAX_QUERIES } from "./meta-tools.js";
 import { type PlanBasis, visibleTool } from "./plan-basis.js";
@@ -7,7 +7,6 @@ import type { ResolvedSettings } from "./resolve-settings.js";
 import { errorResult } from "./run-handler.js";
 import { capText } from "./sanitize-text.js";
 import { searchResponse } from "./search-response.js";
-import { suggestNames } from "./suggest-names.js";
 import type { CountTokens, SearchFunction } from "./types.js";
 
 /** What the meta tool handlers read. */

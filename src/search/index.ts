@@ -9,7 +9,6 @@ export {
   type QueryEvaluation,
   type Ranker,
 } from "./evaluate/evaluate.js";
-export { closestNames } from "./fallback/suggest.js";
 export { type ParsedQuery, parseQuery } from "./query/parse-query.js";
 export { scoreFromParts } from "./rank/hit-details.js";
 export { DEFAULT_RANKING, type RankingConfig } from "./ranking-config.js";

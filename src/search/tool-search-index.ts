@@ -8,8 +8,8 @@
 import type { ToolDefinition } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
 import { browseHits, stopWordNameHits } from "./fallback/scan-modes.js";
-import { summarizeServers } from "./fallback/suggest.js";
-import { suggestNames } from "./fallback/suggest-names.js";
+import { suggestIndexedNames } from "./fallback/suggest-names.js";
+import { summarizeServers } from "./fallback/summarize-servers.js";
 import { KeywordSearch } from "./keyword-search.js";
 import { matchServers } from "./query/match-servers.js";
 import { type ParsedQuery, parseQuery } from "./query/parse-query.js";
@@ -243,7 +243,7 @@ export class ToolSearchIndex {
   /** Up to 5 names nearest a query that found nothing ("did you mean"). */
   private suggest(text: string, accept: ((name: string) => boolean) | undefined): string[] {
     const { store, tools, nameMasks } = this.indexed;
-    return suggestNames(store, tools, nameMasks, text, 5, accept);
+    return suggestIndexedNames(store, tools, nameMasks, text, 5, accept);
   }
 
   /** How many tools each server offers (those `filter` lets through), by server name. */

@@ -1,6 +1,7 @@
 /** OpenAI function parameters for one tool (plain or strict), shared by Chat and Responses. */
 import type { JsonSchema, ToolDefinition } from "../../catalog/index.js";
-import { createConversionCache, requestWarning } from "../plan-parts.js";
+import { createConversionCache } from "../conversion-cache.js";
+import { requestWarning } from "../request-warnings.js";
 import type { StrictConversion } from "../strict-schema.js";
 import type { CallDecoder } from "../types.js";
 import type { ConversionWarning } from "../warnings.js";

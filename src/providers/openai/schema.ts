@@ -1,6 +1,5 @@
 /** OpenAI function `parameters`: plain (non-strict) and `strict: true` conversions. */
 import type { JsonSchema } from "../../catalog/index.js";
-import type { ConversionOptions, SchemaConversion } from "../anthropic/schema.js";
 import {
   childPointer,
   isSchemaObject,
@@ -8,6 +7,7 @@ import {
   normalizeRoot,
   resolveLocalRef,
 } from "../json-schema.js";
+import type { ConversionOptions, SchemaConversion } from "../schema-conversion.js";
 import { convertStrict, type StrictConversion, type StrictRules } from "../strict-schema.js";
 import { WarningSink } from "../warnings.js";
 import { checkOpenAIStrictLimits } from "./strict-limits.js";
