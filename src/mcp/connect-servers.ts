@@ -22,7 +22,7 @@ import { redactUrls } from "../internal/index.js";
 import { createUpstreamFeatures, type UpstreamFeatures } from "./features/upstream-features.js";
 import type { ElicitationHandler } from "./relay/answer-elicitation.js";
 import { callScope } from "./relay/call-scope.js";
-import type { ClientRelay } from "./relay/client-relay.js";
+import type { ClientRelay } from "./relay/relay-tracker.js";
 import { type HeldTool, screenTools, type ToolPins } from "./tools/tool-pins.js";
 import { createUpstreamNames, type NamingOption } from "./tools/upstream-names.js";
 import type { MCPLogEntry, UpstreamRoute, UpstreamServerConfig, UpstreamStatus } from "./types.js";

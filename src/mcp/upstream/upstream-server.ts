@@ -33,17 +33,13 @@ import {
 } from "../relay/client-relay.js";
 import { createRelayTracker } from "../relay/relay-tracker.js";
 import type { MCPLogEntry, UpstreamServerConfig, UpstreamState, UpstreamStatus } from "../types.js";
+import { isTooLarge, tooLargeText } from "./bound-stdio-reads.js";
 import { coalesceProgress } from "./coalesce-progress.js";
 import { holdResponsesBehindProgress } from "./hold-responses.js";
 import { limitLogMessages } from "./limit-log-messages.js";
 import { connectModern, type ModernConnection, refusedLegacy } from "./modern-upstream.js";
 import { upstreamErrorText } from "./upstream-errors.js";
-import {
-  createUpstreamTransport,
-  isTooLarge,
-  listAllTools,
-  tooLargeText,
-} from "./upstream-transport.js";
+import { createUpstreamTransport, listAllTools } from "./upstream-transport.js";
 
 /** Options of `createUpstreamServer`. */
 export interface UpstreamServerOptions {
