@@ -35,7 +35,13 @@ export function logLevelFlag(level = "info"): number {
 }
 
 /** Loads the config, connects its servers and returns the gateway's ToolSift; logs go to stderr. */
-export async function openGatewaySift(configPath: string, io: CliIO, logRank: number) {
+export async function openGatewaySift(
+  configPath: string,
+  io: CliIO,
+  logRank: number,
+  /** `false` (serve): start the upstreams in the background, serving each as it is up. */
+  waitForStart = true,
+) {
   const mcp = await loadMCP();
   const config = await mcp.loadGatewayConfig(configPath);
   const pins = config.pinTools
@@ -47,6 +53,7 @@ export async function openGatewaySift(configPath: string, io: CliIO, logRank: nu
     ...(config.naming ? { naming: config.naming } : {}),
     ...(config.profile ? { policy: { profile: config.profile } } : {}),
     ...(config.budget ? { budget: config.budget } : {}),
+    waitForStart,
     log: (entry) => {
       if (LOG_LEVELS.indexOf(entry.level) <= logRank) {
         const line = `[${entry.level}] ${entry.server ? `${entry.server}: ` : ""}${entry.message}`;

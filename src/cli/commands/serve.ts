@@ -109,7 +109,9 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
   if (listen)
     await mcpModule.checkHttpListen({ ...listen, ...limits, ...(token ? { token } : {}) });
   if (inspectPort) await mcpModule.checkHttpListen({ host: "127.0.0.1", port: inspectPort });
-  const { mcp, config, sift } = await openGatewaySift(values.config, io, rank);
+  // clients get their answer at once; each upstream's tools join (announced with
+  // tools/list_changed) as it comes up
+  const { mcp, config, sift } = await openGatewaySift(values.config, io, rank, false);
   const recorder = inspectPort === undefined ? undefined : mcp.createSessionRecorder();
   const options = {
     sift,
@@ -130,9 +132,12 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
     await sift.close();
     throw error;
   }
-  const ready = sift.upstreams.status().filter((status) => status.state !== "down").length;
+  const pending = sift.upstreams.notReady();
+  const ready = sift.upstreams
+    .status()
+    .filter((status) => status.state !== "down" && !pending.includes(status.server)).length;
   io.stderr(
-    `toolsift gateway (${options.mode} mode): ${sift.catalog.size} tools from ${ready} server(s)${gateway.url ? ` at ${gateway.url}` : " on stdio"}\n`,
+    `toolsift gateway (${options.mode} mode): ${sift.catalog.size} tools from ${ready} server(s)${pending.length > 0 ? `, ${pending.length} starting` : ""}${gateway.url ? ` at ${gateway.url}` : " on stdio"}\n`,
   );
   const inspector =
     recorder && inspectPort !== undefined
