@@ -6,7 +6,7 @@
  * (reject or finish), in ms.
  */
 import type { ToolDefinition } from "../src/catalog/index.js";
-import { suggestNames } from "../src/disclosure/suggest-names.js";
+import { suggestNames } from "../src/disclosure/meta/suggest-names.js";
 import { createToolSift } from "../src/index.js";
 import { extractFieldTexts } from "../src/search/store/fields.js";
 import { tokenize } from "../src/text/index.js";

@@ -1,14 +1,14 @@
 import type { ToolDefinition } from "../catalog/index.js";
 import { type MissingTool, MissingToolsError } from "../errors.js";
 import { LRUCache, recordOf } from "../internal/index.js";
-import { budgetedBasis } from "./budgeted-basis.js";
-import { createDefinitionCounter, estimateTokens } from "./estimate-tokens.js";
-import { executeCall } from "./execute-call.js";
-import { buildPlanBasis, type PlanBasis, visibleTool } from "./plan-basis.js";
-import { createSignatureCache, type PlanCounters, planTurn } from "./plan-turn.js";
-import { checkCreationOptions, checkTimeout, resolveSettings } from "./resolve-settings.js";
+import { executeCall } from "./call/execute-call.js";
+import { suggestNames } from "./meta/suggest-names.js";
+import { budgetedBasis } from "./plan/budgeted-basis.js";
+import { createDefinitionCounter, estimateTokens } from "./plan/estimate-tokens.js";
+import { buildPlanBasis, type PlanBasis, visibleTool } from "./plan/plan-basis.js";
+import { createSignatureCache, type PlanCounters, planTurn } from "./plan/plan-turn.js";
+import { checkCreationOptions, checkTimeout, resolveSettings } from "./plan/resolve-settings.js";
 import { createMemoryRevealStore, type RevealStore } from "./reveal-store.js";
-import { suggestNames } from "./suggest-names.js";
 import { revealsFromTranscript, type TranscriptEntry } from "./transcript-reveals.js";
 import type {
   DisclosureOptions,

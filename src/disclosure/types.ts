@@ -2,7 +2,7 @@
 
 import type { ToolDefinition, ToolResult } from "../catalog/index.js";
 import type { SearchOptions, SearchResult } from "../search/index.js";
-import type { DirectoryOptions } from "./build-directory.js";
+import type { DirectoryOptions } from "./plan/build-directory.js";
 import type { RevealStore } from "./reveal-store.js";
 
 /** `off` never defers, `on` defers whenever a tool is deferrable, `auto` defers above a threshold. */

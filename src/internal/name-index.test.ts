@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { sharedDir } from "../../test/shared-dir.js";
 import { loadCatalogPaths } from "../catalog/node.js";
-import { suggestNames } from "../disclosure/suggest-names.js";
+import { suggestNames } from "../disclosure/meta/suggest-names.js";
 import { NameIndex } from "./name-index.js";
 
 /** What "did you mean" answers from the index's candidates: must equal the exhaustive scan. */

@@ -3,7 +3,7 @@
 // distance table. Speed is shown in bench/hostile-input.ts; these check the answers.
 import { describe, expect, it } from "vitest";
 import { seededRandom, syntheticTools } from "../../bench/synthetic.js";
-import { suggestNames } from "../../src/disclosure/suggest-names.js";
+import { suggestNames } from "../../src/disclosure/meta/suggest-names.js";
 import { createToolSift } from "../../src/index.js";
 import { boundedEditDistance } from "../../src/internal/index.js";
 
