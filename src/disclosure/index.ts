@@ -1,6 +1,12 @@
 // Owns: the turn plan (loaded / deferred / meta tools / listing), session reveal stores, the meta tools (search, describe, call), dispatch (unwrap, recursion guard, policy at call time, argument validation, repair, suggestions), preflight.
-// Must not import: providers, mcp, cli (and, until the lead wires them, the search/policy implementations: they are injected; budget is imported for fitToBudget).
+// Must not import: providers, mcp, cli, or the search/policy implementations (they are injected); budget is imported for fitToBudget and the result budget (call/).
+// Stages: plan/ (settings, activation, basis, the turn plan, listing, directory), meta/ (the meta tools, their arguments, their answers), call/ (executeCall as a list of steps, the result budget).
 
+export {
+  createResultBudget,
+  type ResultBudgetSettings,
+  spillReader,
+} from "./call/result-budget.js";
 export { type ArgumentCheck, checkArguments } from "./call/validate-arguments.js";
 export {
   createDisclosure,

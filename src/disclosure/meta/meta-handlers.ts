@@ -6,7 +6,7 @@ import type { ResolvedSettings } from "../plan/resolved-settings.js";
 import { capText } from "../sanitize-text.js";
 import type { CountTokens, SearchFunction } from "../types.js";
 import { describeResponse, loadedNotes } from "./describe-response.js";
-import { MAX_QUERIES } from "./meta-tools.js";
+import type { DescribeArguments, SearchArguments } from "./meta-arguments.js";
 import { searchResponse } from "./search-response.js";
 import { suggestNames } from "./suggest-names.js";
 
@@ -81,25 +81,9 @@ export function unknownToolMessage(
   return `Unknown tool "${capText(wellFormed(name), 128)}".${hint}`;
 }
 
-function stringList(value: unknown): string[] | undefined {
-  if (typeof value === "string") return [value];
-  if (Array.isArray(value) && value.every((item) => typeof item === "string"))
-    return value as string[];
-  return undefined;
-}
-
-/** Runs the search meta tool; accepts `queries` (array or one string) or `query`. */
-export function runSearch(args: { [key: string]: unknown }, context: MetaContext): MetaAnswer {
-  const repairs: string[] = [];
-  let raw = stringList(args.queries);
-  if (raw && typeof args.queries === "string") repairs.push("queries given as one string");
-  if (!raw) {
-    raw = stringList(args.query);
-    if (raw) repairs.push('"query" read as queries');
-  }
-  const queries = (raw ?? [])
-    .map((query) => capText(query.trim(), 500))
-    .filter((query) => query !== "");
+/** Runs the search meta tool on arguments read once by `readSearchArguments`. */
+export function runSearch(args: SearchArguments, context: MetaContext): MetaAnswer {
+  const { repairs, queries, limit } = args;
   if (queries.length === 0) {
     return {
       result: errorResult(
@@ -109,17 +93,10 @@ export function runSearch(args: { [key: string]: unknown }, context: MetaContext
       repairs,
     };
   }
-  if (queries.length > MAX_QUERIES) repairs.push(`only the first ${MAX_QUERIES} queries were run`);
-  const { defaultLimit, maxLimit } = context.settings;
-  const asked = typeof args.limit === "string" ? Number(args.limit) : args.limit;
-  const limit =
-    typeof asked === "number" && Number.isFinite(asked)
-      ? Math.min(maxLimit, Math.max(1, Math.floor(asked)))
-      : defaultLimit;
   const { basis } = context;
   const shownName = (name: string) => basis.renamed.get(name) ?? name;
   const { result, found } = searchResponse({
-    queries: queries.slice(0, MAX_QUERIES),
+    queries,
     limit,
     search: context.search,
     candidate: (name) => {
@@ -137,7 +114,7 @@ export function runSearch(args: { [key: string]: unknown }, context: MetaContext
     names: context.settings.names,
     maxTokens: context.responseTokens,
     count: context.count,
-    includeWeak: args.include_weak === true,
+    includeWeak: args.includeWeak,
     withholdWeak: context.withholdWeak,
   });
   return { result, found, repairs };
@@ -145,8 +122,8 @@ export function runSearch(args: { [key: string]: unknown }, context: MetaContext
 
 /** Runs the describe meta tool: full schemas of visible tools; unknown and hidden names get the
  * same answer. */
-export function runDescribe(args: { [key: string]: unknown }, context: MetaContext): MetaAnswer {
-  const names = stringList(args.names) ?? stringList(args.name) ?? [];
+export function runDescribe(args: DescribeArguments, context: MetaContext): MetaAnswer {
+  const { names } = args;
   if (names.length === 0) {
     return {
       result: errorResult('Describe needs "names": a list of tool names.'),
