@@ -4,21 +4,13 @@
  * need more (`sift.catalog`, `sift.policy`, `sift.index`, `sift.disclosure`, `sift.results`).
  */
 
-import {
-  type BudgetHit,
-  createSessionResultBudgets,
-  type ResultSummarizer,
-  type SessionResultBudgets,
-  type SpillStore,
-} from "./budget/index.js";
+import { createSessionResultBudgets, type SessionResultBudgets } from "./budget/index.js";
 import type { Catalog, ToolDefinition } from "./catalog/index.js";
 import { createCatalog } from "./catalog/index.js";
 import {
-  type CallDispatcher,
   createDisclosure,
   createResultBudget,
   type Disclosure,
-  type DisclosureOptions,
   type ExecuteInput,
   type ExecuteOutcome,
   type PrepareInput,
@@ -27,14 +19,13 @@ import {
   type TurnSettings,
 } from "./disclosure/index.js";
 import { ToolsiftError } from "./errors.js";
+import { defaultWarn, errorText } from "./internal/index.js";
 import { checkOptionKeys } from "./option-keys.js";
 import {
   createPolicy,
   DEFAULT_PROFILE,
   type Policy,
   type PolicyDecision,
-  type PolicyLayer,
-  type ProfileDefinition,
   unmatchedSelectors,
 } from "./policy/index.js";
 import {
@@ -47,9 +38,7 @@ import {
 import type { ProviderId } from "./providers/index.js";
 import {
   createSearchIndex,
-  type Embedder,
   type SavedVectors,
-  type SearchIndexOptions,
   type SearchOptions,
   type SearchResult,
   SemanticSearch,
@@ -57,85 +46,13 @@ import {
   type ToolSearchIndex,
 } from "./search/index.js";
 import { estimateCounter, o200kCounter, type TokenCounter } from "./tokens/index.js";
+import type { SearchOptionsOfToolSift, ToolSiftOptions } from "./toolsift-options.js";
 
-/** Token budgets, all in tokens. */
-export interface BudgetOptions {
-  /** Most tokens the tools array (meta tools + loaded tools) may take; passed to disclosure as
-   * `definitionBudget` (see there for the keep priority). Turns may override it. Default none. */
-  toolDefinitions?: number;
-  /** Most tokens one tool result may take when the tool sets no `maxResultTokens`; default 2,000. */
-  perToolResult?: number;
-  /** Most tokens the results of one session's agent loop may take (each session has its own
-   * total; `sift.results.reset(session)` starts a new loop); default none. */
-  totalResults?: number;
-  /** Called when a result or the loop total hits its budget. */
-  onBudgetHit?: (event: BudgetHit) => void;
-  /** Summarises oversized results (async, yours); its output is budgeted too. */
-  summarize?: ResultSummarizer;
-  summarizeThreshold?: number;
-  /** Keeps full results of every cut; adds the `tool_result_read` tool so the model can page. */
-  spill?: SpillStore;
-}
-
-/** Options of `createToolSift`. */
-export interface ToolSiftOptions {
-  /** Initial tools; add more later with `sift.catalog.add`. */
-  tools?: readonly ToolDefinition[];
-  /** Use an existing catalog instead of creating one (then `tools` is added to it). */
-  catalog?: Catalog;
-  /** Tools of different servers sharing a name: `qualify` (default) calls each `server/name`
-   * with one warning naming them; `error` throws `duplicate_tool`. Ignored with `catalog`. */
-  duplicates?: "qualify" | "error";
-  /** Receives every warning meant for the host, each once: names qualified at load, a catalog
-   * tool renamed because it takes a meta tool's name, an embedder that failed. Default
-   * `console.warn`. */
-  onWarning?: (message: string) => void;
-  /**
-   * Runs every call whose tool has no `handler`, e.g. by forwarding it to the tool's MCP server:
-   * `({ tool, name, arguments, session, signal }) => client.callTool(...)`. Policy, argument
-   * validation and repair, hooks, the time limit and result budgets apply as for handlers.
-   */
-  onCall?: CallDispatcher;
-  /** Disclosure defaults; every turn may override the `TurnSettings` part. */
-  disclosure?: TurnSettings &
-    Pick<
-      DisclosureOptions,
-      | "store"
-      | "metaToolNames"
-      | "hooks"
-      | "timeoutMs"
-      | "searchLimit"
-      | "searchResponseTokens"
-      | "describeResponseTokens"
-      | "sanitizeDescription"
-      | "withholdWeak"
-      | "uncheckedSchemas"
-    >;
-  /** The active profile and the ordered allow/deny layers (`rules` is an alias of `layers`). */
-  policy?: {
-    profile?: string;
-    profiles?: readonly ProfileDefinition[];
-    layers?: readonly PolicyLayer[];
-    rules?: readonly PolicyLayer[];
-  };
-  budget?: BudgetOptions;
-  /** Token counter for plans and budgets: `o200k` (default, exact), `estimate`, or your own. */
-  tokens?: "o200k" | "estimate" | TokenCounter;
-  search?: SearchOptionsOfToolSift;
-}
-
-/** Search settings: the index's ranking, and optionally semantic search (docs/semantic-search.md). */
-export interface SearchOptionsOfToolSift extends SearchIndexOptions {
-  /** Turns on hybrid search: `tool_search` and `searchAsync` fuse embeddings into the ranking. */
-  embedder?: Embedder;
-  /** Share of a hit's score that comes from similarity, 0–1; default 0.1. */
-  semanticWeight?: number;
-  /** Milliseconds a search waits for the whole embedding pass (tools, then the query) before it
-   * answers lexically while tool vectors fill in the background; default 10,000. */
-  embedTimeoutMs?: number;
-  /** Tool vectors from `sift.exportVectors()` of an earlier run. */
-  vectors?: SavedVectors;
-}
+export type {
+  BudgetOptions,
+  SearchOptionsOfToolSift,
+  ToolSiftOptions,
+} from "./toolsift-options.js";
 
 /** One toolsift instance. */
 export interface ToolSift {
@@ -146,6 +63,9 @@ export interface ToolSift {
   /** The loop-total result budgets, one per session; `reset(session)` when that session starts a
    * new agent loop (`reset()` starts one for every session). */
   readonly results: SessionResultBudgets;
+  /** Forgets a session that ended: its reveals, its loop budget and its stored (spilled)
+   * results. A gateway calls it when a client disconnects or its session expires. */
+  endSession(session: string): void;
   readonly tokenCounter: TokenCounter;
   /**
    * Plans one turn. With a `provider`, returns the request fragment for it (native tool search
@@ -192,14 +112,6 @@ function counterFrom(option: ToolSiftOptions["tokens"]): TokenCounter {
     "invalid_option",
     `tokens must be "o200k", "estimate" or an object with a count(text) method; got ${JSON.stringify(option)}.`,
   );
-}
-
-function describeError(error: unknown): string {
-  try {
-    return error instanceof Error ? error.message : String(error);
-  } catch {
-    return "an unreadable error";
-  }
 }
 
 function createPolicyOf(options: ToolSiftOptions["policy"], catalog: Catalog): Policy {
@@ -291,7 +203,7 @@ function createNotifier(onWarning: (message: string) => void) {
         try {
           listener();
         } catch (error) {
-          onWarning(`A subscribe() listener threw: ${describeError(error)}. It stays subscribed.`);
+          onWarning(`A subscribe() listener threw: ${errorText(error)}. It stays subscribed.`);
         }
       }
     },
@@ -335,8 +247,7 @@ function warnUnmatchedSelectors(
 export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
   checkOptionKeys(options);
   const tokenCounter = counterFrom(options.tokens);
-  const onWarning =
-    options.onWarning ?? ((message: string) => console.warn(`toolsift: ${message}`));
+  const onWarning = options.onWarning ?? defaultWarn;
   const catalog =
     options.catalog ??
     createCatalog([], {
@@ -403,6 +314,11 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
     index: searching.index,
     disclosure,
     results,
+    endSession: (session) => {
+      disclosure.store.clear(session);
+      budget.spill?.clear(session);
+      results.reset(session);
+    },
     tokenCounter,
     prepare,
     respond: providerTurns.respond,

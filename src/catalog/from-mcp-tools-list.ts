@@ -107,7 +107,14 @@ export function qualifyDuplicateNames<T>(entries: readonly T[]): {
       servers.set(entry.name, set);
     }
   }
-  const shared = (name: string) => (servers.get(name)?.size ?? 0) >= 2;
+  // a host tool (no server) keeps its bare name: the server tools that share it are qualified
+  const hostNames = new Set<string>();
+  for (const entry of entries) {
+    if (isPlainObject(entry) && typeof entry.name === "string" && entry.server === undefined) {
+      hostNames.add(entry.name);
+    }
+  }
+  const shared = (name: string) => (servers.get(name)?.size ?? 0) >= (hostNames.has(name) ? 1 : 2);
   const qualified = new Set<string>();
   for (const [name, set] of servers) {
     if (set.size >= 2) for (const server of set) qualified.add(`${server}/${name}`);

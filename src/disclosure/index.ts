@@ -17,7 +17,7 @@ export {
 export { DEFAULT_META_TOOL_NAMES } from "./meta/meta-tools.js";
 export { suggestNames } from "./meta/suggest-names.js";
 export { budgetedBasis } from "./plan/budgeted-basis.js";
-export { buildDirectory, type Directory, type DirectoryOptions } from "./plan/build-directory.js";
+export { buildDirectory, type Directory } from "./plan/build-directory.js";
 export { buildListing, type Listing, type ListingEntry } from "./plan/build-listing.js";
 export {
   createPinMatcher,

@@ -18,14 +18,15 @@ import {
 } from "../catalog/index.js";
 import type { ToolSift } from "../create-toolsift.js";
 import { isToolsiftError, ToolsiftError } from "../errors.js";
-import type { ElicitationHandler } from "./answer-elicitation.js";
-import { callScope } from "./call-scope.js";
-import type { ClientRelay } from "./client-relay.js";
-import { type HeldTool, screenTools, type ToolPins } from "./tool-pins.js";
+import { redactUrls } from "../internal/index.js";
+import { createUpstreamFeatures, type UpstreamFeatures } from "./features/upstream-features.js";
+import type { ElicitationHandler } from "./relay/answer-elicitation.js";
+import { callScope } from "./relay/call-scope.js";
+import type { ClientRelay } from "./relay/client-relay.js";
+import { type HeldTool, screenTools, type ToolPins } from "./tools/tool-pins.js";
+import { createUpstreamNames, type NamingOption } from "./tools/upstream-names.js";
 import type { MCPLogEntry, UpstreamRoute, UpstreamServerConfig, UpstreamStatus } from "./types.js";
-import { createUpstreamFeatures, type UpstreamFeatures } from "./upstream-features.js";
-import { createUpstreamNames, type NamingOption } from "./upstream-names.js";
-import { createUpstreamServer, type UpstreamServer } from "./upstream-server.js";
+import { createUpstreamServer, type UpstreamServer } from "./upstream/upstream-server.js";
 
 /** Options of `connectServers`. */
 export interface ConnectServersOptions {
@@ -112,7 +113,9 @@ export async function connectServers(
   sift: ToolSift,
   options: ConnectServersOptions,
 ): Promise<MCPUpstreams> {
-  const log = options.log ?? (() => undefined);
+  const given = options.log ?? (() => undefined);
+  // every log line loses the secrets a URL can carry, whoever wrote it (an upstream's stderr too)
+  const log = (entry: MCPLogEntry) => given({ ...entry, message: redactUrls(entry.message) });
   const entries = Object.entries(options.servers).filter(([, config]) => config.enabled !== false);
   for (const [server] of entries) {
     if (!SERVER_NAME.test(server)) {

@@ -10,8 +10,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMCPToolSift } from "./create-mcp-toolsift.js";
-import { createGatewaySession } from "./gateway-session.js";
-import { type RunningGateway, serveHttp } from "./serve-gateway.js";
+import { createGatewaySession } from "./serve/gateway-session.js";
+import { type RunningGateway, serveHttp } from "./serve/serve-gateway.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const everything = path.join(

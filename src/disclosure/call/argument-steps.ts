@@ -4,9 +4,10 @@
  * tool's arguments once, for the embedding step and the handler.
  */
 import type { ToolDefinition } from "../../catalog/index.js";
+import { errorText } from "../../internal/index.js";
 import { readDescribeArguments, readSearchArguments } from "../meta/meta-arguments.js";
 import type { DisclosureOptions } from "../types.js";
-import { type CallState, type CallStop, message, refuse, toolOf } from "./call-state.js";
+import { type CallState, type CallStop, refuse, toolOf } from "./call-state.js";
 import { readArguments, unnestArguments } from "./repair-arguments.js";
 import { checkArguments } from "./validate-arguments.js";
 
@@ -97,7 +98,7 @@ export async function runBeforeHooks(state: CallState): Promise<CallStop | undef
         state.arguments = replaced.arguments;
       }
     } catch (error) {
-      const text = `Tool "${tool.name}" was not run: a before-call check failed (${message(error)}).`;
+      const text = `Tool "${tool.name}" was not run: a before-call check failed (${errorText(error)}).`;
       return refuse(text, "hook_failed");
     }
   }

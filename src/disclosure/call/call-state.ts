@@ -85,12 +85,3 @@ export function outcomeOf(state: CallState, stop: CallStop): ExecuteOutcome {
   if (stop.code !== undefined) outcome.errorCode = stop.code;
   return outcome;
 }
-
-/** A thrown value as text; its message getter or toString may itself throw. */
-export function message(error: unknown): string {
-  try {
-    return error instanceof Error ? String(error.message) : String(error);
-  } catch {
-    return "an error that cannot be read";
-  }
-}

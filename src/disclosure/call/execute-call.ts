@@ -4,6 +4,7 @@
  * answer; the outcome, however the call ended, goes to `context.record`.
  */
 
+import { errorText } from "../../internal/index.js";
 import type { ExecuteInput, ExecuteOutcome } from "../types.js";
 import {
   readCallArguments,
@@ -16,7 +17,6 @@ import {
   type CallStep,
   type CallStop,
   type ExecuteContext,
-  message,
   outcomeOf,
   refuse,
 } from "./call-state.js";
@@ -81,7 +81,7 @@ export async function executeCall(
   } catch (error) {
     // the last line of the no-throw promise: a step that threw on hostile input still answers
     const name = typeof input?.name === "string" ? input.name : "";
-    const text = `Tool "${name.slice(0, 128)}" could not be processed: ${message(error)}. Check the call's arguments, or report this to the host.`;
+    const text = `Tool "${name.slice(0, 128)}" could not be processed: ${errorText(error)}. Check the call's arguments, or report this to the host.`;
     const fallback = { ...state, name, route: "direct" as const, repairs: [], revealed: [] };
     outcome = outcomeOf(fallback, refuse(text, "internal"));
   }

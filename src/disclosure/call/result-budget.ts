@@ -50,6 +50,7 @@ export function createResultBudget(
         ? {
             spill,
             spillPageTokens: spillPageTokens(perToolResult ?? DEFAULT_RESULT_TOKENS),
+            session: context?.session ?? "",
           }
         : {}),
     });
@@ -67,10 +68,14 @@ export function spillReader(store: SpillStore, perToolResult?: number): ToolDefi
     // the model needs it as soon as a result is cut, so it is never hidden behind search
     core: true,
     maxResultTokens: resultLimit,
-    handler: (args) => {
-      const page = store.read(String(args.id), { page: Number(args.page ?? 1), pageTokens });
+    handler: (args, context) => {
+      const page = store.read(String(args.id), {
+        page: Number(args.page ?? 1),
+        pageTokens,
+        session: context.session,
+      });
       if (!page) {
-        const text = `No stored result "${String(args.id)}": it expired or never existed.`;
+        const text = `No stored result "${String(args.id)}" in this session: it expired or never existed.`;
         return { content: [{ type: "text", text }], isError: true };
       }
       const more = page.done

@@ -4,12 +4,12 @@
  * limit.
  */
 import type { ToolDefinition, ToolHandler, ToolResult } from "../../catalog/index.js";
-import { beforeDeadline } from "../../internal/index.js";
+import { beforeDeadline, errorText } from "../../internal/index.js";
 import type { DescribeArguments, SearchArguments } from "../meta/meta-arguments.js";
 import { runDescribe, runSearch } from "../meta/meta-handlers.js";
 import type { CallDispatcher, CallRoute } from "../types.js";
 import { hookEvent } from "./argument-steps.js";
-import { type CallState, type CallStop, message, refuse, toolOf } from "./call-state.js";
+import { type CallState, type CallStop, refuse, toolOf } from "./call-state.js";
 import { errorResult, runHandler, toToolResult } from "./run-handler.js";
 
 // Node fires a timer beyond its range after 1 ms: such limits mean none
@@ -109,7 +109,7 @@ export async function finishResult(state: CallState): Promise<CallStop | undefin
     }
     state.result = finished;
   } catch (error) {
-    const text = `Tool "${tool.name}" ran, but its result could not be processed (${message(error)}).`;
+    const text = `Tool "${tool.name}" ran, but its result could not be processed (${errorText(error)}).`;
     return { result: errorResult(text), ran: true, code: "hook_failed" };
   }
   return undefined;

@@ -1,8 +1,12 @@
 import { ToolsiftError } from "../../errors.js";
 import { MAX_LIMIT } from "../../search/index.js";
 import { DEFAULT_META_TOOL_NAMES } from "../meta/meta-tools.js";
-import type { DisclosureOptions, ListingOptions, TurnSettings } from "../types.js";
-import type { DirectoryOptions } from "./build-directory.js";
+import type {
+  DirectoryOptions,
+  DisclosureOptions,
+  ListingOptions,
+  TurnSettings,
+} from "../types.js";
 import type { ResolvedSettings } from "./resolved-settings.js";
 
 function fail(option: string, value: unknown, fix: string): never {

@@ -3,12 +3,12 @@
 
 import type {
   AutoThreshold,
+  DirectoryOptions,
   DisclosureMode,
   DisclosureStrategy,
   ListingOptions,
   MetaToolNames,
 } from "../types.js";
-import type { DirectoryOptions } from "./build-directory.js";
 
 /** Turn settings with defaults applied (see `resolveSettings`). */
 export interface ResolvedSettings {

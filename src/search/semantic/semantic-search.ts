@@ -6,6 +6,7 @@
 
 import type { ToolDefinition } from "../../catalog/index.js";
 import { ToolsiftError } from "../../errors.js";
+import { errorText } from "../../internal/index.js";
 import { parseQuery } from "../query/parse-query.js";
 import { MAX_LIMIT } from "../tool-search-index.js";
 import type { SearchOptions, SearchResult } from "../types.js";
@@ -132,7 +133,7 @@ export class SemanticSearch {
     const waitMs = Math.min(1_000 * 2 ** (this.failures - 1), 60_000);
     this.retryAt = Date.now() + waitMs;
     this.warn(
-      `Semantic search is off for now: the embedder failed (${describe(error)}). Results are lexical-only; check the embedder, it is retried after ${waitMs / 1_000} s.`,
+      `Semantic search is off for now: the embedder failed (${errorText(error)}). Results are lexical-only; check the embedder, it is retried after ${waitMs / 1_000} s.`,
     );
   }
 
@@ -306,12 +307,4 @@ function checkShare(value: number, option: string): number {
     );
   }
   return value;
-}
-
-function describe(error: unknown): string {
-  try {
-    return error instanceof Error ? error.message : String(error);
-  } catch {
-    return "an unreadable error";
-  }
 }
