@@ -236,6 +236,30 @@ function warnUnmatchedSelectors(
   policy.onChange(check);
 }
 
+/** `results.reset()` changes what a view shows, so it notifies like any other change. */
+function notifyOnReset(results: SessionResultBudgets, notify: () => void): void {
+  const resetResults = results.reset;
+  results.reset = (session?: string) => {
+    resetResults(session);
+    notify();
+  };
+}
+
+/** `prepare`: the provider's request fragment with a `provider`, else the neutral plan. */
+function preparerOf(
+  providerTurns: ReturnType<typeof createProviderTurns>,
+  disclosure: Disclosure,
+): ToolSift["prepare"] {
+  function prepare<P extends ProviderId>(input: ProviderTurnInput<P>): ProviderTurn<P>;
+  function prepare(input: PrepareInput): TurnPlan;
+  function prepare(input: PrepareInput | ProviderTurnInput): TurnPlan | ProviderTurn {
+    return "provider" in input && input.provider !== undefined
+      ? providerTurns.prepareFor(input)
+      : disclosure.prepare(input);
+  }
+  return prepare;
+}
+
 /**
  * Creates a toolsift instance.
  *
@@ -288,11 +312,7 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
   catalog.onChange(notifier.notify);
   policy.onChange(notifier.notify);
   warnUnmatchedSelectors(policy, catalog, onWarning);
-  const resetResults = results.reset;
-  results.reset = (session?: string) => {
-    resetResults(session);
-    notifier.notify();
-  };
+  notifyOnReset(results, notifier.notify);
   const execute: Disclosure["execute"] = async (input) => {
     try {
       return await disclosure.execute(input);
@@ -301,13 +321,6 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
     }
   };
   const providerTurns = createProviderTurns({ ...disclosure, execute });
-  function prepare<P extends ProviderId>(input: ProviderTurnInput<P>): ProviderTurn<P>;
-  function prepare(input: PrepareInput): TurnPlan;
-  function prepare(input: PrepareInput | ProviderTurnInput): TurnPlan | ProviderTurn {
-    return "provider" in input && input.provider !== undefined
-      ? providerTurns.prepareFor(input)
-      : disclosure.prepare(input);
-  }
   return {
     catalog,
     policy,
@@ -320,7 +333,7 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
       results.reset(session);
     },
     tokenCounter,
-    prepare,
+    prepare: preparerOf(providerTurns, disclosure),
     respond: providerTurns.respond,
     execute,
     search: searching.search,
