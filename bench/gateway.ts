@@ -136,7 +136,14 @@ export async function runGatewayBench(): Promise<void> {
   console.log("| measure | value |\n| --- | --- |");
   // the second memory run shows what a smaller young generation saves (docs/mcp-gateway.md)
   const smallYoung = () => gatewayMemory(["--max-semi-space-size=2"]);
-  for (const part of [gatewayEndToEnd, latency, concurrency, startTime, gatewayMemory, smallYoung]) {
+  for (const part of [
+    gatewayEndToEnd,
+    latency,
+    concurrency,
+    startTime,
+    gatewayMemory,
+    smallYoung,
+  ]) {
     for (const [name, value] of Object.entries(await part())) {
       console.log(`| ${name} | ${Number.isInteger(value) ? value : value.toFixed(3)} |`);
     }
