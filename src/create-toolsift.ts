@@ -95,6 +95,9 @@ export interface ToolSift {
   /** Tool vectors computed so far, to pass as `search.vectors` next time (undefined without an
    * embedder). */
   exportVectors(): SavedVectors | undefined;
+  /** The search index as bytes, to pass as `index` to `createToolSift` in a later process (see
+   * `ToolSearchIndex.exportSnapshot`). */
+  exportIndex(): Uint8Array;
   /** Which policy layer and rule decide whether a tool is visible. */
   explain(name: string): PolicyDecision;
   /** Fails closed (throws `missing_required_tools`) when a tool a run depends on is unavailable. */
@@ -217,7 +220,11 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
 
   const { embedder, semanticWeight, embedTimeoutMs, vectors, ...indexOptions } =
     options.search ?? {};
-  const index = createSearchIndex(indexOptions);
+  const index = createSearchIndex({
+    ...indexOptions,
+    ...(options.index !== undefined ? { snapshot: options.index } : {}),
+    onWarning,
+  });
   syncSearchIndex(index, catalog);
   // a counter bumped on every change is a cheaper plan-cache key than the content fingerprint
   let catalogVersion = 0;
@@ -374,6 +381,7 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
       return hybridSearch(query, searchOptions);
     },
     exportVectors: () => semantic?.exportVectors(),
+    exportIndex: () => index.exportSnapshot(),
     explain: (name) => policy.explain(name),
     requireTools: (names, requireOptions) => disclosure.requireTools(names, requireOptions),
     subscribe: (listener) => {
