@@ -90,6 +90,9 @@ export interface ToolSift {
   /** Tool vectors computed so far, to pass as `search.vectors` next time (undefined without an
    * embedder). */
   exportVectors(): SavedVectors | undefined;
+  /** The search index as bytes, to pass as `index` to `createToolSift` in a later process (see
+   * `ToolSearchIndex.exportSnapshot`). */
+  exportIndex(): Uint8Array;
   /** Which policy layer and rule decide whether a tool is visible. */
   explain(name: string): PolicyDecision;
   /** Fails closed (throws `missing_required_tools`) when a tool a run depends on is unavailable. */
@@ -140,9 +143,14 @@ function createSearchParts(
   catalog: Catalog,
   policy: Policy,
   onWarning: (message: string) => void,
+  snapshot: Uint8Array | undefined,
 ) {
   const { embedder, semanticWeight, embedTimeoutMs, vectors, ...indexOptions } = options;
-  const index = createSearchIndex(indexOptions);
+  const index = createSearchIndex({
+    ...indexOptions,
+    ...(snapshot !== undefined ? { snapshot } : {}),
+    onWarning,
+  });
   syncSearchIndex(index, catalog);
   // a counter bumped on every change is a cheaper plan-cache key than the content fingerprint
   let catalogVersion = 0;
@@ -284,7 +292,13 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
   checkDefinitionBudget(definitions);
   if (budget.spill) catalog.replace(spillReader(budget.spill, budget.perToolResult));
   if (options.tools) catalog.add(options.tools);
-  const searching = createSearchParts(options.search ?? {}, catalog, policy, onWarning);
+  const searching = createSearchParts(
+    options.search ?? {},
+    catalog,
+    policy,
+    onWarning,
+    options.index,
+  );
   const results = createSessionResultBudgets({
     // no loop total unless asked for: the per-result limit still applies to every result
     totalResults: budget.totalResults ?? Number.MAX_SAFE_INTEGER,
@@ -339,6 +353,7 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
     search: searching.search,
     searchAsync: searching.searchAsync,
     exportVectors: () => semantic?.exportVectors(),
+    exportIndex: () => searching.index.exportSnapshot(),
     explain: (name) => policy.explain(name),
     requireTools: (names, requireOptions) => disclosure.requireTools(names, requireOptions),
     subscribe: notifier.subscribe,

@@ -25,6 +25,7 @@ type PolicyOptionsOfToolSift = NonNullable<ToolSiftOptions["policy"]>;
 
 const TOP = keysOf<ToolSiftOptions>()([
   "tools",
+  "index",
   "catalog",
   "duplicates",
   "onWarning",

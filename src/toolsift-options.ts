@@ -33,6 +33,12 @@ export interface BudgetOptions {
 export interface ToolSiftOptions {
   /** Initial tools; add more later with `sift.catalog.add`. */
   tools?: readonly ToolDefinition[];
+  /**
+   * A saved search index (`sift.exportIndex()`, or `toolsift index --out`): used instead of a
+   * build when it was saved from the same tools and search settings; otherwise the index is
+   * built and `onWarning` is told why.
+   */
+  index?: Uint8Array;
   /** Use an existing catalog instead of creating one (then `tools` is added to it). */
   catalog?: Catalog;
   /** Tools of different servers sharing a name: `qualify` (default) calls each `server/name`
@@ -77,7 +83,9 @@ export interface ToolSiftOptions {
 }
 
 /** Search settings: the index's ranking, and optionally semantic search (docs/semantic-search.md). */
-export interface SearchOptionsOfToolSift extends SearchIndexOptions {
+export interface SearchOptionsOfToolSift
+  extends Omit<SearchIndexOptions, "snapshot" | "onWarning"> {
+  // a saved index is the top-level `index` option and warnings go to the top-level `onWarning`
   /** Turns on hybrid search: `tool_search` and `searchAsync` fuse embeddings into the ranking. */
   embedder?: Embedder;
   /** Share of a hit's score that comes from similarity, 0–1; default 0.1. */

@@ -4,6 +4,7 @@ import { suggestNames } from "../internal/index.js";
 import { approveCommand, approveUsage } from "./commands/approve.js";
 import { dumpCommand, dumpUsage } from "./commands/dump.js";
 import { evalCommand, evalUsage } from "./commands/eval.js";
+import { indexCommand, indexUsage } from "./commands/index-command.js";
 import { inspectCommand, inspectUsage } from "./commands/inspect.js";
 import { prepareCommand, prepareUsage } from "./commands/prepare.js";
 import { rankCommand, rankUsage } from "./commands/rank.js";
@@ -28,6 +29,11 @@ export const commands: Record<string, Command> = {
     run: rankCommand,
     usage: rankUsage,
     summary: "top-k names for every query of a JSONL file",
+  },
+  index: {
+    run: indexCommand,
+    usage: indexUsage,
+    summary: "write a catalog's search index to a file, to load in another process",
   },
   eval: {
     run: evalCommand,
