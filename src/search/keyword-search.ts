@@ -10,9 +10,11 @@ import type { ParsedQuery } from "./query/parse-query.js";
 import { NeighborCache, planQuery, type QueryPlan } from "./query/query-terms.js";
 import { rewriteValues } from "./query/query-values.js";
 import { type CompanionLink, companionsOf, placeCompanions } from "./rank/companions.js";
+import { confidenceOf, matchOf } from "./rank/confidence.js";
 import { scoreAndRank } from "./rank/dense-score.js";
 import { diversifyByAspect } from "./rank/diversify.js";
 import { buildHit } from "./rank/hit-details.js";
+import { addLearnedBonuses, type LearnedMatch } from "./rank/learned-bonus.js";
 import { addNameBonuses } from "./rank/name-bonuses.js";
 import { ScoreScratch } from "./rank/score-query.js";
 import { TopK } from "./rank/top-k.js";
@@ -57,6 +59,7 @@ export class KeywordSearch extends IndexedTools {
     const { score, excluded, epoch } = this.scratch;
     const allowed = (doc: number) =>
       excluded[doc] !== epoch && this.passes(this.tools[doc] as ToolDefinition, parsed, options);
+    const learned = this.learnedStep(plan, scored.top.first(), scored.best, allowed);
     const { raised, bonuses } = addNameBonuses(
       this.scratch,
       scored.best,
@@ -69,6 +72,7 @@ export class KeywordSearch extends IndexedTools {
         exact: (doc) => this.tools[doc]?.name.toLowerCase() === parsed.text.toLowerCase(),
       },
     );
+    if (learned.raised.length > 0) raised.push(...learned.raised);
     const explain = options?.explain === true;
     const chosen = this.selectHits(scored.top, raised, plan, limit, diversify, explain);
     const links = this.companionLinks(chosen.selected, allowed);
@@ -84,7 +88,10 @@ export class KeywordSearch extends IndexedTools {
     const hits: SearchHit[] = [];
     const { coverage } = scored;
     const { undiversified } = chosen;
-    const context = { plan, coverage, links, placedAfter, explain, bonuses, undiversified };
+    const context = {
+      ...{ plan, coverage, links, placedAfter, explain, bonuses, undiversified },
+      learned: learned.learned,
+    };
     for (const doc of selected) {
       const companion = placedAfter?.get(doc);
       const value =
@@ -157,6 +164,28 @@ export class KeywordSearch extends IndexedTools {
     }
     if (selected.length > limit) selected = selected.slice(0, limit);
     return { selected, undiversified };
+  }
+
+  /** The learned step (`learned-bonus.ts`); nothing to do, and no cost, without learned words. */
+  private learnedStep(
+    plan: QueryPlan,
+    first: number,
+    best: number,
+    allowed: (doc: number) => boolean,
+  ): { raised: number[]; learned: Map<number, LearnedMatch> | undefined } {
+    if (this.learned.empty) return { raised: [], learned: undefined };
+    const level = (doc: number) => {
+      const match = matchOf(this.store, plan, doc);
+      return confidenceOf(plan, match.bits, match.nameMatch).level;
+    };
+    const candidates = {
+      field: this.learned,
+      idOf: (name: string) => this.lookup.idOf(name),
+      allowed: (doc: number) => this.tools[doc] !== undefined && allowed(doc),
+      level,
+      first,
+    };
+    return addLearnedBonuses(this.scratch, best, plan, this.config.learnedWeight, candidates);
   }
 
   /** The companions of the first selected documents (`companions.ts`), by document. */

@@ -7,6 +7,7 @@ import { PrerequisiteIndex } from "../rank/prerequisites.js";
 import { type RankingConfig, resolveRanking } from "../ranking-config.js";
 import type { ServerSummary } from "../types.js";
 import { checkTool, checkTools } from "./check-tools.js";
+import { type LearnedEntry, LearnedField } from "./learned-field.js";
 import { NameLookup } from "./name-lookup.js";
 import { PendingPostings } from "./pending-postings.js";
 import { PostingStore } from "./posting-store.js";
@@ -33,6 +34,8 @@ export class IndexedTools {
   protected serverSummary: ServerSummary[] | undefined;
   protected readonly prerequisites = new PrerequisiteIndex(this.tools);
   protected readonly mentions = new MentionIndex(this.tools, (name) => this.lookup.idOf(name));
+  /** Words sessions searched before calling each tool (`learned-field.ts`); empty unless set. */
+  protected readonly learned = new LearnedField();
 
   constructor(options?: SearchIndexOptions) {
     this.config = resolveRanking(options?.ranking);
@@ -111,6 +114,7 @@ export class IndexedTools {
     else this.nameMasks.set(id, tool.name);
     this.lookup.add(id, tool.name, this.encoder.namePhraseHash(), cut);
     this.sortedNames = undefined;
+    this.learned.changed();
     this.countServer(tool.server, 1);
   }
 
@@ -127,6 +131,7 @@ export class IndexedTools {
     this.tools[id] = undefined;
     this.lookup.delete(id);
     this.sortedNames = undefined;
+    this.learned.changed();
     return true;
   }
 
@@ -136,6 +141,19 @@ export class IndexedTools {
     if (count > 0) this.serverCounts.set(server, count);
     else this.serverCounts.delete(server);
     this.serverSummary = undefined;
+  }
+
+  /**
+   * Sets the learned field: by tool name, stemmed words with a weight in (0, 1] each (usually
+   * `UsageEvidence.learnedWords()`); replaces what was set before. An empty map turns it off.
+   */
+  setLearned(words: ReadonlyMap<string, readonly LearnedEntry[]>): void {
+    this.learned.set(words);
+  }
+
+  /** The learned words of a tool (empty when it has none). */
+  learnedWords(name: string): readonly LearnedEntry[] {
+    return this.learned.of(name);
   }
 
   /** Replaces (or adds) the tool with the same name. */

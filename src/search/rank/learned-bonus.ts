@@ -1,0 +1,103 @@
+/**
+ * The learned step of a keyword query, after the lexical top k is scored: a tool whose learned
+ * words (what sessions searched before calling it) hold the query's words gains a bounded share
+ * of the best lexical score. It can reorder close candidates and bring up a tool the query's
+ * words miss, but a tool that shares almost nothing with the query lexically never passes a
+ * strong lexical match.
+ */
+
+import { groupBit } from "../query/coverage-table.js";
+import type { QueryPlan } from "../query/query-terms.js";
+import type { LearnedField } from "../store/learned-field.js";
+import type { MatchConfidence } from "../types.js";
+import type { ScoreScratch } from "./score-query.js";
+
+/** Below a strong lexical first hit, a learned-only tool stays at most this share of its score. */
+export const UNDER_STRONG = 0.95;
+
+/** What the learned step added to one document, for explanations and confidence. */
+export interface LearnedMatch {
+  /** Added to the score. */
+  bonus: number;
+  /** The query groups matched through learned words, as mask bits. */
+  bits: number;
+  /** Each matched learned word and its part of `bonus`. */
+  words: { word: string; score: number }[];
+}
+
+/** Where the learned step looks and what it may raise. */
+export interface LearnedCandidates {
+  field: LearnedField;
+  idOf: (name: string) => number;
+  /** True when `doc` may be raised (not excluded, passes the filters). */
+  allowed: (doc: number) => boolean;
+  /** The lexical confidence level of `doc` for this query. */
+  level: (doc: number) => MatchConfidence["level"];
+  /** The best lexical document, or -1. */
+  first: number;
+}
+
+/**
+ * Adds `weight × best × share` to each document with learned words of the query, where share is
+ * the query's word weight they hold (each word times its evidence weight, at most 1). Returns the
+ * raised documents (to re-offer to the top k) and what each gained.
+ */
+export function addLearnedBonuses(
+  scratch: ScoreScratch,
+  best: number,
+  plan: QueryPlan,
+  weight: number,
+  candidates: LearnedCandidates,
+): { raised: number[]; learned: Map<number, LearnedMatch> } {
+  const learned = new Map<number, LearnedMatch>();
+  let total = 0;
+  for (const group of plan.groups) total += group.weight;
+  if (total <= 0 || weight <= 0) return { raised: [], learned };
+  // with no lexical match at all, learned words still rank among themselves
+  const reference = best > 0 ? best : 1;
+  plan.groups.forEach((group, index) => {
+    const postings = candidates.field.lookup(group.token, candidates.idOf);
+    if (postings === undefined) return;
+    for (const { doc, weight: evidence } of postings) {
+      const part = (weight * reference * group.weight * evidence) / total;
+      const match = learned.get(doc) ?? { bonus: 0, bits: 0, words: [] };
+      match.bonus += part;
+      match.bits = (match.bits | groupBit(index)) >>> 0;
+      match.words.push({ word: group.token, score: part });
+      learned.set(doc, match);
+    }
+  });
+  const { score, mask, stamp } = scratch;
+  const strongFirst = candidates.first >= 0 && candidates.level(candidates.first) === "strong";
+  const raised: number[] = [];
+  for (const [doc, match] of learned) {
+    if (!candidates.allowed(doc)) {
+      learned.delete(doc);
+      continue;
+    }
+    if (!scratch.scored(doc)) {
+      stamp[doc] = scratch.epoch;
+      score[doc] = 0;
+      // matched no query word lexically: no bits left over from an earlier query
+      mask[doc] = 0;
+    } else if ((score[doc] as number) < 0) {
+      learned.delete(doc);
+      continue;
+    }
+    const before = score[doc] as number;
+    let bonus = match.bonus;
+    if (strongFirst && doc !== candidates.first && candidates.level(doc) === "none") {
+      bonus = Math.max(0, Math.min(bonus, best * UNDER_STRONG - before));
+    }
+    if (bonus <= 0) {
+      learned.delete(doc);
+      continue;
+    }
+    const scale = bonus / match.bonus;
+    for (const word of match.words) word.score *= scale;
+    match.bonus = bonus;
+    score[doc] = before + bonus;
+    raised.push(doc);
+  }
+  return { raised, learned };
+}

@@ -1,0 +1,69 @@
+/**
+ * The learned field: words that sessions searched before calling a tool, with a weight each in
+ * (0, 1). Kept apart from the postings (and from the text the model sees), so it is scored as its
+ * own bounded step (`rank/learned-bonus.ts`) and an index without it ranks exactly as before.
+ */
+
+/** One learned word of a tool, as the search index takes it. */
+export interface LearnedEntry {
+  /** The stemmed word, as search normalises query words. */
+  word: string;
+  /** Strength of the evidence, in (0, 1]; larger values are clipped to 1. */
+  weight: number;
+}
+
+/** Learned words by tool name, looked up by stem at query time. */
+export class LearnedField {
+  private byName = new Map<string, readonly LearnedEntry[]>();
+  /** stem → (document id, weight) pairs; rebuilt when tools or words change. */
+  private byWord: Map<string, { doc: number; weight: number }[]> | undefined;
+
+  /** True when no tool has learned words (the search step is skipped). */
+  get empty(): boolean {
+    return this.byName.size === 0;
+  }
+
+  /** Replaces every learned word. */
+  set(words: ReadonlyMap<string, readonly LearnedEntry[]>): void {
+    const copy = new Map<string, readonly LearnedEntry[]>();
+    for (const [name, entries] of words) {
+      const kept = entries
+        .filter((entry) => Number.isFinite(entry.weight) && entry.weight > 0 && entry.word !== "")
+        .map((entry) => ({ word: entry.word, weight: Math.min(1, entry.weight) }));
+      if (kept.length > 0) copy.set(name, kept);
+    }
+    this.byName = copy;
+    this.byWord = undefined;
+  }
+
+  /** The learned words of a tool (empty when none). */
+  of(name: string): readonly LearnedEntry[] {
+    return this.byName.get(name) ?? [];
+  }
+
+  /** Marks the lookup stale (a tool was added or removed, so ids moved). */
+  changed(): void {
+    if (this.byName.size > 0) this.byWord = undefined;
+  }
+
+  /** The documents holding learned word `stem`, with their weights. */
+  lookup(
+    stem: string,
+    idOf: (name: string) => number,
+  ): readonly { doc: number; weight: number }[] | undefined {
+    if (this.byWord === undefined) {
+      const byWord = new Map<string, { doc: number; weight: number }[]>();
+      for (const [name, entries] of this.byName) {
+        const doc = idOf(name);
+        if (doc < 0) continue;
+        for (const entry of entries) {
+          const list = byWord.get(entry.word);
+          if (list === undefined) byWord.set(entry.word, [{ doc, weight: entry.weight }]);
+          else list.push({ doc, weight: entry.weight });
+        }
+      }
+      this.byWord = byWord;
+    }
+    return this.byWord.get(stem);
+  }
+}
