@@ -183,6 +183,7 @@ export class KeywordSearch extends IndexedTools {
       idOf: (name: string) => this.lookup.idOf(name),
       allowed: (doc: number) => this.tools[doc] !== undefined && allowed(doc),
       level,
+      lexicalBits: (doc: number) => matchOf(this.store, plan, doc).bits,
       first,
     };
     return addLearnedBonuses(this.scratch, best, plan, this.config.learnedWeight, candidates);

@@ -12,6 +12,8 @@ import type { LearnedField } from "../store/learned-field.js";
 import type { MatchConfidence } from "../types.js";
 import type { ScoreScratch } from "./score-query.js";
 
+/** A learned word the tool's text already contains counts this share (measured: eval-learning.ts). */
+export const LEXICAL_OVERLAP = 0.5;
 /** Below a strong lexical first hit, a learned-only tool stays at most this share of its score. */
 export const UNDER_STRONG = 0.95;
 
@@ -22,7 +24,7 @@ export interface LearnedMatch {
   /** The query groups matched through learned words, as mask bits. */
   bits: number;
   /** Each matched learned word and its part of `bonus`. */
-  words: { word: string; score: number }[];
+  words: { word: string; group: number; score: number }[];
 }
 
 /** Where the learned step looks and what it may raise. */
@@ -33,6 +35,8 @@ export interface LearnedCandidates {
   allowed: (doc: number) => boolean;
   /** The lexical confidence level of `doc` for this query. */
   level: (doc: number) => MatchConfidence["level"];
+  /** The query groups `doc` contains lexically (a word or its inflections), as mask bits. */
+  lexicalBits: (doc: number) => number;
   /** The best lexical document, or -1. */
   first: number;
 }
@@ -58,15 +62,27 @@ export function addLearnedBonuses(
   plan.groups.forEach((group, index) => {
     const postings = candidates.field.lookup(group.token, candidates.idOf);
     if (postings === undefined) return;
+    const rarity = learnedRarity(postings.length, candidates.field.size);
     for (const { doc, weight: evidence } of postings) {
-      const part = (weight * reference * group.weight * evidence) / total;
+      const part = (weight * reference * group.weight * evidence * rarity) / total;
       const match = learned.get(doc) ?? { bonus: 0, bits: 0, words: [] };
       match.bonus += part;
       match.bits = (match.bits | groupBit(index)) >>> 0;
-      match.words.push({ word: group.token, score: part });
+      match.words.push({ word: group.token, group: index, score: part });
       learned.set(doc, match);
     }
   });
+  // a learned word the tool's own text already holds counts half: the field's news is the
+  // vocabulary the tool lacks ("open" for create_issue); in full, a learned "diagram" lifted
+  // generate_flow_diagram over generate_sankey_chart for "sankey diagram"
+  for (const [doc, match] of learned) {
+    const bits = candidates.lexicalBits(doc);
+    match.bonus = 0;
+    for (const word of match.words) {
+      if ((bits & groupBit(word.group)) !== 0) word.score *= LEXICAL_OVERLAP;
+      match.bonus += word.score;
+    }
+  }
   const { score, mask, stamp } = scratch;
   const strongFirst = candidates.first >= 0 && candidates.level(candidates.first) === "strong";
   const raised: number[] = [];
@@ -86,6 +102,10 @@ export function addLearnedBonuses(
     }
     const before = score[doc] as number;
     let bonus = match.bonus;
+    if (bonus <= 0) {
+      learned.delete(doc);
+      continue;
+    }
     if (strongFirst && doc !== candidates.first && candidates.level(doc) === "none") {
       bonus = Math.max(0, Math.min(bonus, best * UNDER_STRONG - before));
     }
@@ -93,11 +113,19 @@ export function addLearnedBonuses(
       learned.delete(doc);
       continue;
     }
-    const scale = bonus / match.bonus;
+    const scale = match.bonus > 0 ? bonus / match.bonus : 0;
     for (const word of match.words) word.score *= scale;
     match.bonus = bonus;
     score[doc] = before + bonus;
     raised.push(doc);
   }
   return { raised, learned };
+}
+
+/**
+ * How much a learned word says about a tool, by how many tools learned it: 1 for a word one tool
+ * learned, falling as idf does towards words every learned tool holds ("list", "get").
+ */
+function learnedRarity(holders: number, tools: number): number {
+  return tools <= 1 ? 1 : Math.log(1 + tools / holders) / Math.log(1 + tools);
 }

@@ -18,6 +18,11 @@ export class LearnedField {
   /** stem → (document id, weight) pairs; rebuilt when tools or words change. */
   private byWord: Map<string, { doc: number; weight: number }[]> | undefined;
 
+  /** Number of tools with learned words. */
+  get size(): number {
+    return this.byName.size;
+  }
+
   /** True when no tool has learned words (the search step is skipped). */
   get empty(): boolean {
     return this.byName.size === 0;
