@@ -14,6 +14,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { createGatewaySession, createMCPToolSift, serveHttp } from "../src/mcp/index.js";
 import { sharedDir } from "../test/shared-dir.js";
+import { gatewayMemory } from "./gateway-memory.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const fixture = path.join(root, "test/fixtures/mcp/catalog-server.mjs");
@@ -131,7 +132,7 @@ async function startTime(): Promise<Record<string, number>> {
 export async function runGatewayBench(): Promise<void> {
   console.log("\n## MCP gateway (fixture upstreams over stdio)\n");
   console.log("| measure | value |\n| --- | --- |");
-  for (const part of [latency, concurrency, startTime]) {
+  for (const part of [latency, concurrency, startTime, gatewayMemory]) {
     for (const [name, value] of Object.entries(await part())) {
       console.log(`| ${name} | ${Number.isInteger(value) ? value : value.toFixed(3)} |`);
     }

@@ -6,9 +6,7 @@
 
 import {
   applyResultBudget,
-  type BudgetHit,
   createSessionResultBudgets,
-  type ResultSummarizer,
   type SessionResultBudgets,
   type SpillStore,
   spillReadToolDefinition,
@@ -16,10 +14,8 @@ import {
 import type { Catalog, ToolDefinition, ToolResult } from "./catalog/index.js";
 import { createCatalog } from "./catalog/index.js";
 import {
-  type CallDispatcher,
   createDisclosure,
   type Disclosure,
-  type DisclosureOptions,
   type ExecuteInput,
   type ExecuteOutcome,
   type PrepareInput,
@@ -33,8 +29,6 @@ import {
   DEFAULT_PROFILE,
   type Policy,
   type PolicyDecision,
-  type PolicyLayer,
-  type ProfileDefinition,
   unmatchedSelectors,
 } from "./policy/index.js";
 import {
@@ -47,9 +41,7 @@ import {
 import type { ProviderId } from "./providers/index.js";
 import {
   createSearchIndex,
-  type Embedder,
   type SavedVectors,
-  type SearchIndexOptions,
   type SearchOptions,
   type SearchResult,
   SemanticSearch,
@@ -57,84 +49,15 @@ import {
   type ToolSearchIndex,
 } from "./search/index.js";
 import { estimateCounter, o200kCounter, type TokenCounter } from "./tokens/index.js";
+import type { ToolSiftOptions } from "./toolsift-options.js";
 
-/** Token budgets, all in tokens. */
-export interface BudgetOptions {
-  /** Most tokens the tools array (meta tools + loaded tools) may take; passed to disclosure as
-   * `definitionBudget` (see there for the keep priority). Turns may override it. Default none. */
-  toolDefinitions?: number;
-  /** Most tokens one tool result may take when the tool sets no `maxResultTokens`; default 2,000. */
-  perToolResult?: number;
-  /** Most tokens the results of one session's agent loop may take (each session has its own
-   * total; `sift.results.reset(session)` starts a new loop); default none. */
-  totalResults?: number;
-  /** Called when a result or the loop total hits its budget. */
-  onBudgetHit?: (event: BudgetHit) => void;
-  /** Summarises oversized results (async, yours); its output is budgeted too. */
-  summarize?: ResultSummarizer;
-  summarizeThreshold?: number;
-  /** Keeps full results of every cut; adds the `tool_result_read` tool so the model can page. */
-  spill?: SpillStore;
-}
+export type {
+  BudgetOptions,
+  SearchOptionsOfToolSift,
+  ToolSiftOptions,
+} from "./toolsift-options.js";
 
-/** Options of `createToolSift`. */
-export interface ToolSiftOptions {
-  /** Initial tools; add more later with `sift.catalog.add`. */
-  tools?: readonly ToolDefinition[];
-  /** Use an existing catalog instead of creating one (then `tools` is added to it). */
-  catalog?: Catalog;
-  /** Tools of different servers sharing a name: `qualify` (default) calls each `server/name`
-   * with one warning naming them; `error` throws `duplicate_tool`. Ignored with `catalog`. */
-  duplicates?: "qualify" | "error";
-  /** Receives every warning meant for the host, each once: names qualified at load, a catalog
-   * tool renamed because it takes a meta tool's name, an embedder that failed. Default
-   * `console.warn`. */
-  onWarning?: (message: string) => void;
-  /**
-   * Runs every call whose tool has no `handler`, e.g. by forwarding it to the tool's MCP server:
-   * `({ tool, name, arguments, session, signal }) => client.callTool(...)`. Policy, argument
-   * validation and repair, hooks, the time limit and result budgets apply as for handlers.
-   */
-  onCall?: CallDispatcher;
-  /** Disclosure defaults; every turn may override the `TurnSettings` part. */
-  disclosure?: TurnSettings &
-    Pick<
-      DisclosureOptions,
-      | "store"
-      | "metaToolNames"
-      | "hooks"
-      | "timeoutMs"
-      | "searchLimit"
-      | "searchResponseTokens"
-      | "describeResponseTokens"
-      | "sanitizeDescription"
-      | "withholdWeak"
-      | "uncheckedSchemas"
-    >;
-  /** The active profile and the ordered allow/deny layers (`rules` is an alias of `layers`). */
-  policy?: {
-    profile?: string;
-    profiles?: readonly ProfileDefinition[];
-    layers?: readonly PolicyLayer[];
-    rules?: readonly PolicyLayer[];
-  };
-  budget?: BudgetOptions;
-  /** Token counter for plans and budgets: `o200k` (default, exact), `estimate`, or your own. */
-  tokens?: "o200k" | "estimate" | TokenCounter;
-  search?: SearchOptionsOfToolSift;
-}
-
-/** Search settings: the index's ranking, and optionally semantic search (docs/semantic-search.md). */
-export interface SearchOptionsOfToolSift extends SearchIndexOptions {
-  /** Turns on hybrid search: `tool_search` and `searchAsync` fuse embeddings into the ranking. */
-  embedder?: Embedder;
-  /** Share of a hit's score that comes from similarity, 0–1; default 0.1. */
-  semanticWeight?: number;
-  /** Milliseconds one embed call may take before search goes on lexical-only; default 10,000. */
-  embedTimeoutMs?: number;
-  /** Tool vectors from `sift.exportVectors()` of an earlier run. */
-  vectors?: SavedVectors;
-}
+import { defaultWarn, errorText } from "./internal/index.js";
 
 /** One toolsift instance. */
 export interface ToolSift {
@@ -145,6 +68,9 @@ export interface ToolSift {
   /** The loop-total result budgets, one per session; `reset(session)` when that session starts a
    * new agent loop (`reset()` starts one for every session). */
   readonly results: SessionResultBudgets;
+  /** Forgets a session that ended: its reveals, its loop budget and its stored (spilled)
+   * results. A gateway calls it when a client disconnects or its session expires. */
+  endSession(session: string): void;
   readonly tokenCounter: TokenCounter;
   /**
    * Plans one turn. With a `provider`, returns the request fragment for it (native tool search
@@ -208,14 +134,18 @@ function spillReader(store: SpillStore, resultLimit: number): ToolDefinition {
     // the model needs it as soon as a result is cut, so it is never hidden behind search
     core: true,
     maxResultTokens: resultLimit,
-    handler: (args) => {
-      const page = store.read(String(args.id), { page: Number(args.page ?? 1), pageTokens });
+    handler: (args, context) => {
+      const page = store.read(String(args.id), {
+        page: Number(args.page ?? 1),
+        pageTokens,
+        session: context.session,
+      });
       if (!page) {
         return {
           content: [
             {
               type: "text",
-              text: `No stored result "${String(args.id)}": it expired or never existed.`,
+              text: `No stored result "${String(args.id)}" in this session: it expired or never existed.`,
             },
           ],
           isError: true,
@@ -248,14 +178,6 @@ function searchQueries(args: unknown): string[] {
   }
 }
 
-function describeError(error: unknown): string {
-  try {
-    return error instanceof Error ? error.message : String(error);
-  } catch {
-    return "an unreadable error";
-  }
-}
-
 /**
  * Creates a toolsift instance.
  *
@@ -267,8 +189,7 @@ function describeError(error: unknown): string {
 export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
   checkOptionKeys(options);
   const tokenCounter = counterFrom(options.tokens);
-  const onWarning =
-    options.onWarning ?? ((message: string) => console.warn(`toolsift: ${message}`));
+  const onWarning = options.onWarning ?? defaultWarn;
   const catalog =
     options.catalog ??
     createCatalog([], {
@@ -354,7 +275,11 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
         ? { summarizeThreshold: budget.summarizeThreshold }
         : {}),
       ...(budget.spill
-        ? { spill: budget.spill, spillPageTokens: spillPageTokens(budget.perToolResult ?? 2_000) }
+        ? {
+            spill: budget.spill,
+            spillPageTokens: spillPageTokens(budget.perToolResult ?? 2_000),
+            session: context?.session ?? "",
+          }
         : {}),
     });
     return applied.value as ToolResult;
@@ -386,7 +311,7 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
       try {
         listener();
       } catch (error) {
-        onWarning(`A subscribe() listener threw: ${describeError(error)}. It stays subscribed.`);
+        onWarning(`A subscribe() listener threw: ${errorText(error)}. It stays subscribed.`);
       }
     }
   };
@@ -434,6 +359,11 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
     index,
     disclosure,
     results,
+    endSession: (session) => {
+      disclosure.store.clear(session);
+      budget.spill?.clear(session);
+      results.reset(session);
+    },
     tokenCounter,
     prepare,
     respond: providerTurns.respond,

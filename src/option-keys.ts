@@ -4,9 +4,13 @@
  * the user to wonder why nothing changed.
  */
 
-import type { BudgetOptions, SearchOptionsOfToolSift, ToolSiftOptions } from "./create-toolsift.js";
 import { ToolsiftError } from "./errors.js";
 import { closestWords } from "./policy/index.js";
+import type {
+  BudgetOptions,
+  SearchOptionsOfToolSift,
+  ToolSiftOptions,
+} from "./toolsift-options.js";
 
 /** Every key of `T`, listed once: the compiler rejects a list that misses or invents one. */
 type AllKeys<T> = readonly (keyof T)[] & { length: number };

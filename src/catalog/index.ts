@@ -36,6 +36,7 @@ export {
 } from "./validate-tools.js";
 export {
   type ControlOption,
+  MCP_ORIGIN,
   type SourceOptions,
   type ToolControl,
   toHostEntry,

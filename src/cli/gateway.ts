@@ -8,6 +8,7 @@ import {
   type SessionsView,
   startInspectorServer,
 } from "../inspector/index.js";
+import { redactUrls } from "../internal/index.js";
 import type { MCPToolSift, SessionRecorder } from "../mcp/index.js";
 import type { CliIO } from "./io.js";
 import { loadMCP } from "./load-mcp.js";
@@ -48,7 +49,8 @@ export async function openGatewaySift(configPath: string, io: CliIO, logRank: nu
     ...(config.budget ? { budget: config.budget } : {}),
     log: (entry) => {
       if (LOG_LEVELS.indexOf(entry.level) <= logRank) {
-        io.stderr(`[${entry.level}] ${entry.server ? `${entry.server}: ` : ""}${entry.message}\n`);
+        const line = `[${entry.level}] ${entry.server ? `${entry.server}: ` : ""}${entry.message}`;
+        io.stderr(`${redactUrls(line)}\n`);
       }
     },
   });
@@ -63,6 +65,8 @@ export interface GatewayInspectorOptions {
   source: string;
   profile?: string | undefined;
   port: number;
+  /** The gateway's bearer token: the inspector's API requires it too. */
+  token?: string | undefined;
   /** The gateway's `/mcp` handler when the inspector serves it too. */
   mcp?: (request: IncomingMessage, response: ServerResponse) => Promise<void>;
 }
@@ -102,12 +106,13 @@ export async function startGatewayInspector(
   const server = await startInspectorServer({
     model,
     port: options.port,
+    ...(options.token !== undefined ? { token: options.token } : {}),
     sessions: (): SessionsView => {
       const servers = sift.upstreams.status().map(({ server, state, tools, error }) => ({
         server,
         state,
         tools,
-        ...(error !== undefined ? { error } : {}),
+        ...(error !== undefined ? { error: redactUrls(error) } : {}),
       }));
       return {
         attached: true,

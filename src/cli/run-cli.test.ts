@@ -62,10 +62,12 @@ beforeAll(() => {
 });
 
 describe("toolsift CLI", () => {
-  it("prints usage and exits 2 without a command, 0 with --help", async () => {
+  it("prints usage to stderr and exits 2 without a command, to stdout and 0 with --help", async () => {
     const io = capture();
     expect(await runCli([], io)).toBe(2);
-    expect(io.out).toContain("Commands:");
+    // a bare invocation is a usage mistake: like other errors, its text goes to stderr
+    expect(io.err).toContain("Commands:");
+    expect(io.out).toBe("");
     expect(await runCli(["--help"], capture())).toBe(0);
   });
 

@@ -109,9 +109,14 @@ function unknownCommand(name: string, io: CliIO): number {
  * nothing matched), 2 bad usage or input. */
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === undefined || name === "--help" || name === "-h") {
+  if (name === undefined) {
+    // no command is a usage mistake: usage on stderr, exit 2, as for an unknown command
+    io.stderr(mainUsage());
+    return 2;
+  }
+  if (name === "--help" || name === "-h") {
     io.stdout(mainUsage());
-    return name === undefined ? 2 : 0;
+    return 0;
   }
   if (name === "--version" || name === "-v" || name === "version") {
     io.stdout(`${version()}\n`);

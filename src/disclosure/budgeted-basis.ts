@@ -3,8 +3,9 @@ import type { ToolDefinition } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
 import { LRUCache } from "../internal/index.js";
 import { decideActivation } from "./decide-activation.js";
-import { byName, type PlanBasis } from "./plan-basis.js";
-import { metaToolsFor, type PlanCounters, type ResolvedSettings, sumTokens } from "./plan-turn.js";
+import { byName, nameSample, type PlanBasis } from "./plan-basis.js";
+import { metaToolsFor, type PlanCounters, sumTokens } from "./plan-turn.js";
+import type { ResolvedSettings } from "./resolve-settings.js";
 import { tallyOf } from "./token-tally.js";
 
 const MAX_ROUNDS = 4;
@@ -41,7 +42,7 @@ function activeFor(basis: PlanBasis, settings: ResolvedSettings, counters: PlanC
 function tooManyPinned(basis: PlanBasis, meta: number, limit: number): never {
   throw new ToolsiftError(
     "too_many_tools",
-    `${basis.pinned.size} pinned tools (defer: "never" or neverDefer) plus ${meta} meta tool(s) are more than the provider's limit of ${limit} tools per request, so no request it accepts can be built. Pin at most ${Math.max(0, limit - meta)} tools (remove names from neverDefer, or drop defer: "never"), or hide some with the policy.`,
+    `${basis.pinned.size} pinned tools (defer: "never" or neverDefer: ${nameSample(basis.pinned)}) plus ${meta} meta tool(s) are more than the provider's limit of ${limit} tools per request, so no request it accepts can be built. Pin at most ${Math.max(0, limit - meta)} tools (remove names from neverDefer, or drop defer: "never"), or hide some with the policy.`,
   );
 }
 

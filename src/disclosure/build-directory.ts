@@ -5,14 +5,6 @@ import { STOP_WORDS, splitIdentifier, stem } from "../text/index.js";
 import { capText, firstSentence, safeName } from "./sanitize-text.js";
 import type { CountTokens } from "./types.js";
 
-/** Options of the server directory (on by default; `directory: false` turns it off). */
-export interface DirectoryOptions {
-  /** Token budget; default 1% of the context window, or 1,000 tokens without one. */
-  maxTokens?: number;
-  /** Describing words per server; default 4. */
-  words?: number;
-}
-
 /** A built directory: its text, tokens and how much of it fitted. */
 export interface Directory {
   text: string;

@@ -5,6 +5,8 @@
  * `execute` throw instead of answering.
  */
 
+import { errorText } from "../internal/index.js";
+
 /** Deepest nesting accepted in call arguments (the arguments object is level 1). */
 export const MAX_ARGUMENT_DEPTH = 100;
 /** Most values (objects, arrays, scalars) accepted in one call's arguments. */
@@ -29,14 +31,6 @@ function pointer(path: readonly string[]): string {
   return text === "" ? "(root)" : text.length > 120 ? `${text.slice(0, 119)}…` : text;
 }
 
-function thrownText(error: unknown): string {
-  try {
-    return error instanceof Error ? String(error.message) : String(error);
-  } catch {
-    return "an unreadable error";
-  }
-}
-
 /** Why arguments cannot be checked or passed on, naming the place, or undefined when they can. */
 export function argumentProblem(args: object): string | undefined {
   const stack: Step[] = [{ value: args, depth: 1, key: "", up: undefined }];
@@ -59,14 +53,14 @@ export function argumentProblem(args: object): string | undefined {
     try {
       keys = Object.keys(value);
     } catch (error) {
-      return `the object at ${pointer(pathOf(step))} cannot be read (${thrownText(error)})`;
+      return `the object at ${pointer(pathOf(step))} cannot be read (${errorText(error)})`;
     }
     for (const key of keys) {
       let item: unknown;
       try {
         item = (value as Record<string, unknown>)[key];
       } catch (error) {
-        return `reading ${pointer([...pathOf(step), key])} threw (${thrownText(error)})`;
+        return `reading ${pointer([...pathOf(step), key])} threw (${errorText(error)})`;
       }
       stack.push({ value: item, depth: step.depth + 1, key, up: step });
     }

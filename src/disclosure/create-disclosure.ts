@@ -1,6 +1,6 @@
 import type { ToolDefinition } from "../catalog/index.js";
 import { type MissingTool, MissingToolsError } from "../errors.js";
-import { LRUCache, recordOf } from "../internal/index.js";
+import { defaultWarn, LRUCache, recordOf } from "../internal/index.js";
 import { budgetedBasis } from "./budgeted-basis.js";
 import { createDefinitionCounter, estimateTokens } from "./estimate-tokens.js";
 import { executeCall } from "./execute-call.js";
@@ -121,7 +121,7 @@ export function createDisclosure(options: DisclosureOptions): Disclosure {
   const base = resolveSettings(options, {}); // fail fast on bad creation options
   const adapt = descriptionSanitizer(options.sanitizeDescription);
   const warned = new Set<string>();
-  const warn = options.onWarning ?? ((text: string) => console.warn(`toolsift: ${text}`));
+  const warn = options.onWarning ?? defaultWarn;
   const count = options.countTokens ?? estimateTokens;
   const counters: PlanCounters = {
     count,

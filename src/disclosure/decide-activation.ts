@@ -1,4 +1,4 @@
-import type { ResolvedSettings } from "./plan-turn.js";
+import type { ResolvedSettings } from "./resolve-settings.js";
 import type { TokenTally } from "./token-tally.js";
 
 const DEFAULT_TOOL_COUNT = 15;

@@ -1,5 +1,5 @@
 import type { ToolDefinition, ToolHandler, ToolResult } from "../catalog/index.js";
-import { beforeDeadline } from "../internal/index.js";
+import { beforeDeadline, errorText } from "../internal/index.js";
 import {
   type MetaAnswer,
   type MetaContext,
@@ -9,8 +9,8 @@ import {
 } from "./meta-handlers.js";
 import { buildMetaTools } from "./meta-tools.js";
 import type { PlanBasis } from "./plan-basis.js";
-import type { ResolvedSettings } from "./plan-turn.js";
 import { readArguments, readBridgeTarget, unnestArguments } from "./repair-arguments.js";
+import type { ResolvedSettings } from "./resolve-settings.js";
 import type { RevealStore } from "./reveal-store.js";
 import { errorResult, runHandler, toToolResult } from "./run-handler.js";
 import type {
@@ -70,7 +70,7 @@ function finish(
 function message(error: unknown): string {
   // a thrown value's message getter or toString may itself throw
   try {
-    return error instanceof Error ? String(error.message) : String(error);
+    return errorText(error);
   } catch {
     return "an error that cannot be read";
   }
@@ -303,7 +303,10 @@ async function executeSteps(input: ExecuteInput, context: ExecuteContext): Promi
       input.session,
       timeoutMs,
       input.signal,
-      input.host,
+      {
+        upstreamName: tool.upstreamName ?? tool.name,
+        ...(input.host !== undefined ? { host: input.host } : {}),
+      },
     );
   }
   const durationMs = performance.now() - started;
@@ -359,6 +362,7 @@ function dispatchTo(onCall: CallDispatcher, tool: ToolDefinition, route: CallRou
     onCall({
       tool,
       name: tool.name,
+      upstreamName: tool.upstreamName ?? tool.name,
       arguments: args,
       session: context.session,
       signal: context.signal ?? new AbortController().signal,

@@ -1,9 +1,15 @@
 // Owns: the turn plan (loaded / deferred / meta tools / listing), session reveal stores, the meta tools (search, describe, call), dispatch (unwrap, recursion guard, policy at call time, argument validation, repair, suggestions), preflight.
 // Must not import: providers, mcp, cli (and, until the lead wires them, the search/policy implementations: they are injected; budget is imported for fitToBudget).
 export { budgetedBasis } from "./budgeted-basis.js";
-export { buildDirectory, type Directory, type DirectoryOptions } from "./build-directory.js";
+export { buildDirectory, type Directory } from "./build-directory.js";
 export { buildListing, type Listing, type ListingEntry } from "./build-listing.js";
-export { createPinMatcher, createToolClassifier, type ToolClass } from "./classify-tool.js";
+export {
+  createPinMatcher,
+  createToolClassifier,
+  DEFER_RULE,
+  loadReason,
+  type ToolClass,
+} from "./classify-tool.js";
 export { compactSignature, type SignatureOptions } from "./compact-signature.js";
 export {
   createDisclosure,
@@ -14,8 +20,8 @@ export {
 export { createDefinitionCounter, definitionText, estimateTokens } from "./estimate-tokens.js";
 export { DEFAULT_META_TOOL_NAMES } from "./meta-tools.js";
 export { buildPlanBasis, type PlanBasis } from "./plan-basis.js";
-export { type PlanCounters, planTurn, type ResolvedSettings } from "./plan-turn.js";
-export { resolveSettings } from "./resolve-settings.js";
+export { type PlanCounters, planTurn } from "./plan-turn.js";
+export { type ResolvedSettings, resolveSettings } from "./resolve-settings.js";
 export {
   createMemoryRevealStore,
   type MemoryRevealStoreOptions,

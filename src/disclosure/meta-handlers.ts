@@ -1,9 +1,9 @@
 import type { ToolDefinition, ToolResult } from "../catalog/index.js";
-import { wellFormed } from "../internal/index.js";
-import { describeResponse } from "./describe-response.js";
+import { NameIndex, wellFormed } from "../internal/index.js";
+import { describeResponse, loadedNotes } from "./describe-response.js";
 import { MAX_QUERIES } from "./meta-tools.js";
 import { type PlanBasis, visibleTool } from "./plan-basis.js";
-import type { ResolvedSettings } from "./plan-turn.js";
+import type { ResolvedSettings } from "./resolve-settings.js";
 import { errorResult } from "./run-handler.js";
 import { capText } from "./sanitize-text.js";
 import { searchResponse } from "./search-response.js";
@@ -47,6 +47,20 @@ export function visibleNames(basis: PlanBasis): readonly string[] {
   return names;
 }
 
+// a name index per visible map: "did you mean" scores a few candidates, not every visible name
+// (ten unknown names at 100k tools took seconds as a scan)
+const nameIndexes = new WeakMap<PlanBasis["visible"], NameIndex>();
+
+/** The closest visible names (and names of `extra`) to an unknown one, best first. */
+export function closestVisible(name: string, basis: PlanBasis, extra: Iterable<string> = []) {
+  let index = nameIndexes.get(basis.visible);
+  if (!index) {
+    index = new NameIndex(visibleNames(basis));
+    nameIndexes.set(basis.visible, index);
+  }
+  return suggestNames(name, both(index.candidates(name), extra));
+}
+
 function* both(first: Iterable<string>, second: Iterable<string>): Iterable<string> {
   yield* first;
   yield* second;
@@ -59,7 +73,7 @@ export function unknownToolMessage(
   basis: PlanBasis,
   extra: Iterable<string> = [],
 ): string {
-  const suggestions = suggestNames(name, both(visibleNames(basis), extra));
+  const suggestions = closestVisible(name, basis, extra);
   const hint =
     suggestions.length > 0
       ? ` Did you mean: ${suggestions.join(", ")}?`
@@ -117,7 +131,7 @@ export function runSearch(args: { [key: string]: unknown }, context: MetaContext
       if (!basis.visible.has(shown)) return undefined;
       return !basis.deferrableNames.has(shown) || context.loaded.has(shown) ? shown : undefined;
     },
-    closest: (name) => suggestNames(name, visibleNames(basis)),
+    closest: (name) => closestVisible(name, basis),
     hasLoaded: context.loaded.size > 0,
     strategy: context.settings.strategy,
     names: context.settings.names,
@@ -148,6 +162,9 @@ export function runDescribe(args: { [key: string]: unknown }, context: MetaConte
       if (!described.includes(tool)) described.push(tool);
     } else problems.push(unknownToolMessage(name, context.basis));
   }
+  const { basis, loaded, settings } = context;
+  const isLoaded = (name: string) => !basis.deferrableNames.has(name) || loaded.has(name);
+  problems.push(...loadedNotes(described, isLoaded, settings.names.call));
   const text = describeResponse(described, problems, context.describeTokens, context.count);
   const result: ToolResult = { content: [{ type: "text", text }] };
   if (described.length === 0) result.isError = true;

@@ -36,6 +36,13 @@ function freeName(tool: ToolDefinition, taken: ReadonlySet<string>): string {
   return name;
 }
 
+/** Up to `shown` names for an error message, then how many more: `a, b, c and 7 more`. */
+export function nameSample(names: Iterable<string>, shown = 10): string {
+  const all = [...names].sort();
+  const rest = all.length - shown;
+  return rest > 0 ? `${all.slice(0, shown).join(", ")} and ${rest} more` : all.join(", ");
+}
+
 /** Code-unit order: locale-independent, so every machine sorts the same way. */
 export function byName(a: { name: string }, b: { name: string }): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;

@@ -1,44 +1,23 @@
 import type { ToolDefinition } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
 import { LRUCache } from "../internal/index.js";
-import { buildDirectory, type Directory, type DirectoryOptions } from "./build-directory.js";
+import { buildDirectory, type Directory } from "./build-directory.js";
 import { buildListing, type Listing, type ListingEntry } from "./build-listing.js";
 import { compactSignature } from "./compact-signature.js";
 import { decideActivation } from "./decide-activation.js";
 import { buildMetaTools, systemNote } from "./meta-tools.js";
-import { byName, type PlanBasis } from "./plan-basis.js";
+import { byName, nameSample, type PlanBasis } from "./plan-basis.js";
+import type { ResolvedSettings } from "./resolve-settings.js";
 import { firstSentence, safeName } from "./sanitize-text.js";
 import { tallyOf } from "./token-tally.js";
 import type {
-  AutoThreshold,
   CountTokens,
   DeferredShown,
   DeferredToolView,
   DefinitionBudgetReport,
-  DisclosureMode,
-  DisclosureStrategy,
   ListingOptions,
-  MetaToolNames,
   TurnPlan,
 } from "./types.js";
-
-/** Turn settings with defaults applied (see `resolveSettings`). */
-export interface ResolvedSettings {
-  mode: DisclosureMode;
-  strategy: DisclosureStrategy;
-  auto: AutoThreshold;
-  listing: ListingOptions | undefined;
-  directory: DirectoryOptions | undefined;
-  contextWindow: number | undefined;
-  nativeSearch: boolean;
-  names: MetaToolNames;
-  defaultLimit: number;
-  maxLimit: number;
-  /** Token budget of the tools array (meta tools + loaded tools); undefined for none. */
-  definitionBudget: number | undefined;
-  /** Most tool definitions per request; undefined for no limit. */
-  maxTools: number | undefined;
-}
 
 /** Measuring helpers a plan needs. */
 export interface PlanCounters {
@@ -121,6 +100,13 @@ function chooseReveals(
   return { chosen: [...candidates.values()].filter((tool) => kept.has(tool.name)), skipped };
 }
 
+/** Names the core tools in a too-many-tools message: they are sent even with disclosure on. */
+function coreNote(basis: PlanBasis): string {
+  return basis.core.length === 0
+    ? ""
+    : `; ${basis.core.length} of them core (${nameSample(basis.core.map((tool) => tool.name))})`;
+}
+
 function budgetReport(
   limit: number,
   used: number,
@@ -182,7 +168,7 @@ export function planTurn(
     if (most !== undefined && basis.visible.size > most) {
       throw new ToolsiftError(
         "too_many_tools",
-        `${basis.visible.size} tools would be sent with disclosure off (${activation.reason()}), more than the provider's limit of ${most} tools per request. Use mode "auto" or "on" so toolsift defers the rest, or hide tools with the policy.`,
+        `${basis.visible.size} tools would be sent with disclosure off (${activation.reason()}), more than the provider's limit of ${most} tools per request${coreNote(basis)}. Use mode "auto" or "on" so toolsift defers the rest, or hide tools with the policy.`,
       );
     }
     loaded.push(...basis.deferrable);

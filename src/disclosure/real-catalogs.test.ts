@@ -92,7 +92,7 @@ describe("real catalogs (1,371 tools)", () => {
     expect(Math.max(...sizes)).toBeLessThanOrEqual(600); // the response budget
   });
 
-  it("an unchanged prepare is served from the cache in well under 2 ms", () => {
+  it("an unchanged prepare is served from the cache (the same plan; times printed)", () => {
     const disclosure = createDisclosure({
       catalog,
       search: overlapSearch(tools),
@@ -106,6 +106,9 @@ describe("real catalogs (1,371 tools)", () => {
     started = performance.now();
     for (let run = 0; run < runs; run += 1) disclosure.prepare({ session: "s" });
     const warm = (performance.now() - started) / runs;
+    // the cache, not a clock, is what is checked: a repeat returns the very plan, and no new entry
+    expect(disclosure.prepare({ session: "s" })).toBe(plan);
+    expect(disclosure.metrics().caches.plans.size).toBe(1);
     console.log(
       `prepare over 1,371 tools: cold ${cold.toFixed(1)} ms, cached ${(warm * 1000).toFixed(1)} µs; ` +
         `all definitions ${plan.stats.allTokens} tokens → first turn ${plan.stats.loadedTokens + plan.stats.metaTokens} tokens ` +
@@ -119,6 +122,5 @@ describe("real catalogs (1,371 tools)", () => {
     expect(revealed.loaded.map((tool) => tool.name)).toContain("create_issue");
     expect(plan.active).toBe(true);
     expect(plan.stats.listingTokens).toBeLessThanOrEqual(4_000);
-    expect(warm).toBeLessThan(2);
   });
 });

@@ -1,9 +1,34 @@
 import { ToolsiftError } from "../errors.js";
 import { MAX_LIMIT } from "../search/index.js";
-import type { DirectoryOptions } from "./build-directory.js";
 import { DEFAULT_META_TOOL_NAMES } from "./meta-tools.js";
-import type { ResolvedSettings } from "./plan-turn.js";
-import type { DisclosureOptions, ListingOptions, TurnSettings } from "./types.js";
+import type {
+  AutoThreshold,
+  DirectoryOptions,
+  DisclosureMode,
+  DisclosureOptions,
+  DisclosureStrategy,
+  ListingOptions,
+  MetaToolNames,
+  TurnSettings,
+} from "./types.js";
+
+/** Turn settings with defaults applied (see `resolveSettings`). */
+export interface ResolvedSettings {
+  mode: DisclosureMode;
+  strategy: DisclosureStrategy;
+  auto: AutoThreshold;
+  listing: ListingOptions | undefined;
+  directory: DirectoryOptions | undefined;
+  contextWindow: number | undefined;
+  nativeSearch: boolean;
+  names: MetaToolNames;
+  defaultLimit: number;
+  maxLimit: number;
+  /** Token budget of the tools array (meta tools + loaded tools); undefined for none. */
+  definitionBudget: number | undefined;
+  /** Most tool definitions per request; undefined for no limit. */
+  maxTools: number | undefined;
+}
 
 function fail(option: string, value: unknown, fix: string): never {
   throw new ToolsiftError(

@@ -106,7 +106,7 @@ export async function runHandler(
   session: string,
   timeoutMs: number,
   signal?: AbortSignal,
-  host?: unknown,
+  extra: Pick<ToolCallContext, "host" | "upstreamName"> = {},
 ): Promise<ToolResult> {
   if (signal?.aborted) return errorResult(`Tool "${name}" was not run: the call was cancelled.`);
   const controller = new AbortController();
@@ -133,7 +133,7 @@ export async function runHandler(
   const context: ToolCallContext = {
     session,
     signal: controller.signal,
-    ...(host !== undefined ? { host } : {}),
+    ...extra,
   };
   const run = (async () => {
     try {

@@ -4,7 +4,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import type { JsonSchema, ToolDefinition } from "../catalog/index.js";
 import { schemaKeywordProblem } from "../catalog/index.js";
-import { capChars, wellFormed } from "../internal/index.js";
+import { capChars, errorText, wellFormed } from "../internal/index.js";
 import { argumentProblem } from "./check-argument-values.js";
 import { coerceScalars } from "./coerce-scalars.js";
 
@@ -119,7 +119,7 @@ export function compileSchema(schema: JsonSchema): CompiledSchema {
   try {
     outcome = { validate: ajv.compile(copy) };
   } catch (error) {
-    outcome = { problem: `Ajv could not compile it (${errorText(error)})` };
+    outcome = { problem: `Ajv could not compile it (${shortErrorText(error)})` };
   } finally {
     // Ajv keeps every compiled schema in its own cache: dropped here, the validator lives as long
     // as the tool's schema object does (5,000 replacements grew the heap by 200 MB before)
@@ -133,13 +133,9 @@ export function compileSchema(schema: JsonSchema): CompiledSchema {
   return outcome;
 }
 
-function errorText(error: unknown): string {
-  try {
-    const text = error instanceof Error ? error.message : String(error);
-    return capChars(wellFormed(text), 200);
-  } catch {
-    return "an unreadable error";
-  }
+/** A thrown value's text, made well-formed and cut to 200 characters for a model-facing message. */
+function shortErrorText(error: unknown): string {
+  return capChars(wellFormed(errorText(error)), 200);
 }
 
 function clip(value: unknown, max = 300): string {
@@ -227,7 +223,7 @@ export function checkArguments(
   const unusable = () =>
     refuse(
       "schema_unusable",
-      `its input schema could not be checked against these arguments (${errorText(thrown)})`,
+      `its input schema could not be checked against these arguments (${shortErrorText(thrown)})`,
       "The tool's schema must be fixed by its server or host; use another tool meanwhile.",
     );
   if (passes(args)) return { ok: true, arguments: args, repairs: [], checked: true };

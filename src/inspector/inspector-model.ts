@@ -2,7 +2,12 @@
 import type { ToolDefinition } from "../catalog/index.js";
 import { countDefinitionTokens } from "../count-definition-tokens.js";
 import { createToolSift, type ToolSift } from "../create-toolsift.js";
-import { compactSignature, DEFAULT_META_TOOL_NAMES } from "../disclosure/index.js";
+import {
+  compactSignature,
+  DEFAULT_META_TOOL_NAMES,
+  firstSentence,
+  loadReason,
+} from "../disclosure/index.js";
 import { ToolsiftError } from "../errors.js";
 import type { ProviderId } from "../providers/index.js";
 import type { SearchResult } from "../search/index.js";
@@ -155,12 +160,16 @@ export function createInspectorModel(
       const counts = { loaded: 0, deferred: 0, hidden: 0, meta: 0 };
       for (const tool of sift.catalog.list()) {
         const decision = sift.explain(tool.name);
-        let index = reasonIndex.get(decision.reason);
-        if (index === undefined) {
-          index = reasons.push(decision.reason) - 1;
-          reasonIndex.set(decision.reason, index);
-        }
         const state = !decision.visible ? "hidden" : loaded.has(tool.name) ? "loaded" : "deferred";
+        const why =
+          state === "hidden"
+            ? decision.reason
+            : `${decision.reason} ${loadReason(tool, state, plan.active)}`;
+        let index = reasonIndex.get(why);
+        if (index === undefined) {
+          index = reasons.push(why) - 1;
+          reasonIndex.set(why, index);
+        }
         counts[state]++;
         const deciding =
           "allowedBy" in decision ? decision.allowedBy[decision.allowedBy.length - 1] : decision;
@@ -215,6 +224,8 @@ export function createInspectorModel(
         ...rest,
         ...(tool.server ? { server: tool.server } : {}),
         description: tool.description,
+        // the summary the model's search lines and the CLI show
+        summary: firstSentence(tool.description, 300),
         signature: compactSignature(tool),
       }));
       const model = await asModel(sift, query, limit, `inspector-search-${++sessions}`);

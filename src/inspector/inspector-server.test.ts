@@ -202,3 +202,31 @@ describe("the inspector server with a gateway attached", () => {
     }
   });
 });
+
+describe("the inspector with a token (serve --http --token T --inspect)", () => {
+  it("requires the token for every API call, and lets the page in once it was given", async () => {
+    const guarded = await startInspectorServer({
+      model: createInspectorModel(tools),
+      token: "s3cret",
+      sessions: () => ({ attached: true, sessions: [] }),
+    });
+    try {
+      const api = `${guarded.url}api/sessions`;
+      expect((await get(api)).status).toBe(401);
+      expect((await get(`${guarded.url}api/catalog`)).status).toBe(401);
+      expect((await get(api, { authorization: "Bearer wrong" })).status).toBe(401);
+      expect((await get(api, { authorization: "Bearer s3cret" })).status).toBe(200);
+      // the page: opened once with ?token=, it keeps the token in a cookie its fetches send
+      const opened = await fetch(`${guarded.url}?token=s3cret`, { redirect: "manual" });
+      expect(opened.status).toBe(303);
+      expect(opened.headers.get("location")).toBe("/");
+      const cookie = (opened.headers.get("set-cookie") ?? "").split(";")[0] as string;
+      expect(opened.headers.get("set-cookie")).toMatch(/HttpOnly/i);
+      expect((await get(api, { cookie })).status).toBe(200);
+      expect((await get(api, { cookie: "toolsift_token=wrong" })).status).toBe(401);
+      expect((await fetch(`${guarded.url}?token=wrong`, { redirect: "manual" })).status).toBe(401);
+    } finally {
+      await guarded.close();
+    }
+  });
+});

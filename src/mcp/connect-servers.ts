@@ -18,6 +18,7 @@ import {
 } from "../catalog/index.js";
 import type { ToolSift } from "../create-toolsift.js";
 import { isToolsiftError, ToolsiftError } from "../errors.js";
+import { redactUrls } from "../internal/index.js";
 import type { ElicitationHandler } from "./answer-elicitation.js";
 import { callScope } from "./call-scope.js";
 import type { ClientRelay } from "./client-relay.js";
@@ -112,7 +113,9 @@ export async function connectServers(
   sift: ToolSift,
   options: ConnectServersOptions,
 ): Promise<MCPUpstreams> {
-  const log = options.log ?? (() => undefined);
+  const given = options.log ?? (() => undefined);
+  // every log line loses the secrets a URL can carry, whoever wrote it (an upstream's stderr too)
+  const log = (entry: MCPLogEntry) => given({ ...entry, message: redactUrls(entry.message) });
   const entries = Object.entries(options.servers).filter(([, config]) => config.enabled !== false);
   for (const [server] of entries) {
     if (!SERVER_NAME.test(server)) {

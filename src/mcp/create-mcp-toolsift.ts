@@ -1,5 +1,6 @@
 /** `createMCPToolSift`: a ToolSift filled from upstream MCP servers, closed with one call. */
 import { createToolSift, type ToolSift, type ToolSiftOptions } from "../create-toolsift.js";
+import { defaultWarn } from "../internal/index.js";
 import { unmatchedSelectors } from "../policy/index.js";
 import { callScope } from "./call-scope.js";
 import {
@@ -65,7 +66,7 @@ export async function createMCPToolSift(options: MCPToolSiftOptions): Promise<MC
     ...(onElicitation !== undefined ? { onElicitation } : {}),
   });
   // the facade checked the policy against an empty catalog: check it against the servers' tools
-  const warn = siftOptions.onWarning ?? ((message: string) => console.warn(`toolsift: ${message}`));
+  const warn = siftOptions.onWarning ?? defaultWarn;
   for (const message of unmatchedSelectors(sift.policy, sift.catalog.list())) warn(message);
   const close = async () => {
     await upstreams.close();

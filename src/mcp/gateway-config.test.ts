@@ -1,4 +1,5 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: configs write ${VAR} in plain strings on purpose
+import { execFileSync } from "node:child_process";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -150,6 +151,44 @@ describe("loadGatewayConfig", () => {
     const dir = await mkdtemp(path.join(tmpdir(), "toolsift-config-"));
     await writeFile(path.join(dir, "bad.json"), '{"servers": {\n  "a": {"command": "x",}\n}}');
     await expect(loadGatewayConfig(path.join(dir, "bad.json"))).rejects.toThrow(/line 2, column/);
+  });
+});
+
+describe("loadGatewayConfig refuses catalog files that are not regular files", () => {
+  it("names a FIFO and /dev/zero instead of hanging on or reading them", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "toolsift-config-fifo-"));
+    const fifo = path.join(dir, "tools.fifo");
+    execFileSync("mkfifo", [fifo]);
+    const file = path.join(dir, "gateway.json");
+    await writeFile(
+      file,
+      JSON.stringify({
+        servers: {
+          piped: { command: "node", lazy: true, catalog: "tools.fifo" },
+          zero: { command: "node", lazy: true, catalog: "/dev/zero" },
+        },
+      }),
+    );
+    const error = await loadGatewayConfig(file).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(InvalidConfigError);
+    const problems = (error as InvalidConfigError).problems.join("\n");
+    expect(problems).toMatch(/servers\.piped\.catalog: .*tools\.fifo is not a regular file/);
+    expect(problems).toMatch(/servers\.zero\.catalog: .*\/dev\/zero is not a regular file/);
+  });
+});
+
+describe("config key typos", () => {
+  it("suggests the key that was meant for a server's and the top level's unknown keys", () => {
+    const { problems } = parseGatewayConfig(
+      { servers: { github: { comand: "npx", args: [] } }, mdoe: "bridge" },
+      { env: {} },
+    );
+    expect(problems).toContainEqual(
+      expect.stringMatching(/servers\.github\.comand: unknown key; did you mean "command"\?/),
+    );
+    expect(problems).toContainEqual(
+      expect.stringMatching(/mdoe: unknown key; did you mean "mode"\?/),
+    );
   });
 });
 

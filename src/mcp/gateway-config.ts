@@ -4,6 +4,7 @@
  * reported at once with its path (`servers.github.command: expected a string`).
  */
 import type { DeferPolicy } from "../catalog/index.js";
+import { suggestNames } from "../disclosure/index.js";
 import { expandVariables, type VariableContext } from "./expand-variables.js";
 import type { UpstreamServerConfig } from "./types.js";
 import type { NamingOption } from "./upstream-names.js";
@@ -95,6 +96,45 @@ function createReader(context: VariableContext) {
 
 type Reader = ReturnType<typeof createReader>;
 
+const SERVER_KEYS = [
+  "type",
+  "command",
+  "args",
+  "env",
+  "cwd",
+  "url",
+  "headers",
+  "enabled",
+  "disabled",
+  "profile",
+  "catalog",
+  "lazy",
+  "defer",
+  "neverDefer",
+  "callTimeoutMs",
+];
+const TOP_KEYS = [
+  "servers",
+  "mcpServers",
+  "mode",
+  "naming",
+  "profile",
+  "pinTools",
+  "approvals",
+  "budget",
+];
+const BUDGET_KEYS = ["perToolResult", "totalResults", "toolDefinitions"];
+
+/** Reports a key close to a known one as the typo it is likely to be (`comand`). Other unknown
+ * keys pass: a config shared with Claude, Cursor or VS Code carries those clients' own keys. */
+function checkKeys(read: Reader, path: string, raw: Json, known: readonly string[]): void {
+  for (const key of Object.keys(raw)) {
+    if (known.includes(key)) continue;
+    const [closest] = suggestNames(key, known, 1);
+    if (closest) read.problems.push(`${path}${key}: unknown key; did you mean "${closest}"?`);
+  }
+}
+
 function readServer(
   read: Reader,
   path: string,
@@ -104,6 +144,7 @@ function readServer(
     read.problems.push(`${path}: expected an object with "command" or "url", got ${kind(raw)}.`);
     return {};
   }
+  checkKeys(read, `${path}.`, raw, SERVER_KEYS);
   const type = read.oneOf(`${path}.type`, raw.type, [
     "stdio",
     "http",
@@ -200,6 +241,7 @@ export function parseGatewayConfig(
     );
     return { config, problems: read.problems };
   }
+  checkKeys(read, "", document, TOP_KEYS);
   const sources = (["servers", "mcpServers"] as const).filter((key) => document[key] !== undefined);
   if (sources.length === 0) {
     read.problems.push(
@@ -242,6 +284,7 @@ export function parseGatewayConfig(
       read.problems.push(`budget: expected an object, got ${kind(document.budget)}.`);
     else {
       const budget = document.budget;
+      checkKeys(read, "budget.", budget, BUDGET_KEYS);
       config.budget = {
         ...optional("perToolResult", read.positive("budget.perToolResult", budget.perToolResult)),
         ...optional("totalResults", read.positive("budget.totalResults", budget.totalResults)),

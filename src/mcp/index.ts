@@ -19,8 +19,10 @@ export {
   type GatewaySessionOptions,
   modeSettings,
 } from "./gateway-session.js";
+export { HTTP_LIMIT_DEFAULTS, type HttpLimits } from "./http-limits.js";
 export { InvalidConfigError, loadGatewayConfig } from "./load-gateway-config.js";
 export {
+  checkHttpListen,
   createHttpGateway,
   type HttpGateway,
   type HttpGatewayOptions,

@@ -2,6 +2,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { extractToolEntries, locateJsonError } from "../catalog/index.js";
+import { fileKind, notRegularFileMessage } from "../catalog/node.js";
 import { ToolsiftError } from "../errors.js";
 import { type GatewayConfig, parseGatewayConfig } from "./gateway-config.js";
 
@@ -62,6 +63,13 @@ export async function loadGatewayConfig(
     const catalog = config.catalogs[name];
     if (catalog === undefined) continue;
     const catalogPath = path.resolve(dir, catalog.file);
+    const kind = await fileKind(catalogPath);
+    if (kind === "special" || kind === "directory") {
+      problems.push(
+        `${catalog.at}: ${notRegularFileMessage(catalogPath, `write the catalog to a file with "toolsift dump --config ${file}".`)}`,
+      );
+      continue;
+    }
     try {
       const extracted = extractToolEntries(JSON.parse(await readFile(catalogPath, "utf8")));
       if ("problem" in extracted) {

@@ -16,6 +16,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolResult } from "../catalog/index.js";
+import { errorText } from "../internal/index.js";
 import type { UpstreamProgress } from "./call-scope.js";
 import type { ClientRelay } from "./client-relay.js";
 import { holdResponsesBehindProgress } from "./hold-responses.js";
@@ -55,7 +56,7 @@ export interface ModernConnection {
 export function refusedLegacy(error: unknown): boolean {
   if ((error as { code?: unknown }).code === -32022) return true;
   // over HTTP the v1 client reports the JSON-RPC error inside an HTTP 400's message
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   return /"code"\s*:\s*-32022/u.test(message);
 }
 
@@ -63,10 +64,7 @@ export function refusedLegacy(error: unknown): boolean {
 function toMcpError(error: unknown): McpError {
   const { code, data } = error as { code?: unknown; data?: unknown };
   // McpError adds "MCP error N: " itself; an error relayed through both SDKs has it already
-  const message = (error instanceof Error ? error.message : String(error)).replace(
-    /^(MCP error -?\d+: )+/u,
-    "",
-  );
+  const message = errorText(error).replace(/^(MCP error -?\d+: )+/u, "");
   if (typeof code === "number") return new McpError(code, message, data);
   const mapped =
     code === "REQUEST_TIMEOUT"

@@ -5,13 +5,20 @@
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, createServer as createNetServer } from "node:net";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { ToolsiftError } from "../errors.js";
 import { createGatewaySession, type GatewaySessionOptions } from "./gateway-session.js";
+import {
+  BodyTooLargeError,
+  type HttpLimits,
+  initializeProblem,
+  readBoundedJson,
+  resolveHttpLimits,
+} from "./http-limits.js";
 import { modernRefusal } from "./modern-refusal.js";
 import { isSubscribed } from "./session-pass-through.js";
 
@@ -157,13 +164,6 @@ function sendError(response: ServerResponse, status: number, message: string): v
   response.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
 }
 
-async function readJson(request: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString("utf8");
-  return text === "" ? undefined : JSON.parse(text);
-}
-
 /** The streamable-HTTP side of a gateway without its own listener: mount `handle` on `/mcp` of
  * an existing `node:http` server (the inspector does). */
 export interface HttpGateway {
@@ -173,8 +173,9 @@ export interface HttpGateway {
   close(): Promise<void>;
 }
 
-/** Options of `createHttpGateway` (and, with a port, of `serveHttp`). */
-export interface HttpGatewayOptions extends GatewaySessionOptions {
+/** Options of `createHttpGateway` (and, with a port, of `serveHttp`); the limits default to
+ * `HTTP_LIMIT_DEFAULTS` (4 MiB bodies, 100 sessions, 30 minutes idle). */
+export interface HttpGatewayOptions extends GatewaySessionOptions, HttpLimits {
   /** Where the listener is bound; default `127.0.0.1`. Loopback turns on the DNS-rebinding
    * checks; any other address needs `token`. */
   host?: string;
@@ -182,20 +183,100 @@ export interface HttpGatewayOptions extends GatewaySessionOptions {
   token?: string;
 }
 
-/** Creates the `/mcp` handler of a gateway, one ToolSift session per MCP session. */
-export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
+interface HttpSession {
+  server: Server;
+  transport: StreamableHTTPServerTransport;
+  /** When its last request started (`Date.now()`). */
+  seen: number;
+  /** Requests other than a GET stream still being answered: a long call is not idleness. */
+  active: number;
+}
+
+/** Closes the sessions idle past `idleMs`, checking often enough to close them within about
+ * half that again; the timer never keeps the process alive. Returns the stop function. */
+function expireIdle(sessions: Map<string, HttpSession>, idleMs: number): () => void {
+  const timer = setInterval(
+    () => {
+      const now = Date.now();
+      for (const entry of [...sessions.values()]) {
+        if (entry.active === 0 && now - entry.seen >= idleMs) {
+          entry.server.close().catch(() => undefined);
+        }
+      }
+    },
+    Math.max(10, Math.min(Math.floor(idleMs / 2), 60_000)),
+  );
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/** Throws when the host needs a token it was not given, or a limit is not a positive whole
+ * number; returns whether the host is loopback. */
+function checkHttpOptions(options: Pick<HttpGatewayOptions, "host" | "token"> & HttpLimits) {
   const host = options.host ?? "127.0.0.1";
-  const loopback = LOOPBACK.has(host);
-  if (!loopback && options.token === undefined) {
+  if (!LOOPBACK.has(host) && options.token === undefined) {
     throw new ToolsiftError(
       "invalid_option",
-      `Serving on ${host} exposes every upstream tool to the network; pass a token (--token) or serve on 127.0.0.1.`,
+      `Serving on ${host} exposes every upstream tool to the network; pass a token (--token-file F, TOOLSIFT_TOKEN or --token) or serve on 127.0.0.1.`,
     );
   }
-  const sessions = new Map<string, { server: Server; transport: StreamableHTTPServerTransport }>();
+  return { loopback: LOOPBACK.has(host), limits: resolveHttpLimits(options) };
+}
+
+function addressInUse(host: string, port: number, cause: unknown): ToolsiftError {
+  return new ToolsiftError(
+    "invalid_option",
+    `Cannot listen on ${host}:${port}: ${host}:${port} is in use. Stop the program holding it (e.g. an earlier gateway), or pick another port (toolsift serve --http ${host}:0 takes any free one).`,
+    { cause },
+  );
+}
+
+/** Checks what `serveHttp` would refuse (a non-loopback host without a token, a bad limit, a
+ * port in use) without starting anything, so a command can report it before its upstreams
+ * start. The port is bound and released at once. */
+export async function checkHttpListen(
+  options: Pick<ServeHttpOptions, "host" | "port" | "token"> & HttpLimits,
+): Promise<void> {
+  checkHttpOptions(options);
+  const host = options.host ?? "127.0.0.1";
+  const port = options.port ?? 0;
+  if (port === 0) return;
+  const probe = createNetServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once("error", (error: NodeJS.ErrnoException) =>
+      reject(error.code === "EADDRINUSE" ? addressInUse(host, port, error) : error),
+    );
+    probe.listen(port, host, () => probe.close(() => resolve()));
+  });
+}
+
+/** Creates the `/mcp` handler of a gateway, one ToolSift session per MCP session. */
+export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
+  const { loopback, limits } = checkHttpOptions(options);
+  const sessions = new Map<string, HttpSession>();
   const stopAnnouncing = forwardUpstreamEvents(options, () =>
     [...sessions.entries()].map(([sessionId, entry]) => ({ server: entry.server, sessionId })),
   );
+  const stopExpiring = expireIdle(sessions, limits.sessionIdleMs);
+
+  const answer = async (
+    entry: HttpSession,
+    request: IncomingMessage,
+    response: ServerResponse,
+    body: unknown,
+  ) => {
+    entry.seen = Date.now();
+    if (request.method === "GET") {
+      await entry.transport.handleRequest(request, response, body);
+      return;
+    }
+    entry.active += 1;
+    response.once("close", () => {
+      entry.active -= 1;
+      entry.seen = Date.now();
+    });
+    await entry.transport.handleRequest(request, response, body);
+  };
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     if (new URL(request.url ?? "/", "http://localhost").pathname !== "/mcp") {
@@ -209,9 +290,10 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     }
     const id = request.headers["mcp-session-id"];
     const existing = typeof id === "string" ? sessions.get(id) : undefined;
-    const body = request.method === "POST" ? await readJson(request) : undefined;
+    const body =
+      request.method === "POST" ? await readBoundedJson(request, limits.maxBodyBytes) : undefined;
     if (existing) {
-      await existing.transport.handleRequest(request, response, body);
+      await answer(existing, request, response, body);
       return;
     }
     if (id !== undefined) {
@@ -227,31 +309,58 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
       sendError(response, 400, "No session; send an initialize request first.");
       return;
     }
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (sessionId) => {
-        sessions.set(sessionId, { server, transport });
-      },
-    });
-    const server = createGatewaySession(() => transport.sessionId ?? "", options);
+    const problem = initializeProblem(body);
+    if (problem) {
+      sendError(response, 400, problem);
+      return;
+    }
+    if (sessions.size >= limits.maxSessions) {
+      sendError(
+        response,
+        503,
+        `The gateway has ${sessions.size} sessions open, its limit (maxSessions, --max-sessions); close one (DELETE /mcp) or wait for idle ones to expire after ${limits.sessionIdleMs} ms.`,
+      );
+      return;
+    }
+    const entry = {
+      seen: Date.now(),
+      active: 0,
+      transport: new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (sessionId) => {
+          sessions.set(sessionId, entry);
+        },
+      }),
+    } as HttpSession;
+    const { transport } = entry;
+    entry.server = createGatewaySession(() => transport.sessionId ?? "", options);
     transport.onclose = () => {
       const sessionId = transport.sessionId;
       if (sessionId === undefined) return;
       sessions.delete(sessionId);
-      options.sift.disclosure.store.clear(sessionId);
+      // reveals, loop budget and stored results go with the session
+      options.sift.endSession(sessionId);
     };
-    await server.connect(transport);
-    await transport.handleRequest(request, response, body);
+    await entry.server.connect(transport);
+    await answer(entry, request, response, body);
   };
 
   return {
     handle: (request, response) =>
       handle(request, response).catch((error: unknown) => {
-        if (!response.headersSent)
-          sendError(response, 400, `Bad request: ${(error as Error).message}`);
+        if (response.headersSent) return;
+        if (error instanceof BodyTooLargeError) {
+          // the rest of the body is never read: answer, then drop the connection
+          response.once("finish", () => request.socket.destroy());
+          response.setHeader("connection", "close");
+          sendError(response, 413, error.message);
+          return;
+        }
+        sendError(response, 400, `Bad request: ${(error as Error).message}`);
       }),
     close: async () => {
       stopAnnouncing();
+      stopExpiring();
       await Promise.all(
         [...sessions.values()].map((entry) => entry.server.close().catch(() => undefined)),
       );
@@ -264,8 +373,11 @@ export async function serveHttp(options: ServeHttpOptions): Promise<RunningGatew
   const gateway = createHttpGateway(options);
   const http = createServer((request, response) => void gateway.handle(request, response));
   await new Promise<void>((resolve, reject) => {
-    http.once("error", reject);
-    http.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
+    const host = options.host ?? "127.0.0.1";
+    http.once("error", (error: NodeJS.ErrnoException) =>
+      reject(error.code === "EADDRINUSE" ? addressInUse(host, options.port ?? 0, error) : error),
+    );
+    http.listen(options.port ?? 0, host, () => resolve());
   }).catch(async (error: unknown) => {
     await gateway.close();
     throw error;

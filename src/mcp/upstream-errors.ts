@@ -1,16 +1,27 @@
 /** Words for upstream failures: each names the server, what failed, and the fix. */
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { errorText, redactUrls } from "../internal/index.js";
 import type { UpstreamServerConfig } from "./types.js";
 
-/** Explains an error raised while talking to an upstream, for a model or a log line. */
+/** Explains an error raised while talking to an upstream, for a model or a log line; URLs in it
+ * (the config's and any the SDK quoted) lose their credentials and query strings. */
 export function upstreamErrorText(
   server: string,
   config: UpstreamServerConfig,
   error: unknown,
   during: string,
 ): string {
+  return redactUrls(explainUpstreamError(server, config, error, during));
+}
+
+function explainUpstreamError(
+  server: string,
+  config: UpstreamServerConfig,
+  error: unknown,
+  during: string,
+): string {
   const code = (error as { code?: unknown }).code;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   if (code === "modern_client_missing") {
     return `Server "${server}" speaks only MCP 2026-07-28 (the modern era, without the initialize handshake) and refused toolsift's 2025-11-25 client. Install the v2 MCP client next to toolsift (npm install @modelcontextprotocol/client@2.4.0) so toolsift can reach it, or run the server in a mode that also serves 2025-era clients.`;
   }

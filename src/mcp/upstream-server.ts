@@ -157,8 +157,13 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
     log({ level: "warn", server: name, message: `Server went down: ${lastError}.` });
   };
 
+  // servers announce list_changed several times as they start: said once per connection, the
+  // rest at debug level, so a start logs one line and not four
+  let announcedFor: Client | ModernConnection | undefined;
   const relistInto = async (connected: Client | ModernConnection) => {
-    log({ level: "info", server: name, message: "tools/list_changed: re-listing." });
+    const level = announcedFor === connected ? "debug" : "info";
+    announcedFor = connected;
+    log({ level, server: name, message: "tools/list_changed: re-listing." });
     try {
       publish(await listAll(connected));
     } catch (error) {

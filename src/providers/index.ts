@@ -5,6 +5,7 @@ export {
   type AnthropicFormatOptions,
   type AnthropicFormatter,
   createAnthropicFormatter,
+  parseClaudeModel,
 } from "./anthropic/index.js";
 export {
   type AnthropicStrictLimits,
@@ -16,15 +17,7 @@ export {
   toAnthropicInputSchema,
   toAnthropicStrictSchema,
 } from "./anthropic/schema.js";
-export {
-  type NativeSearchDecision,
-  nativeSearchSupport,
-  PROVIDER_CAPABILITIES,
-  type ProviderCapabilities,
-  type ProviderId,
-  parseClaudeModel,
-  parseGPTModel,
-} from "./capabilities.js";
+export { nativeSearchSupport, PROVIDER_CAPABILITIES } from "./capabilities.js";
 export {
   enumText,
   type GeminiArgumentMapping,
@@ -58,6 +51,7 @@ export {
   type OpenAIChatFormatter,
   type OpenAIResponsesFormatOptions,
   type OpenAIResponsesFormatter,
+  parseGPTModel,
 } from "./openai/index.js";
 export {
   restoreOpenAIStrictArguments,
@@ -65,6 +59,11 @@ export {
   toOpenAIStrictSchema,
 } from "./openai/schema.js";
 export { checkOpenAIStrictLimits, OPENAI_STRICT_LIMITS } from "./openai/strict-limits.js";
+export type {
+  NativeSearchDecision,
+  ProviderCapabilities,
+  ProviderId,
+} from "./provider-capabilities.js";
 export {
   PROVIDERS,
   type ProviderDefinition,

@@ -3,8 +3,8 @@ import type { ToolContent, ToolDefinition } from "../catalog/index.js";
 import type { ExecuteOutcome, TurnPlan } from "../disclosure/index.js";
 import { ToolsiftError } from "../errors.js";
 import { capChars } from "../internal/index.js";
-import type { ProviderCapabilities } from "./capabilities.js";
 import { createNameMap, type NameMap, type NameMapOptions } from "./names.js";
+import type { ProviderCapabilities } from "./provider-capabilities.js";
 import type { FormattedTools } from "./types.js";
 import type { ConversionWarning } from "./warnings.js";
 

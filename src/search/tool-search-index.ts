@@ -1,17 +1,31 @@
-/** The search index over a tool catalog: incremental BM25F, the query language, regex and browse modes. */
+/**
+ * The search index over a tool catalog: incremental BM25F, the query language, regex and browse
+ * modes. It composes its parts, each passed the ones it reads: the indexed tools (store/), the
+ * keyword engine (query planning and scoring, keyword-search.ts), regex mode (regex/) and the
+ * fallbacks for queries that score nothing (fallback/).
+ */
 
 import type { ToolDefinition } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
-import { compileRegex } from "./fallback/regex-search.js";
-import { browseHits, type NamedTools, regexHits, stopWordNameHits } from "./fallback/scan-modes.js";
+import { browseHits, stopWordNameHits } from "./fallback/scan-modes.js";
 import { summarizeServers } from "./fallback/suggest.js";
 import { suggestNames } from "./fallback/suggest-names.js";
 import { KeywordSearch } from "./keyword-search.js";
 import { matchServers } from "./query/match-servers.js";
 import { type ParsedQuery, parseQuery } from "./query/parse-query.js";
+import { type RankingConfig, resolveRanking } from "./ranking-config.js";
+import { regexHits } from "./regex/regex-hits.js";
+import { compileRegex } from "./regex/regex-search.js";
+import { IndexedTools } from "./store/indexed-tools.js";
+import type { LearnedEntry } from "./store/learned-field.js";
+import type { NamedTools } from "./store/named-tools.js";
 import type { SearchHit, SearchOptions, SearchResult, ServerSummary } from "./types.js";
 
-export type { SearchIndexOptions } from "./store/indexed-tools.js";
+/** Options of a search index. */
+export interface SearchIndexOptions {
+  /** Overrides of the ranking constants (for tuning; the defaults are measured). */
+  ranking?: Partial<RankingConfig>;
+}
 
 /** Default number of hits. */
 export const DEFAULT_LIMIT = 5;
@@ -37,16 +51,75 @@ function checkLimit(
 }
 
 /** An incremental BM25F index over tools; add, remove and replace never rebuild the whole index. */
-export class ToolSearchIndex extends KeywordSearch {
-  /** The tools in name order, for the modes that scan them (`scan-modes.ts`). */
-  private readonly named: NamedTools = {
-    names: () => this.names(),
-    get: (name) => this.get(name) as ToolDefinition,
-  };
+export class ToolSearchIndex {
+  private readonly indexed: IndexedTools;
+  private readonly keyword: KeywordSearch;
+  /** The tools in name order, for the modes that scan them (regex, browse, stop words). */
+  private readonly named: NamedTools;
+
+  constructor(options?: SearchIndexOptions) {
+    const config = resolveRanking(options?.ranking);
+    const fields = { weights: config.fieldWeights, b: config.fieldB, k1: config.k1 };
+    this.indexed = new IndexedTools({ fields, compounds: config.compounds });
+    this.keyword = new KeywordSearch(this.indexed, config);
+    this.named = {
+      names: () => this.indexed.names(),
+      get: (name) => this.indexed.get(name) as ToolDefinition,
+    };
+  }
+
+  /** Number of tools in the index. */
+  get size(): number {
+    return this.indexed.size;
+  }
+
+  /** Tests whether a tool with this exact name is indexed. */
+  has(name: string): boolean {
+    return this.indexed.has(name);
+  }
+
+  /** The indexed tool with this exact name. */
+  get(name: string): ToolDefinition | undefined {
+    return this.indexed.get(name);
+  }
+
+  /** Adds a tool; a tool with the same name is replaced. */
+  add(tool: ToolDefinition): void {
+    this.indexed.add(tool);
+  }
+
+  /** Adds many tools as `add` would one by one, writing postings in bulk; checks them all first. */
+  addAll(tools: readonly ToolDefinition[]): void {
+    this.indexed.addAll(tools);
+  }
+
+  /** Removes a tool by name; returns false when it was not indexed. */
+  remove(name: string): boolean {
+    return this.indexed.remove(name);
+  }
+
+  /** Replaces (or adds) the tool with the same name. */
+  replace(tool: ToolDefinition): void {
+    this.indexed.add(tool);
+  }
+
+  /**
+   * Sets the learned field: by tool name, stemmed words with a weight in (0, 1] each, usually
+   * `UsageEvidence.learnedWords()` (src/learning/); replaces what was set before, an empty map
+   * turns it off. Learned words are scored as their own bounded step, never shown to the model.
+   */
+  setLearned(words: ReadonlyMap<string, readonly LearnedEntry[]>): void {
+    this.keyword.setLearned(words);
+  }
+
+  /** The learned words of a tool (empty when it has none). */
+  learnedWords(name: string): readonly LearnedEntry[] {
+    return this.keyword.learnedWords(name);
+  }
 
   /** Every indexed tool, in name order. */
   list(): ToolDefinition[] {
-    return this.names().map((name) => this.get(name) as ToolDefinition);
+    return this.indexed.names().map((name) => this.get(name) as ToolDefinition);
   }
 
   /**
@@ -103,7 +176,7 @@ export class ToolSearchIndex extends KeywordSearch {
     const filter = options?.filter;
     // under a filter (policy, deferral) a server with no visible tool is no server at all
     const visible = filter ? this.summary(filter) : undefined;
-    const known = visible ? visible.map((entry) => entry.server) : this.serverCounts.keys();
+    const known = visible ? visible.map((entry) => entry.server) : this.indexed.serverCounts.keys();
     const { servers, unknown } = matchServers(parsed.servers, known);
     if (servers.length === 0) {
       const summary = visible ?? this.summary(undefined);
@@ -117,7 +190,7 @@ export class ToolSearchIndex extends KeywordSearch {
 
   private countPassing(filter: (tool: ToolDefinition) => boolean): number {
     let count = 0;
-    for (const tool of this.tools) if (tool !== undefined && filter(tool)) count += 1;
+    for (const tool of this.indexed.tools) if (tool !== undefined && filter(tool)) count += 1;
     return count;
   }
 
@@ -144,23 +217,26 @@ export class ToolSearchIndex extends KeywordSearch {
     if (parsed.kind === "regex") {
       return { ...base, hits: regexHits(compileRegex(parsed.text), named, limit, filter) };
     }
-    const passes = (tool: ToolDefinition) => this.passes(tool, parsed, options);
+    const keyword = this.keyword;
+    const passes = (tool: ToolDefinition) => keyword.passes(tool, parsed, options);
     if (parsed.kind === "browse") {
       if (parsed.excluded.length === 0) {
         return { ...base, kind: "browse", hits: browseHits(parsed, named, limit, passes) };
       }
       // `-word`s are looked up in the postings, as keyword mode does, instead of tokenising every
       // tool's text per call (2 s at 100k tools when the words exclude everything)
-      this.scratch.begin(this.store.nextId + 1);
-      const epoch = this.scratch.epoch;
-      for (const word of parsed.excluded) this.markExcluded(word, epoch);
-      const excluded = this.scratch.excluded;
+      const { scratch } = keyword;
+      scratch.begin(this.indexed.store.nextId + 1);
+      const epoch = scratch.epoch;
+      for (const word of parsed.excluded) keyword.markExcluded(word, epoch);
+      const excluded = scratch.excluded;
+      const lookup = this.indexed.lookup;
       const kept = (tool: ToolDefinition) =>
-        excluded[this.lookup.idOf(tool.name)] !== epoch && passes(tool);
+        excluded[lookup.idOf(tool.name)] !== epoch && passes(tool);
       const hits = browseHits({ ...parsed, excluded: [] }, named, limit, kept);
       return { ...base, kind: "browse", hits };
     }
-    const hits = this.keywordSearch(parsed, limit, cut, options);
+    const hits = keyword.search(parsed, limit, cut, options);
     // a query of stop words only scores nothing in the index (an exact name may still be pinned)
     const fallback = hits.length < limit ? stopWordNameHits(parsed, named, limit, passes) : [];
     for (const hit of fallback) {
@@ -174,22 +250,20 @@ export class ToolSearchIndex extends KeywordSearch {
       ...base,
       hits,
       confidence,
-      suggestions: suggestNames(this.store, this.tools, this.nameMasks, parsed.text, 5, accept),
+      suggestions: this.suggest(parsed.text, accept),
       servers: this.summary(filter),
     };
+  }
+
+  /** Up to 5 names nearest a query that found nothing ("did you mean"). */
+  private suggest(text: string, accept: ((name: string) => boolean) | undefined): string[] {
+    const { store, tools, nameMasks } = this.indexed;
+    return suggestNames(store, tools, nameMasks, text, 5, accept);
   }
 
   /** How many tools each server offers (those `filter` lets through), by server name. */
   private summary(filter: SearchOptions["filter"]): ServerSummary[] {
     if (filter) return summarizeServers(this.list().filter(filter));
-    this.serverSummary ??= [...this.serverCounts]
-      .map(([server, tools]) => ({ server, tools }))
-      .sort((a, b) => (a.server < b.server ? -1 : a.server > b.server ? 1 : 0));
-    return this.serverSummary.map((entry) => ({ ...entry }));
-  }
-
-  private names(): string[] {
-    this.sortedNames ??= this.liveNames().sort();
-    return this.sortedNames;
+    return this.indexed.servers();
   }
 }

@@ -2,9 +2,10 @@
  * The inspector in real Chromium (Debian's /usr/bin/chromium, driven by playwright-core) on the
  * real catalogs. Every view is shot at 1280×800 and 1920×1080, light and dark, into
  * test-output/inspector/ (gitignored), and audited with axe-core. Skipped, with a message, when
- * Chromium or the shared catalogs are absent; `.ci/run` installs Chromium.
+ * Chromium or the shared catalogs are absent, and failed when CI is set; `.ci/run` installs
+ * Chromium.
  */
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,16 +19,11 @@ import {
   startInspectorServer,
 } from "../../src/inspector/index.js";
 import { sharedDir } from "../shared-dir.js";
-import { CHROMIUM, launchChromium } from "./launch-chromium.js";
+import { browserTestsCanRun, CHROMIUM, launchChromium } from "./launch-chromium.js";
 import { seriousViolations, shoot, shots } from "./look.js";
 
 const catalogs = path.join(sharedDir(), "catalogs");
-const ready = existsSync(CHROMIUM) && existsSync(catalogs);
-if (!ready) {
-  console.warn(
-    `inspector browser tests skipped: needs ${CHROMIUM} (apt-get install chromium) and ${catalogs}`,
-  );
-}
+const ready = browserTestsCanRun("inspector browser tests", [CHROMIUM, catalogs]);
 
 let closeBrowser: (() => Promise<void>) | undefined;
 let server: InspectorServer;

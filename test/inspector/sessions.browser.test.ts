@@ -4,9 +4,9 @@
  * test/fixtures/mcp/catalog-server.mjs. MCP SDK clients search, reveal and call tools (one call is
  * repaired, one fails, one is cut by the result budget); the page must show them live, filter
  * them, and show a banner once the gateway is stopped. Screenshots go to test-output/inspector/.
- * Skipped, with a message, when Chromium or the shared catalogs are absent.
+ * Skipped, with a message, when Chromium or the shared catalogs are absent (failed when CI is set).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -16,16 +16,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { capture } from "../../src/cli/__tests__/capture.js";
 import { inspectCommand } from "../../src/cli/commands/inspect.js";
 import { sharedDir } from "../shared-dir.js";
-import { CHROMIUM, launchChromium } from "./launch-chromium.js";
+import { browserTestsCanRun, CHROMIUM, launchChromium } from "./launch-chromium.js";
 import { seriousViolations, shoot } from "./look.js";
 
 const catalogs = path.join(sharedDir(), "catalogs");
-const ready = existsSync(CHROMIUM) && existsSync(catalogs);
-if (!ready) {
-  console.warn(
-    `inspector sessions browser tests skipped: needs ${CHROMIUM} (apt-get install chromium) and ${catalogs}`,
-  );
-}
+const ready = browserTestsCanRun("inspector sessions browser tests", [CHROMIUM, catalogs]);
 const catalogServer = path.resolve("test/fixtures/mcp/catalog-server.mjs");
 
 let closeBrowser: (() => Promise<void>) | undefined;

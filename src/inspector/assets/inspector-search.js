@@ -29,7 +29,15 @@ function explanationTable(explanation) {
   return table;
 }
 
-const SHOWN = new Set(["name", "score", "server", "description", "signature", "explanation"]);
+const SHOWN = new Set([
+  "name",
+  "score",
+  "server",
+  "description",
+  "summary",
+  "signature",
+  "explanation",
+]);
 
 function hitNode(hit, position, kind) {
   const box = el("article", { class: "hit" });
@@ -44,7 +52,7 @@ function hitNode(hit, position, kind) {
   if (kind === "keyword")
     head.append(" ", el("span", { class: "score", text: `score ${Number(hit.score).toFixed(3)}` }));
   box.append(head);
-  box.append(el("p", { class: "description", text: (hit.description ?? "").split("\n")[0] }));
+  box.append(el("p", { class: "description", text: hit.summary ?? "" }));
   box.append(el("code", { class: "signature", text: hit.signature }));
   const entries = [];
   if (hit.explanation?.length) entries.push(["term matches", explanationTable(hit.explanation)]);

@@ -1,15 +1,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ToolDefinition } from "../../catalog/index.js";
-import { boundedEditDistance } from "../../internal/index.js";
-import { ToolSearchIndex } from "../tool-search-index.js";
 import {
   bagDistance,
+  boundedEditDistance,
   letterMask,
   maskDistance,
   NearestNames,
   setBagProbe,
-} from "./nearest-names.js";
+} from "../../internal/index.js";
+import { ToolSearchIndex } from "../tool-search-index.js";
 import { closestNames } from "./suggest.js";
 
 function tool(name: string, server?: string): ToolDefinition {

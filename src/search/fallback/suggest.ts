@@ -1,42 +1,9 @@
 /** Closest-name suggestions (bounded Damerau-Levenshtein) and per-server summaries for no-match results. */
 
 import type { ToolDefinition } from "../../catalog/index.js";
-import { boundedEditDistance } from "../../internal/index.js";
+import { boundedEditDistance, letterMask, maskDistance, nameSuffix } from "../../internal/index.js";
 import { splitIdentifier } from "../../text/index.js";
 import type { ServerSummary } from "../types.js";
-
-/** Offset where a name's last part begins (after the last `__`, `.`, `/` or `:`), or 0. */
-export function nameSuffixStart(name: string): number {
-  const cut = Math.max(
-    name.lastIndexOf("__") + 1,
-    name.lastIndexOf("."),
-    name.lastIndexOf("/"),
-    name.lastIndexOf(":"),
-  );
-  return cut > 0 ? cut + 1 : 0;
-}
-
-/** The part of a tool name after its namespace (`mcp__github__create_issue` → `create_issue`). */
-export function nameSuffix(name: string): string {
-  return name.slice(nameSuffixStart(name));
-}
-
-/** Which of 31 letter/digit classes occur in a word, as bits. */
-function letterMask(word: string): number {
-  let mask = 0;
-  for (let index = 0; index < word.length; index += 1) mask |= 1 << (word.charCodeAt(index) % 31);
-  return mask;
-}
-
-function popCount(value: number): number {
-  let rest = value >>> 0;
-  let count = 0;
-  while (rest !== 0) {
-    rest &= rest - 1;
-    count += 1;
-  }
-  return count;
-}
 
 /** Finds the tool names closest to a query; built once per catalog version, since it indexes name words. */
 export class NameSuggester {
@@ -69,7 +36,7 @@ export class NameSuggester {
     for (let length = probe.length - bound; length <= probe.length + bound; length += 1) {
       for (const word of this.wordsByLength.get(length) ?? []) {
         // one edit changes which letters occur by at most two, a cheap lower bound
-        if (popCount(probeMask ^ (this.letterMasks.get(word) ?? 0)) > 2 * bound) continue;
+        if (maskDistance(probeMask, this.letterMasks.get(word) ?? 0) > bound) continue;
         const distance = boundedEditDistance(probe, word, bound);
         if (distance <= bound) out.push([word, distance]);
       }

@@ -1,50 +1,56 @@
-/** The data of a search index and its upkeep: add, bulk add, remove, replace (queries: ToolSearchIndex). */
+/**
+ * The data of a search index and its upkeep: add, bulk add, remove, replace. It knows nothing of
+ * queries or ranking: `ToolSearchIndex` composes it with the planner, the scorer and the fallbacks,
+ * and parts that keep their own per-tool tables (prerequisites, mentions) `watch` it.
+ */
 
 import type { ToolDefinition } from "../../catalog/index.js";
-import { NameMasks } from "../fallback/suggest-names.js";
-import { MentionIndex } from "../rank/mentions.js";
-import { PrerequisiteIndex } from "../rank/prerequisites.js";
-import { type RankingConfig, resolveRanking } from "../ranking-config.js";
-import type { ServerSummary } from "../types.js";
 import { checkTool, checkTools } from "./check-tools.js";
-import { type LearnedEntry, LearnedField } from "./learned-field.js";
+import type { EncodedTool } from "./encoded-tool.js";
 import { NameLookup } from "./name-lookup.js";
+import { NameMasks } from "./name-masks.js";
 import { PendingPostings } from "./pending-postings.js";
-import { PostingStore } from "./posting-store.js";
-import { type EncodedTool, TermEncoder } from "./term-encoder.js";
+import { type FieldParameters, PostingStore } from "./posting-store.js";
+import { TermEncoder } from "./term-encoder.js";
 
-/** Options of a search index. */
-export interface SearchIndexOptions {
-  /** Overrides of the ranking constants (for tuning; the defaults are measured). */
-  ranking?: Partial<RankingConfig>;
+/** A part that keeps its own table per tool, told of every tool added and removed. */
+export interface ToolWatcher {
+  added?(id: number, tool: ToolDefinition): void;
+  removed(id: number, tool: ToolDefinition): void;
+}
+
+/** How the indexed tools are written: BM25F field parameters, and whether names get compounds. */
+export interface IndexedToolsOptions {
+  fields: FieldParameters;
+  compounds: boolean;
 }
 
 /** The indexed tools, their postings and name lookups, kept up to date tool by tool. */
 export class IndexedTools {
-  protected readonly config: RankingConfig;
-  protected readonly store: PostingStore;
-  protected readonly tools: (ToolDefinition | undefined)[] = [];
+  readonly store: PostingStore;
+  /** Tools by id; removed tools leave `undefined` until the id is reused. */
+  readonly tools: (ToolDefinition | undefined)[] = [];
   /** Name lookups by id; keys are rebuilt from `tools` to confirm hits. */
-  protected readonly lookup = new NameLookup(this.tools);
-  protected readonly encoder: TermEncoder;
-  protected sortedNames: string[] | undefined;
+  readonly lookup = new NameLookup(this.tools);
+  /** Per tool id: name masks for "did you mean". */
+  readonly nameMasks = new NameMasks();
   /** Tools per server, kept up to date on add and remove (the no-match summary reads it). */
-  protected readonly serverCounts = new Map<string, number>();
-  protected readonly nameMasks = new NameMasks();
-  protected serverSummary: ServerSummary[] | undefined;
-  protected readonly prerequisites = new PrerequisiteIndex(this.tools);
-  protected readonly mentions = new MentionIndex(this.tools, (name) => this.lookup.idOf(name));
-  /** Words sessions searched before calling each tool (`learned-field.ts`); empty unless set. */
-  protected readonly learned = new LearnedField();
+  readonly serverCounts = new Map<string, number>();
+  private readonly encoder: TermEncoder;
+  private readonly compounds: boolean;
+  private readonly watchers: ToolWatcher[] = [];
+  private sortedNames: string[] | undefined;
+  private serverSummary: { server: string; tools: number }[] | undefined;
 
-  constructor(options?: SearchIndexOptions) {
-    this.config = resolveRanking(options?.ranking);
-    this.store = new PostingStore({
-      weights: this.config.fieldWeights,
-      b: this.config.fieldB,
-      k1: this.config.k1,
-    });
+  constructor(options: IndexedToolsOptions) {
+    this.store = new PostingStore(options.fields);
+    this.compounds = options.compounds;
     this.encoder = new TermEncoder(this.store);
+  }
+
+  /** Tells `watcher` of every tool added and removed from now on. */
+  watch(watcher: ToolWatcher): void {
+    this.watchers.push(watcher);
   }
 
   /** Number of tools in the index. */
@@ -63,16 +69,22 @@ export class IndexedTools {
     return id < 0 ? undefined : this.tools[id];
   }
 
-  /** The id of the tool with this exact name, or -1. */
-  protected idOf(name: string): number {
-    return this.lookup.idOf(name);
+  /** The names of the indexed tools, sorted (cached until the next change). */
+  names(): string[] {
+    if (this.sortedNames === undefined) {
+      const names: string[] = [];
+      for (const tool of this.tools) if (tool !== undefined) names.push(tool.name);
+      this.sortedNames = names.sort();
+    }
+    return this.sortedNames;
   }
 
-  /** The names of the indexed tools, in no particular order. */
-  protected liveNames(): string[] {
-    const names: string[] = [];
-    for (const tool of this.tools) if (tool !== undefined) names.push(tool.name);
-    return names;
+  /** How many tools each server offers, by server name (a fresh copy each call). */
+  servers(): { server: string; tools: number }[] {
+    this.serverSummary ??= [...this.serverCounts]
+      .map(([server, tools]) => ({ server, tools }))
+      .sort((a, b) => (a.server < b.server ? -1 : a.server > b.server ? 1 : 0));
+    return this.serverSummary.map((entry) => ({ ...entry }));
   }
 
   /** Adds a tool; a tool with the same name is replaced. */
@@ -103,18 +115,17 @@ export class IndexedTools {
   }
 
   private encode(tool: ToolDefinition): EncodedTool {
-    return this.encoder.encode(tool, this.config.compounds);
+    return this.encoder.encode(tool, this.compounds);
   }
 
   private register(tool: ToolDefinition, id: number): void {
     this.tools[id] = tool;
-    this.prerequisites.added(id, tool);
+    for (const watcher of this.watchers) watcher.added?.(id, tool);
     const cut = this.encoder.nameCut;
     if (cut >= 0) this.nameMasks.set(id, tool.name, cut);
     else this.nameMasks.set(id, tool.name);
     this.lookup.add(id, tool.name, this.encoder.namePhraseHash(), cut);
     this.sortedNames = undefined;
-    this.learned.changed();
     this.countServer(tool.server, 1);
   }
 
@@ -125,13 +136,11 @@ export class IndexedTools {
     const tool = this.tools[id] as ToolDefinition;
     this.store.remove(id, this.encode(tool));
     this.nameMasks.clear(id);
-    this.prerequisites.removed(id, tool);
-    this.mentions.removed(id);
+    for (const watcher of this.watchers) watcher.removed(id, tool);
     this.countServer(tool.server, -1);
     this.tools[id] = undefined;
     this.lookup.delete(id);
     this.sortedNames = undefined;
-    this.learned.changed();
     return true;
   }
 
@@ -141,19 +150,6 @@ export class IndexedTools {
     if (count > 0) this.serverCounts.set(server, count);
     else this.serverCounts.delete(server);
     this.serverSummary = undefined;
-  }
-
-  /**
-   * Sets the learned field: by tool name, stemmed words with a weight in (0, 1] each (usually
-   * `UsageEvidence.learnedWords()`); replaces what was set before. An empty map turns it off.
-   */
-  setLearned(words: ReadonlyMap<string, readonly LearnedEntry[]>): void {
-    this.learned.set(words);
-  }
-
-  /** The learned words of a tool (empty when it has none). */
-  learnedWords(name: string): readonly LearnedEntry[] {
-    return this.learned.of(name);
   }
 
   /** Replaces (or adds) the tool with the same name. */

@@ -12,7 +12,8 @@ export interface LearnedEntry {
   weight: number;
 }
 
-/** Learned words by tool name, looked up by stem at query time. */
+/** Learned words by tool name, looked up by stem at query time; watches the indexed tools, whose
+ * ids it maps names to. */
 export class LearnedField {
   private byName = new Map<string, readonly LearnedEntry[]>();
   /** stem → (document id, weight) pairs; rebuilt when tools or words change. */
@@ -46,9 +47,14 @@ export class LearnedField {
     return this.byName.get(name) ?? [];
   }
 
-  /** Marks the lookup stale (a tool was added or removed, so ids moved). */
-  changed(): void {
+  /** A tool was added: ids moved, so the lookup is rebuilt on next use. */
+  added(): void {
     if (this.byName.size > 0) this.byWord = undefined;
+  }
+
+  /** A tool was removed: as `added`. */
+  removed(): void {
+    this.added();
   }
 
   /** The documents holding learned word `stem`, with their weights. */

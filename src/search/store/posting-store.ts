@@ -4,13 +4,21 @@
  * Removal tombstones a document; postings are compacted lazily and only then is its id reused.
  */
 
+import { COMPOUND_SEGMENT, type EncodedTool } from "./encoded-tool.js";
 import { FIELD_COUNT, fieldTf, NAME_TF_MASK, TF_BITS, TF_MASK } from "./fields.js";
 import { NO_POSTINGS, type PendingPostings } from "./pending-postings.js";
-import { COMPOUND_SEGMENT, type EncodedTool } from "./term-encoder.js";
 import { Vocabulary } from "./vocabulary.js";
 
 /** Name segments first (so the name terms lead), then the other fields. */
 const SEGMENT_ORDER = [0, COMPOUND_SEGMENT, 1, 2, 3, 4, 5, 6, 7] as const;
+
+/**
+ * BM25's term-frequency saturation `(k1 + 1) · tf / (k1 + tf)` of a field-weighted frequency: the
+ * one definition the cached contributions and the score explanations both use.
+ */
+export function saturate(weighted: number, k1: number): number {
+  return ((k1 + 1) * weighted) / (k1 + weighted);
+}
 
 /** Per-field weight and length normalisation used when scoring. */
 export interface FieldParameters {
@@ -250,7 +258,7 @@ export class PostingStore extends Vocabulary {
         packed >>>= TF_BITS;
         base += 1;
       }
-      out[index >> 1] = ((k1 + 1) * weighted) / (k1 + weighted);
+      out[index >> 1] = saturate(weighted, k1);
     }
     this.saturated[term] = out;
     this.saturatedVersion[term] = this.version;

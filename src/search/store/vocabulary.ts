@@ -4,8 +4,8 @@
  * they keep no Map entry or extra string per term (a vocabulary of 100k terms kept 7 MB of heap).
  */
 
+import { letterMask } from "../../internal/index.js";
 import { stem } from "../../text/index.js";
-import { letterMask } from "../fallback/nearest-names.js";
 import { HashedIds, hashFrom } from "./hashed-ids.js";
 
 /** The first two UTF-16 code units of a text (at least two long) as one number. */

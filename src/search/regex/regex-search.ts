@@ -9,6 +9,7 @@
 import { RE2JS } from "re2js";
 import type { ToolDefinition } from "../../catalog/index.js";
 import { ToolsiftError } from "../../errors.js";
+import { errorText } from "../../internal/index.js";
 
 /** Longest accepted pattern, in characters. */
 export const MAX_REGEX_LENGTH = 200;
@@ -85,7 +86,7 @@ export function compileRegex(pattern: string): RE2JS {
   try {
     regex = RE2JS.compile(pattern, RE2JS.CASE_INSENSITIVE);
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorText(error);
     throw new ToolsiftError(
       "invalid_regex",
       `Invalid regex /${pattern}/: ${detail}. Fix the pattern (RE2 syntax: no backreferences or lookaround).`,
