@@ -58,6 +58,7 @@ export type {
 } from "./toolsift-options.js";
 
 import { defaultWarn, errorText } from "./internal/index.js";
+import { type LearningSnapshot, UsageLearning } from "./learning/index.js";
 
 /** One toolsift instance. */
 export interface ToolSift {
@@ -95,6 +96,12 @@ export interface ToolSift {
   /** Tool vectors computed so far, to pass as `search.vectors` next time (undefined without an
    * embedder). */
   exportVectors(): SavedVectors | undefined;
+  /** The usage evidence as JSON, to pass as `learning.initial` next time (undefined unless the
+   * `learning` option is set). Holds stemmed query words, tool names and hashed session ids. */
+  exportLearning(): LearningSnapshot | undefined;
+  /** The learning in use (evidence, recorder), or undefined unless the `learning` option is set:
+   * `learning.evidence.removeWord(tool, word)` and `.erase()`, then `learning.refresh(true)`. */
+  readonly learning: UsageLearning | undefined;
   /** Which policy layer and rule decide whether a tool is visible. */
   explain(name: string): PolicyDecision;
   /** Fails closed (throws `missing_required_tools`) when a tool a run depends on is unavailable. */
@@ -160,6 +167,34 @@ function spillReader(store: SpillStore, resultLimit: number): ToolDefinition {
       };
     },
   };
+}
+
+/**
+ * Feeds one executed call to learning: a search meta call notes the tools its queries return (the
+ * engine's top 10, whether or not the model was shown all of them); a call that ran a catalog
+ * tool, directly or through the call meta tool, is credited to the session's recent searches.
+ * Only the queries and tool names are read, never arguments beyond the query or results.
+ */
+function observeUse(
+  learning: UsageLearning,
+  input: ExecuteInput,
+  outcome: ExecuteOutcome,
+  isSearch: boolean,
+  search: (query: string) => SearchResult,
+  get: (name: string) => ToolDefinition | undefined,
+): void {
+  const session = input.session ?? "";
+  if (isSearch) {
+    for (const query of searchQueries(input.arguments)) {
+      if (query === "") continue;
+      const names = search(query).hits.map((hit) => hit.name);
+      learning.recorder.searched(session, query, names);
+    }
+    return;
+  }
+  if (!outcome.ran || outcome.isError === true) return;
+  const tool = get(outcome.tool);
+  if (tool) learning.recorder.called(session, tool);
 }
 
 /** The query strings of a search meta tool call (`queries` or `query`, a string or a list);
@@ -334,12 +369,26 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
     resetResults(session);
     notify();
   };
+  const learning = options.learning
+    ? new UsageLearning(
+        options.learning,
+        (name) => catalog.get(name),
+        (words) => index.setLearned(words),
+      )
+    : undefined;
+  if (learning) catalog.onChange(() => learning.refresh(true));
   const execute: Disclosure["execute"] = async (input) => {
     try {
+      const isSearch = input.name === disclosure.metaToolNames.search;
       // with an embedder the search meta tool is hybrid: its queries are embedded first
-      if (semantic && input.name === disclosure.metaToolNames.search)
-        await semantic.prepare(searchQueries(input.arguments));
-      return await disclosure.execute(input);
+      if (semantic && isSearch) await semantic.prepare(searchQueries(input.arguments));
+      learning?.refresh();
+      const outcome = await disclosure.execute(input);
+      if (learning) {
+        const searchTop = (query: string) => search(query, { limit: 10 });
+        observeUse(learning, input, outcome, isSearch, searchTop, (name) => catalog.get(name));
+      }
+      return outcome;
     } finally {
       notify();
     }
@@ -374,6 +423,8 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
       return hybridSearch(query, searchOptions);
     },
     exportVectors: () => semantic?.exportVectors(),
+    exportLearning: () => learning?.evidence.toJSON(),
+    learning,
     explain: (name) => policy.explain(name),
     requireTools: (names, requireOptions) => disclosure.requireTools(names, requireOptions),
     subscribe: (listener) => {

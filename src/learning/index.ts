@@ -6,4 +6,5 @@ export {
   type LearningSnapshot,
   UsageEvidence,
 } from "./usage-evidence.js";
+export { type LearnedSink, type LearningOptions, UsageLearning } from "./usage-learning.js";
 export { DEFAULT_WINDOW_MS, type RecorderOptions, UsageRecorder } from "./usage-recorder.js";
