@@ -11,7 +11,7 @@ import type { ParsedQuery } from "./query/parse-query.js";
 import { NeighborCache, planQuery, type QueryPlan } from "./query/query-terms.js";
 import { rewriteValues } from "./query/query-values.js";
 import { type CompanionLink, companionsOf, placeCompanions } from "./rank/companions.js";
-import { confidenceOf, matchOf } from "./rank/confidence.js";
+import { matchOf } from "./rank/confidence.js";
 import { scoreAndRank } from "./rank/dense-score.js";
 import { diversifyByAspect } from "./rank/diversify.js";
 import { buildHit } from "./rank/hit-details.js";
@@ -153,16 +153,11 @@ export class KeywordSearch {
     allowed: (doc: number) => boolean,
   ): { raised: number[]; learned: Map<number, LearnedMatch> | undefined } {
     if (this.learned.empty) return { raised: [], learned: undefined };
-    const level = (doc: number) => {
-      const match = matchOf(this.store, plan, doc);
-      return confidenceOf(plan, match.bits, match.nameMatch).level;
-    };
     const candidates = {
       field: this.learned,
       idOf: (name: string) => this.lookup.idOf(name),
       allowed: (doc: number) => this.tools[doc] !== undefined && allowed(doc),
-      level,
-      lexicalBits: (doc: number) => matchOf(this.store, plan, doc).bits,
+      lexical: (doc: number) => matchOf(this.store, plan, doc),
       first,
     };
     return addLearnedBonuses(this.scratch, best, plan, this.config.learnedWeight, candidates);

@@ -9,8 +9,10 @@
 import { groupBit } from "../query/coverage-table.js";
 import type { QueryPlan } from "../query/query-terms.js";
 import type { LearnedField } from "../store/learned-field.js";
-import type { MatchConfidence } from "../types.js";
+import { confidenceOf } from "./confidence.js";
 import type { ScoreScratch } from "./score-query.js";
+
+const NO_MATCH = { bits: 0, nameMatch: false };
 
 /** A learned word the tool's text already contains counts this share (measured: eval-learning.ts). */
 export const LEXICAL_OVERLAP = 0.5;
@@ -33,10 +35,9 @@ export interface LearnedCandidates {
   idOf: (name: string) => number;
   /** True when `doc` may be raised (not excluded, passes the filters). */
   allowed: (doc: number) => boolean;
-  /** The lexical confidence level of `doc` for this query. */
-  level: (doc: number) => MatchConfidence["level"];
-  /** The query groups `doc` contains lexically (a word or its inflections), as mask bits. */
-  lexicalBits: (doc: number) => number;
+  /** The query groups `doc` contains lexically (a word or its inflections, as mask bits) and
+   * whether one is in its name (`matchOf`). */
+  lexical: (doc: number) => { bits: number; nameMatch: boolean };
   /** The best lexical document, or -1. */
   first: number;
 }
@@ -60,10 +61,10 @@ export function addLearnedBonuses(
   // with no lexical match at all, learned words still rank among themselves
   const reference = best > 0 ? best : 1;
   plan.groups.forEach((group, index) => {
-    const postings = candidates.field.lookup(group.token, candidates.idOf);
-    if (postings === undefined) return;
-    const rarity = learnedRarity(postings.length, candidates.field.size);
-    for (const { doc, weight: evidence } of postings) {
+    const holders = candidates.field.lookup(group.token, candidates.idOf);
+    if (holders === undefined) return;
+    const rarity = learnedRarity(holders.count, candidates.field.size);
+    for (const { doc, weight: evidence } of holders.list) {
       const part = (weight * reference * group.weight * evidence * rarity) / total;
       const match = learned.get(doc) ?? { bonus: 0, bits: 0, words: [] };
       match.bonus += part;
@@ -75,8 +76,23 @@ export function addLearnedBonuses(
   // a learned word the tool's own text already holds counts half: the field's news is the
   // vocabulary the tool lacks ("open" for create_issue); in full, a learned "diagram" lifted
   // generate_flow_diagram over generate_sankey_chart for "sankey diagram"
+  const matches = new Map<number, { bits: number; nameMatch: boolean }>();
+  // a document the query did not score contains none of its words: no lookups needed
+  const lexical = (doc: number) => {
+    if (!scratch.scored(doc)) return NO_MATCH;
+    let match = matches.get(doc);
+    if (match === undefined) {
+      match = candidates.lexical(doc);
+      matches.set(doc, match);
+    }
+    return match;
+  };
+  const level = (doc: number) => {
+    const match = lexical(doc);
+    return confidenceOf(plan, match.bits, match.nameMatch).level;
+  };
   for (const [doc, match] of learned) {
-    const bits = candidates.lexicalBits(doc);
+    const bits = lexical(doc).bits;
     match.bonus = 0;
     for (const word of match.words) {
       if ((bits & groupBit(word.group)) !== 0) word.score *= LEXICAL_OVERLAP;
@@ -84,7 +100,7 @@ export function addLearnedBonuses(
     }
   }
   const { score, mask, stamp } = scratch;
-  const strongFirst = candidates.first >= 0 && candidates.level(candidates.first) === "strong";
+  const strongFirst = candidates.first >= 0 && level(candidates.first) === "strong";
   const raised: number[] = [];
   for (const [doc, match] of learned) {
     if (!candidates.allowed(doc)) {
@@ -106,7 +122,7 @@ export function addLearnedBonuses(
       learned.delete(doc);
       continue;
     }
-    if (strongFirst && doc !== candidates.first && candidates.level(doc) === "none") {
+    if (strongFirst && doc !== candidates.first && level(doc) === "none") {
       bonus = Math.max(0, Math.min(bonus, best * UNDER_STRONG - before));
     }
     if (bonus <= 0) {

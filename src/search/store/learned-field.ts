@@ -12,12 +12,21 @@ export interface LearnedEntry {
   weight: number;
 }
 
+/** Tools kept per learned word, the strongest first. */
+export const MAX_HOLDERS = 32;
+
+/** The tools holding one learned word: how many in all, and the strongest `MAX_HOLDERS`. */
+export interface LearnedHolders {
+  count: number;
+  list: { doc: number; name: string; weight: number }[];
+}
+
 /** Learned words by tool name, looked up by stem at query time; watches the indexed tools, whose
  * ids it maps names to. */
 export class LearnedField {
   private byName = new Map<string, readonly LearnedEntry[]>();
-  /** stem → (document id, weight) pairs; rebuilt when tools or words change. */
-  private byWord: Map<string, { doc: number; weight: number }[]> | undefined;
+  /** stem → its holders; rebuilt when tools or words change. */
+  private byWord: Map<string, LearnedHolders> | undefined;
 
   /** Number of tools with learned words. */
   get size(): number {
@@ -58,20 +67,25 @@ export class LearnedField {
   }
 
   /** The documents holding learned word `stem`, with their weights. */
-  lookup(
-    stem: string,
-    idOf: (name: string) => number,
-  ): readonly { doc: number; weight: number }[] | undefined {
+  lookup(stem: string, idOf: (name: string) => number): LearnedHolders | undefined {
     if (this.byWord === undefined) {
-      const byWord = new Map<string, { doc: number; weight: number }[]>();
+      const byWord = new Map<string, LearnedHolders>();
       for (const [name, entries] of this.byName) {
         const doc = idOf(name);
         if (doc < 0) continue;
         for (const entry of entries) {
-          const list = byWord.get(entry.word);
-          if (list === undefined) byWord.set(entry.word, [{ doc, weight: entry.weight }]);
-          else list.push({ doc, weight: entry.weight });
+          const holders = byWord.get(entry.word) ?? { count: 0, list: [] };
+          holders.count += 1;
+          holders.list.push({ doc, name, weight: entry.weight });
+          byWord.set(entry.word, holders);
         }
+      }
+      // a word many tools learned says little about any one of them (its rarity factor is near
+      // 0): only its strongest holders are kept, which bounds the step's cost per query word
+      for (const { list } of byWord.values()) {
+        if (list.length <= MAX_HOLDERS) continue;
+        list.sort((a, b) => b.weight - a.weight || (a.name < b.name ? -1 : 1));
+        list.length = MAX_HOLDERS;
       }
       this.byWord = byWord;
     }
