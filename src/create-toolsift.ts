@@ -20,6 +20,8 @@ import {
 } from "./disclosure/index.js";
 import { ToolsiftError } from "./errors.js";
 import { defaultWarn, errorText } from "./internal/index.js";
+import { createUseObserver } from "./learn-from-use.js";
+import { type LearningSnapshot, UsageLearning } from "./learning/index.js";
 import { checkOptionKeys } from "./option-keys.js";
 import {
   createPolicy,
@@ -93,6 +95,12 @@ export interface ToolSift {
   /** The search index as bytes, to pass as `index` to `createToolSift` in a later process (see
    * `ToolSearchIndex.exportSnapshot`). */
   exportIndex(): Uint8Array;
+  /** The usage evidence as JSON, to pass as `learning.initial` next time (undefined unless the
+   * `learning` option is set). Holds stemmed query words, tool names and hashed session ids. */
+  exportLearning(): LearningSnapshot | undefined;
+  /** The learning in use (evidence, recorder), or undefined unless the `learning` option is set:
+   * `learning.evidence.removeWord(tool, word)` and `.erase()`, then `learning.refresh(true)`. */
+  readonly learning: UsageLearning | undefined;
   /** Which policy layer and rule decide whether a tool is visible. */
   explain(name: string): PolicyDecision;
   /** Fails closed (throws `missing_required_tools`) when a tool a run depends on is unavailable. */
@@ -327,9 +335,27 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
   policy.onChange(notifier.notify);
   warnUnmatchedSelectors(policy, catalog, onWarning);
   notifyOnReset(results, notifier.notify);
+  const learning = options.learning
+    ? new UsageLearning(
+        options.learning,
+        (name) => catalog.get(name),
+        (words) => searching.index.setLearned(words),
+      )
+    : undefined;
+  if (learning) catalog.onChange(() => learning.refresh(true));
+  const observeUse =
+    learning &&
+    createUseObserver(learning, {
+      searchName: disclosure.metaToolNames.search,
+      search: searching.search,
+      get: (name) => catalog.get(name),
+    });
   const execute: Disclosure["execute"] = async (input) => {
     try {
-      return await disclosure.execute(input);
+      learning?.refresh();
+      const outcome = await disclosure.execute(input);
+      observeUse?.(input, outcome);
+      return outcome;
     } finally {
       notifier.notify();
     }
@@ -354,6 +380,8 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
     searchAsync: searching.searchAsync,
     exportVectors: () => semantic?.exportVectors(),
     exportIndex: () => searching.index.exportSnapshot(),
+    exportLearning: () => learning?.evidence.toJSON(),
+    learning,
     explain: (name) => policy.explain(name),
     requireTools: (names, requireOptions) => disclosure.requireTools(names, requireOptions),
     subscribe: notifier.subscribe,

@@ -35,9 +35,14 @@ const TOP = keysOf<ToolSiftOptions>()([
   "budget",
   "tokens",
   "search",
+  "learning",
 ]);
 
-const NESTED: { [K in "disclosure" | "policy" | "budget" | "search"]: AllKeys<unknown> } = {
+type LearningOptionsOfToolSift = NonNullable<ToolSiftOptions["learning"]>;
+
+const NESTED: {
+  [K in "disclosure" | "policy" | "budget" | "search" | "learning"]: AllKeys<unknown>;
+} = {
   disclosure: keysOf<DisclosureOptionsOfToolSift>()([
     "mode",
     "strategy",
@@ -81,6 +86,17 @@ const NESTED: { [K in "disclosure" | "policy" | "budget" | "search"]: AllKeys<un
     "semanticWeight",
     "embedTimeoutMs",
     "vectors",
+  ]) as AllKeys<unknown>,
+  learning: keysOf<LearningOptionsOfToolSift>()([
+    "minSessions",
+    "halfLifeDays",
+    "maxWordsPerTool",
+    "maxSessionsPerWord",
+    "maxWordsPerQuery",
+    "maxEntries",
+    "now",
+    "windowMs",
+    "initial",
   ]) as AllKeys<unknown>,
 };
 

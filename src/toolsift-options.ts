@@ -6,6 +6,7 @@
 import type { BudgetHit, ResultSummarizer, SpillStore } from "./budget/index.js";
 import type { Catalog, ToolDefinition } from "./catalog/index.js";
 import type { CallDispatcher, DisclosureOptions, TurnSettings } from "./disclosure/index.js";
+import type { LearningOptions } from "./learning/index.js";
 import type { PolicyLayer, ProfileDefinition } from "./policy/index.js";
 import type { Embedder, SavedVectors, SearchIndexOptions } from "./search/index.js";
 import type { TokenCounter } from "./tokens/index.js";
@@ -80,6 +81,13 @@ export interface ToolSiftOptions {
   /** Token counter for plans and budgets: `o200k` (default, exact), `estimate`, or your own. */
   tokens?: "o200k" | "estimate" | TokenCounter;
   search?: SearchOptionsOfToolSift;
+  /**
+   * Search that learns from use (off unless set; docs/ranking.md "Learning from use"): when a
+   * session's `tool_search` returns a tool and the session then calls it, the query's words
+   * join the tool's learned field. `{}` turns it on with the defaults; `initial` starts from
+   * `sift.exportLearning()`'s snapshot.
+   */
+  learning?: LearningOptions;
 }
 
 /** Search settings: the index's ranking, and optionally semantic search (docs/semantic-search.md). */

@@ -15,6 +15,7 @@ export {
   type DisclosureMetrics,
   type RequireToolsOptions,
 } from "./create-disclosure.js";
+export { readSearchArguments } from "./meta/meta-arguments.js";
 export { DEFAULT_META_TOOL_NAMES } from "./meta/meta-tools.js";
 export { budgetedBasis } from "./plan/budgeted-basis.js";
 export { buildDirectory, type Directory } from "./plan/build-directory.js";

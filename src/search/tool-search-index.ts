@@ -24,6 +24,7 @@ import { regexHits } from "./regex/regex-hits.js";
 import { compileRegex } from "./regex/regex-search.js";
 import { checkTools } from "./store/check-tools.js";
 import { IndexedTools, readTools } from "./store/indexed-tools.js";
+import type { LearnedEntry } from "./store/learned-field.js";
 import type { NamedTools } from "./store/named-tools.js";
 import { SNAPSHOT_FORMAT, SnapshotReader, SnapshotWriter } from "./store/snapshot-format.js";
 import type { SearchHit, SearchOptions, SearchResult, ServerSummary } from "./types.js";
@@ -165,6 +166,20 @@ export class ToolSearchIndex {
   /** Replaces (or adds) the tool with the same name. */
   replace(tool: ToolDefinition): void {
     this.indexed.add(tool);
+  }
+
+  /**
+   * Sets the learned field: by tool name, stemmed words with a weight in (0, 1] each, usually
+   * `UsageEvidence.learnedWords()` (src/learning/); replaces what was set before, an empty map
+   * turns it off. Learned words are scored as their own bounded step, never shown to the model.
+   */
+  setLearned(words: ReadonlyMap<string, readonly LearnedEntry[]>): void {
+    this.keyword.setLearned(words);
+  }
+
+  /** The learned words of a tool (empty when it has none). */
+  learnedWords(name: string): readonly LearnedEntry[] {
+    return this.keyword.learnedWords(name);
   }
 
   /** Every indexed tool, in name order. */

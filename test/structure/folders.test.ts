@@ -23,7 +23,7 @@ function sourceFolders(dir = src): string[] {
 function documentedFolders(): string[] {
   const text = fs.readFileSync(path.join(root, "docs/architecture.md"), "utf8");
   const section = text.split("## The folders of `src/`")[1]?.split("\n## ")[0] ?? "";
-  return [...section.matchAll(/^\| `([^`]+)` \|/gm)].map((match) => match[1] as string).sort();
+  return [...section.matchAll(/^\| `([^`]+)`\s*\|/gm)].map((match) => match[1] as string).sort();
 }
 
 describe("docs/architecture.md folder table", () => {

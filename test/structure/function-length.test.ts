@@ -27,13 +27,9 @@ const PENDING: Record<string, string> = {
   "cli/commands/report.ts:reportCommand": "to split here (one-idea branch ran out of time)",
   "create-toolsift.ts:createToolSift":
     "being split by the disclosure-by-stage work (issue 27 deliverable 1)",
-  "disclosure/create-disclosure.ts:createDisclosure":
+  "disclosure/plan/decide-activation.ts:decideActivation":
     "being split by the disclosure-by-stage work (issue 27 deliverable 1)",
-  "disclosure/decide-activation.ts:decideActivation":
-    "being split by the disclosure-by-stage work (issue 27 deliverable 1)",
-  "disclosure/execute-call.ts:executeSteps":
-    "being split by the disclosure-by-stage work (issue 27 deliverable 1)",
-  "disclosure/plan-turn.ts:planTurn":
+  "disclosure/plan/plan-turn.ts:planTurn":
     "being split by the disclosure-by-stage work (issue 27 deliverable 1)",
   "disclosure/reveal-store.ts:createMemoryRevealStore":
     "being split by the disclosure-by-stage work (issue 27 deliverable 1)",
@@ -47,8 +43,10 @@ const PENDING: Record<string, string> = {
     "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
   "mcp/features/upstream-features.ts:createUpstreamFeatures":
     "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
-  "mcp/serve/gateway-session.ts:(anonymous@143)":
+  "mcp/serve/gateway-session.ts:(anonymous@156)":
     "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
+  "search/rank/learned-bonus.ts:addLearnedBonuses":
+    "came with the learned field (issue 26); to split",
   "mcp/serve/gateway-session.ts:createGatewaySession":
     "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
   "mcp/serve/serve-gateway.ts:createHttpGateway":
@@ -58,8 +56,6 @@ const PENDING: Record<string, string> = {
   "mcp/tools/upstream-names.ts:createUpstreamNames":
     "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
   "mcp/upstream/modern-upstream.ts:connectModern":
-    "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
-  "mcp/upstream/upstream-server.ts:createUpstreamServer":
     "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
   "policy/create-policy.ts:createPolicy": "to split here (one-idea branch ran out of time)",
   "provider-turns.ts:createProviderTurns":

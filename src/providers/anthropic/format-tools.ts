@@ -2,11 +2,11 @@
 import type { JsonSchema, ToolDefinition } from "../../catalog/index.js";
 import type { TurnPlan } from "../../disclosure/index.js";
 import { assembleFormatted, requestFields } from "../assemble-formatted.js";
-import { createConversionCache } from "../conversion-cache.js";
 import { createNameMapCache, providerNameMap } from "../name-map-cache.js";
 import { joinedSystem, planParts } from "../plan-parts.js";
 import { requestWarning } from "../request-warnings.js";
-import type { SchemaConversion } from "../schema-conversion.js";
+import { createConversionCache } from "../schema/conversion-cache.js";
+import type { SchemaConversion } from "../schema/schema-conversion.js";
 import type { CallDecoder } from "../types.js";
 import type { ConversionWarning } from "../warnings.js";
 import { ANTHROPIC_CAPABILITIES, anthropicNativeSearch } from "./capabilities.js";

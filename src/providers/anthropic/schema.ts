@@ -1,8 +1,8 @@
 /** Anthropic input schemas: what the Messages API accepts, and which tools may be `strict`. */
 import type { JsonSchema } from "../../catalog/index.js";
-import { isSchemaObject, normalizeRoot, typeList } from "../json-schema.js";
-import type { ConversionOptions, SchemaConversion } from "../schema-conversion.js";
-import { convertStrict, type StrictConversion, type StrictRules } from "../strict-schema.js";
+import { isSchemaObject, normalizeRoot, typeList } from "../schema/json-schema.js";
+import type { ConversionOptions, SchemaConversion } from "../schema/schema-conversion.js";
+import { convertStrict, type StrictConversion, type StrictRules } from "../schema/strict-schema.js";
 import { WarningSink } from "../warnings.js";
 
 /**

@@ -2,10 +2,10 @@
 import type { ToolDefinition } from "../../catalog/index.js";
 import type { TurnPlan } from "../../disclosure/index.js";
 import { assembleFormatted, requestFields } from "../assemble-formatted.js";
-import { createConversionCache } from "../conversion-cache.js";
 import { createNameMapCache, providerNameMap } from "../name-map-cache.js";
 import { joinedSystem, planParts, requireClientPlan } from "../plan-parts.js";
 import { toolLimitWarnings } from "../request-warnings.js";
+import { createConversionCache } from "../schema/conversion-cache.js";
 import type { CallDecoder } from "../types.js";
 import type { ConversionWarning } from "../warnings.js";
 import { restoreGeminiArguments } from "./arguments.js";

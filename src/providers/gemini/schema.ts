@@ -6,8 +6,8 @@ import {
   normalizeRoot,
   resolveLocalRef,
   typeList,
-} from "../json-schema.js";
-import type { ConversionOptions } from "../schema-conversion.js";
+} from "../schema/json-schema.js";
+import type { ConversionOptions } from "../schema/schema-conversion.js";
 import { type ConversionWarning, dedupeWarnings, WarningSink } from "../warnings.js";
 import type { GeminiArgumentMapping } from "./arguments.js";
 import { convertPlain } from "./convert-plain.js";

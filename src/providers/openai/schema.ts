@@ -6,9 +6,9 @@ import {
   isUnsafeKey,
   normalizeRoot,
   resolveLocalRef,
-} from "../json-schema.js";
-import type { ConversionOptions, SchemaConversion } from "../schema-conversion.js";
-import { convertStrict, type StrictConversion, type StrictRules } from "../strict-schema.js";
+} from "../schema/json-schema.js";
+import type { ConversionOptions, SchemaConversion } from "../schema/schema-conversion.js";
+import { convertStrict, type StrictConversion, type StrictRules } from "../schema/strict-schema.js";
 import { WarningSink } from "../warnings.js";
 import { checkOpenAIStrictLimits } from "./strict-limits.js";
 

@@ -1,5 +1,5 @@
 /** Schema conversions memoised per tool object, so a tool converted once is not converted again next turn. */
-import type { ToolDefinition } from "../catalog/index.js";
+import type { ToolDefinition } from "../../catalog/index.js";
 
 /** Memoises one conversion per tool object and option key (tools are immutable once planned). */
 export function createConversionCache<T>(): (

@@ -1,6 +1,6 @@
 /** What every provider's schema conversion takes and returns (shared, so no provider imports another). */
-import type { JsonSchema } from "../catalog/index.js";
-import type { ConversionWarning } from "./warnings.js";
+import type { JsonSchema } from "../../catalog/index.js";
+import type { ConversionWarning } from "../warnings.js";
 
 /** A converted schema and what was lost on the way. */
 export interface SchemaConversion {

@@ -1,8 +1,8 @@
 /** Strict-mode value keywords: enum, const, format and pattern, and the type an enum implies. */
-import type { JsonSchema } from "../catalog/index.js";
+import type { JsonSchema } from "../../catalog/index.js";
+import type { WarningSink } from "../warnings.js";
 import { childPointer } from "./json-schema.js";
 import { NotStrict, type StrictRules } from "./strict-rules.js";
-import type { WarningSink } from "./warnings.js";
 
 /** Whether a pattern avoids backreferences, lookaround, `\b` and repetition counts above 100. */
 function isSimplePattern(pattern: string): boolean {

@@ -1,6 +1,6 @@
 /** The vocabulary of the strict-mode walk: each provider's rules, its outcome, and how it gives up. */
-import type { JsonSchema } from "../catalog/index.js";
-import type { ConversionWarning } from "./warnings.js";
+import type { JsonSchema } from "../../catalog/index.js";
+import type { ConversionWarning } from "../warnings.js";
 
 /** The outcome of a strict conversion: a strict schema, or the reason to send the tool non-strict. */
 export type StrictConversion =

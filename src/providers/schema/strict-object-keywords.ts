@@ -1,8 +1,8 @@
 /** Strict-mode objects and arrays: closed objects, required lists, and bounded array items. */
-import type { JsonSchema } from "../catalog/index.js";
+import type { JsonSchema } from "../../catalog/index.js";
+import type { WarningSink } from "../warnings.js";
 import { childPointer, isSchemaObject, typeList } from "./json-schema.js";
 import { NotStrict, type StrictRules, type StrictWalk } from "./strict-rules.js";
-import type { WarningSink } from "./warnings.js";
 
 /**
  * Writes a strict object's `properties`, `required` and `additionalProperties: false` into `out`.

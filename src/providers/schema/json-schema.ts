@@ -1,6 +1,6 @@
 /** Small JSON Schema helpers shared by every provider's schema conversion. */
-import type { JsonSchema } from "../catalog/index.js";
-import type { WarningSink } from "./warnings.js";
+import type { JsonSchema } from "../../catalog/index.js";
+import type { WarningSink } from "../warnings.js";
 
 /** Tests whether a value is a plain JSON object (not an array, not null). */
 export function isSchemaObject(value: unknown): value is JsonSchema {

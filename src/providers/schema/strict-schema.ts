@@ -3,7 +3,8 @@
  * strict subset, dropping constraint keywords with a warning, and gives up (`strict: false`) where
  * a rewrite would change which arguments are valid in a way the model would notice.
  */
-import type { JsonSchema } from "../catalog/index.js";
+import type { JsonSchema } from "../../catalog/index.js";
+import type { WarningSink } from "../warnings.js";
 import { copyValueKeywords, inferType } from "./copy-value-keywords.js";
 import { childPointer, isSchemaObject, resolveLocalRef, typeList } from "./json-schema.js";
 import { strictArrayKeywords, strictObjectKeywords } from "./strict-object-keywords.js";
@@ -13,7 +14,6 @@ import {
   type StrictRules,
   type StrictWalk,
 } from "./strict-rules.js";
-import type { WarningSink } from "./warnings.js";
 
 export type { StrictConversion, StrictRules } from "./strict-rules.js";
 
