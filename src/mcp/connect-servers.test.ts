@@ -305,7 +305,7 @@ describe("per-server options and ToolSift policies at the gateway", () => {
       /Server "refused" (refused the connection|failed during start)/,
     );
     expect(text(await upstreams.call("garbage__ping", {}))).toMatch(
-      /Server "garbage" did not answer initialize in time.*prints logs to stdout/,
+      /Server "garbage" did not finish starting.*prints logs to stdout/,
     );
     expect(upstreams.status().map((status) => status.state)).toEqual(["down", "down"]);
   });
