@@ -12,6 +12,8 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { ToolsiftError } from "../../errors.js";
 import { isSubscribed } from "../features/session-pass-through.js";
+import { StoreUnavailableError } from "../state/redis-session-store.js";
+import { listenToReplicas, type ReplicaState, replicaHooks } from "../state/replica-gateway.js";
 import { createGatewaySession, type GatewaySessionOptions } from "./gateway-session.js";
 import {
   BodyTooLargeError,
@@ -181,15 +183,21 @@ export interface HttpGatewayOptions extends GatewaySessionOptions, HttpLimits {
   host?: string;
   /** Required as `Authorization: Bearer TOKEN` on every request when set. */
   token?: string;
+  /** State shared with other replicas (`--state redis://…`); pass `state.reveals.revealStore`
+   * as the sift's `disclosure.store`. Without it sessions live in this process only. */
+  state?: ReplicaState;
 }
 
-interface HttpSession {
+/** One client session served by this process. */
+export interface HttpSession {
   server: Server;
   transport: StreamableHTTPServerTransport;
   /** When its last request started (`Date.now()`). */
   seen: number;
   /** Requests other than a GET stream still being answered: a long call is not idleness. */
   active: number;
+  /** The client's standalone (GET) streams open on this process. */
+  streams: number;
 }
 
 /** Closes the sessions idle past `idleMs`, checking often enough to close them within about
@@ -258,6 +266,9 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     [...sessions.entries()].map(([sessionId, entry]) => ({ server: entry.server, sessionId })),
   );
   const stopExpiring = expireIdle(sessions, limits.sessionIdleMs);
+  const { state } = options;
+  const hooks = state ? replicaHooks(state, options.mode ?? "bridge") : undefined;
+  const stopListening = state ? listenToReplicas(state, sessions) : () => undefined;
 
   const answer = async (
     entry: HttpSession,
@@ -266,7 +277,12 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     body: unknown,
   ) => {
     entry.seen = Date.now();
+    if (await hooks?.before(entry, request, response, body)) return;
     if (request.method === "GET") {
+      entry.streams += 1;
+      response.once("close", () => {
+        entry.streams -= 1;
+      });
       await entry.transport.handleRequest(request, response, body);
       return;
     }
@@ -276,6 +292,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
       entry.seen = Date.now();
     });
     await entry.transport.handleRequest(request, response, body);
+    await hooks?.after(entry, request);
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
@@ -289,9 +306,10 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
       return;
     }
     const id = request.headers["mcp-session-id"];
-    const existing = typeof id === "string" ? sessions.get(id) : undefined;
     const body =
       request.method === "POST" ? await readBoundedJson(request, limits.maxBodyBytes) : undefined;
+    // a session another replica created is served here from the store
+    const existing = typeof id === "string" ? (sessions.get(id) ?? (await adopt(id))) : undefined;
     if (existing) {
       await answer(existing, request, response, body);
       return;
@@ -322,33 +340,67 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
       );
       return;
     }
+    // a store that cannot take the session refuses it now, not on the client's next request
+    await state?.store.ping();
+    const entry = await openSession(body);
+    await answer(entry, request, response, body);
+  };
+
+  /** A session's transport and server; `body` is its `initialize` request, or undefined for a
+   * session adopted from the store. */
+  const openSession = async (body: unknown): Promise<HttpSession> => {
     const entry = {
       seen: Date.now(),
       active: 0,
+      streams: 0,
       transport: new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (sessionId) => {
+        onsessioninitialized: async (sessionId) => {
           sessions.set(sessionId, entry);
+          await hooks?.created(sessionId, body);
         },
       }),
     } as HttpSession;
     const { transport } = entry;
-    entry.server = createGatewaySession(() => transport.sessionId ?? "", options);
+    entry.server = createGatewaySession(() => transport.sessionId ?? "", {
+      ...options,
+      ...(state ? { settle: state.reveals.flush } : {}),
+    });
     transport.onclose = () => {
       const sessionId = transport.sessionId;
       if (sessionId === undefined) return;
+      // a duplicate adopted by a concurrent request goes without touching the session
+      if (sessions.get(sessionId) !== entry) return;
       sessions.delete(sessionId);
-      // reveals, loop budget and stored results go with the session
+      // reveals, loop budget and stored results go with the session (on this replica)
       options.sift.endSession(sessionId);
     };
+    hooks?.wrapSend(entry);
     await entry.server.connect(transport);
-    await answer(entry, request, response, body);
+    return entry;
+  };
+
+  const adopt = async (id: string): Promise<HttpSession | undefined> => {
+    if (!hooks || sessions.size >= limits.maxSessions) return undefined;
+    const entry = await hooks.adopt(id, () => openSession(undefined));
+    if (!entry) return undefined;
+    const kept = sessions.get(id);
+    if (kept && kept !== entry) {
+      entry.server.close().catch(() => undefined);
+      return kept;
+    }
+    sessions.set(id, entry);
+    return entry;
   };
 
   return {
     handle: (request, response) =>
       handle(request, response).catch((error: unknown) => {
         if (response.headersSent) return;
+        if (error instanceof StoreUnavailableError) {
+          sendError(response, 503, error.message);
+          return;
+        }
         if (error instanceof BodyTooLargeError) {
           // the rest of the body is never read: answer, then drop the connection
           response.once("finish", () => request.socket.destroy());
@@ -361,6 +413,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     close: async () => {
       stopAnnouncing();
       stopExpiring();
+      stopListening();
       await Promise.all(
         [...sessions.values()].map((entry) => entry.server.close().catch(() => undefined)),
       );

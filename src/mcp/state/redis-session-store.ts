@@ -38,14 +38,21 @@ async function loadRedis(url: string): Promise<RedisModule> {
   }
 }
 
-/** Why the store cannot be reached, for errors and `/readyz`. */
-export function storeUnreachable(url: string, cause: unknown): ToolsiftError {
-  const reason = cause instanceof Error ? cause.message : String(cause);
-  return new ToolsiftError(
-    "internal",
-    `The session store ${redactUrl(url)} is unreachable (${reason}); start Redis or check --state.`,
-    { cause },
-  );
+/** The session store did not answer; the HTTP gateway answers 503 with the message. */
+export class StoreUnavailableError extends ToolsiftError {
+  constructor(url: string, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(
+      "internal",
+      `The session store ${redactUrl(url)} is unreachable (${reason}); start Redis or check --state.`,
+      { cause },
+    );
+    this.name = "ToolsiftStoreUnavailableError";
+  }
+}
+
+function storeUnreachable(url: string, cause: unknown): StoreUnavailableError {
+  return new StoreUnavailableError(url, cause);
 }
 
 /** The URL without its password, for messages. */
