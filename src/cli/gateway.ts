@@ -1,6 +1,7 @@
 /** What `serve` and `inspect --config` share: the gateway's ToolSift from a config file, and the
  * inspector attached to it (catalog views of its catalog, Sessions from its recorder). */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { RevealStore } from "../disclosure/index.js";
 import {
   createInspectorModel,
   type InspectorModel,
@@ -35,7 +36,12 @@ export function logLevelFlag(level = "info"): number {
 }
 
 /** Loads the config, connects its servers and returns the gateway's ToolSift; logs go to stderr. */
-export async function openGatewaySift(configPath: string, io: CliIO, logRank: number) {
+export async function openGatewaySift(
+  configPath: string,
+  io: CliIO,
+  logRank: number,
+  revealStore?: RevealStore,
+) {
   const mcp = await loadMCP();
   const config = await mcp.loadGatewayConfig(configPath);
   const pins = config.pinTools
@@ -47,6 +53,8 @@ export async function openGatewaySift(configPath: string, io: CliIO, logRank: nu
     ...(config.naming ? { naming: config.naming } : {}),
     ...(config.profile ? { policy: { profile: config.profile } } : {}),
     ...(config.budget ? { budget: config.budget } : {}),
+    // replicas: reveals go through the shared store
+    ...(revealStore ? { disclosure: { store: revealStore } } : {}),
     log: (entry) => {
       if (LOG_LEVELS.indexOf(entry.level) <= logRank) {
         const line = `[${entry.level}] ${entry.server ? `${entry.server}: ` : ""}${entry.message}`;

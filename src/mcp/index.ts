@@ -52,6 +52,7 @@ export {
   createRedisSessionStore,
   type RedisSessionStoreOptions,
 } from "./state/redis-session-store.js";
+export { createReplicaState, type ReplicaState } from "./state/replica-gateway.js";
 export {
   SESSION_STORE_DEFAULTS,
   type SessionRecord,

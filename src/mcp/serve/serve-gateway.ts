@@ -23,6 +23,7 @@ import {
   resolveHttpLimits,
 } from "./http-limits.js";
 import { modernRefusal } from "./modern-refusal.js";
+import { probe } from "./probes.js";
 
 /** A running gateway. */
 export interface RunningGateway {
@@ -120,6 +121,9 @@ const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 export interface ServeHttpOptions extends HttpGatewayOptions {
   /** Default 0 (any free port; read it from `url`). */
   port?: number;
+  /** On close, how long calls in flight may take to finish before they are cut (ms); default
+   * 10,000. */
+  drainMs?: number;
 }
 
 function hostOf(header: string): string {
@@ -173,6 +177,8 @@ export interface HttpGateway {
   handle(request: IncomingMessage, response: ServerResponse): Promise<void>;
   /** Closes every client session; the upstreams stay (close `sift` for them). */
   close(): Promise<void>;
+  /** Requests other than GET streams being answered now (graceful shutdown waits for them). */
+  inFlight(): number;
 }
 
 /** Options of `createHttpGateway` (and, with a port, of `serveHttp`); the limits default to
@@ -410,6 +416,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
         }
         sendError(response, 400, `Bad request: ${(error as Error).message}`);
       }),
+    inFlight: () => [...sessions.values()].reduce((sum, entry) => sum + entry.active, 0),
     close: async () => {
       stopAnnouncing();
       stopExpiring();
@@ -424,7 +431,10 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
 /** Serves streamable HTTP on `http://HOST:PORT/mcp`, one ToolSift session per MCP session. */
 export async function serveHttp(options: ServeHttpOptions): Promise<RunningGateway> {
   const gateway = createHttpGateway(options);
-  const http = createServer((request, response) => void gateway.handle(request, response));
+  const http = createServer((request, response) => {
+    if (probe(request, response, options)) return;
+    void gateway.handle(request, response);
+  });
   await new Promise<void>((resolve, reject) => {
     const host = options.host ?? "127.0.0.1";
     http.once("error", (error: NodeJS.ErrnoException) =>
@@ -437,6 +447,12 @@ export async function serveHttp(options: ServeHttpOptions): Promise<RunningGatew
   });
   const address = http.address() as AddressInfo;
   const { closed, close } = closeOnce(async () => {
+    // graceful: no new connections, then calls in flight get up to drainMs to finish
+    http.close();
+    const deadline = Date.now() + (options.drainMs ?? 10_000);
+    while (gateway.inFlight() > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     await gateway.close();
     http.closeAllConnections();
     await new Promise((resolve) => http.close(resolve));

@@ -169,6 +169,11 @@ describe("three replicas sharing Redis", () => {
     await expect(
       client.connect(new StreamableHTTPClientTransport(new URL(proxyUrl))),
     ).rejects.toThrow(/session store .* is unreachable/);
+    const probeUrl = (path: string) => new URL(path, replicas[0]?.gateway.url).toString();
+    expect((await fetch(probeUrl("/healthz"))).status).toBe(200);
+    const notReady = await fetch(probeUrl("/readyz"));
+    expect(notReady.status).toBe(503);
+    expect(JSON.stringify(await notReady.json())).toMatch(/session store .* is unreachable/);
     await redis.start();
     const again = new Client({ name: "replica-test", version: "1" });
     await expect
@@ -181,6 +186,7 @@ describe("three replicas sharing Redis", () => {
         { timeout: 20_000, interval: 500 },
       )
       .toBe(true);
+    expect((await fetch(probeUrl("/readyz"))).status).toBe(200);
     const found = await again.callTool({
       name: "tool_search",
       arguments: { queries: ["add two numbers"] },
