@@ -26,6 +26,16 @@ export const e2eFiles = [
   // three gateway replicas, each over its own server-everything, and a private redis-server
   "src/mcp/state/replicas.test.ts",
   "src/**/pass-through.test.ts",
+  // fixture MCP servers as child processes: pinning through the CLI, an 11 MB read from the real
+  // server-filesystem, 200 interleaved relay rounds, 500 sessions expired and collected
+  "src/**/approve.test.ts",
+  "src/**/upstream-server.test.ts",
+  "src/**/client-relay.test.ts",
+  "src/**/session-release.test.ts",
+  // tsc over the README's blocks; the README's CLI lines and a closed pipe through tsx
+  "test/readme/readme-code.test.ts",
+  "test/first-contact/readme-cli.test.ts",
+  "src/**/closed-pipe.test.ts",
 ];
 
 // a renamed file would silently leave both suites, so each pattern must still match a file

@@ -6,8 +6,8 @@
  * (reject or finish), in ms.
  */
 import type { ToolDefinition } from "../src/catalog/index.js";
-import { suggestNames } from "../src/disclosure/suggest-names.js";
 import { createToolSift } from "../src/index.js";
+import { suggestNames } from "../src/internal/index.js";
 import { extractFieldTexts } from "../src/search/store/fields.js";
 import { tokenize } from "../src/text/index.js";
 import { loadRealCatalogs } from "./real-catalogs.js";

@@ -6,6 +6,7 @@
 import type { BudgetHit, ResultSummarizer, SpillStore } from "./budget/index.js";
 import type { Catalog, ToolDefinition } from "./catalog/index.js";
 import type { CallDispatcher, DisclosureOptions, TurnSettings } from "./disclosure/index.js";
+import type { LearningOptions } from "./learning/index.js";
 import type { PolicyLayer, ProfileDefinition } from "./policy/index.js";
 import type { Embedder, SavedVectors, SearchIndexOptions } from "./search/index.js";
 import type { TokenCounter } from "./tokens/index.js";
@@ -33,6 +34,12 @@ export interface BudgetOptions {
 export interface ToolSiftOptions {
   /** Initial tools; add more later with `sift.catalog.add`. */
   tools?: readonly ToolDefinition[];
+  /**
+   * A saved search index (`sift.exportIndex()`, or `toolsift index --out`): used instead of a
+   * build when it was saved from the same tools and search settings; otherwise the index is
+   * built and `onWarning` is told why.
+   */
+  index?: Uint8Array;
   /** Use an existing catalog instead of creating one (then `tools` is added to it). */
   catalog?: Catalog;
   /** Tools of different servers sharing a name: `qualify` (default) calls each `server/name`
@@ -74,10 +81,19 @@ export interface ToolSiftOptions {
   /** Token counter for plans and budgets: `o200k` (default, exact), `estimate`, or your own. */
   tokens?: "o200k" | "estimate" | TokenCounter;
   search?: SearchOptionsOfToolSift;
+  /**
+   * Search that learns from use (off unless set; docs/ranking.md "Learning from use"): when a
+   * session's `tool_search` returns a tool and the session then calls it, the query's words
+   * join the tool's learned field. `{}` turns it on with the defaults; `initial` starts from
+   * `sift.exportLearning()`'s snapshot.
+   */
+  learning?: LearningOptions;
 }
 
 /** Search settings: the index's ranking, and optionally semantic search (docs/semantic-search.md). */
-export interface SearchOptionsOfToolSift extends SearchIndexOptions {
+export interface SearchOptionsOfToolSift
+  extends Omit<SearchIndexOptions, "snapshot" | "onWarning"> {
+  // a saved index is the top-level `index` option and warnings go to the top-level `onWarning`
   /** Turns on hybrid search: `tool_search` and `searchAsync` fuse embeddings into the ranking. */
   embedder?: Embedder;
   /** Share of a hit's score that comes from similarity, 0–1; default 0.1. */

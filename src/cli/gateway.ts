@@ -40,6 +40,8 @@ export async function openGatewaySift(
   configPath: string,
   io: CliIO,
   logRank: number,
+  /** `false` (serve): start the upstreams in the background, serving each as it is up. */
+  waitForStart = true,
   revealStore?: RevealStore,
 ) {
   const mcp = await loadMCP();
@@ -53,6 +55,7 @@ export async function openGatewaySift(
     ...(config.naming ? { naming: config.naming } : {}),
     ...(config.profile ? { policy: { profile: config.profile } } : {}),
     ...(config.budget ? { budget: config.budget } : {}),
+    waitForStart,
     // replicas: reveals go through the shared store
     ...(revealStore ? { disclosure: { store: revealStore } } : {}),
     log: (entry) => {

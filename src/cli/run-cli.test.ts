@@ -161,6 +161,34 @@ describe("toolsift CLI", () => {
     expect(second.ranked[0]).toBe("send_message");
   });
 
+  it("ranks with --usage: words 3 sessions searched before calling a tool bring it first", async () => {
+    const asked = path.join(dir, "asked.jsonl");
+    writeFileSync(asked, '{"id": "u1", "query": "ping the team"}\n');
+    const usage = path.join(dir, "usage.jsonl");
+    const line = (session: string) =>
+      JSON.stringify({ query: "ping the team", tool: "send_message", session });
+    writeFileSync(usage, `${["a", "b", "c"].map(line).join("\n")}\n`);
+    const plain = capture();
+    expect(await runCli(["rank", "--catalog", catalog, "--queries", asked], plain)).toBe(0);
+    expect(JSON.parse(plain.out).ranked).not.toContain("send_message");
+    const io = capture();
+    const argv = ["rank", "--catalog", catalog, "--queries", asked, "--usage", usage];
+    expect(await runCli(argv, io)).toBe(0);
+    expect(JSON.parse(io.out).ranked[0]).toBe("send_message");
+  });
+
+  it("names the line of a malformed usage file and the shape it expects", async () => {
+    const usage = path.join(dir, "bad-usage.jsonl");
+    writeFileSync(
+      usage,
+      '{"query": "x", "tool": "send_message", "session": "a"}\n{"query": "x"}\n',
+    );
+    const io = capture();
+    const argv = ["eval", "--catalog", catalog, "--queries", queries, "--usage", usage];
+    expect(await runCli(argv, io)).toBe(2);
+    expect(io.err).toContain('bad-usage.jsonl:2: each line must be a JSON object {"query"');
+  });
+
   it("names the file and line of a malformed queries file", async () => {
     const bad = path.join(dir, "bad.jsonl");
     writeFileSync(bad, '{"id": "a", "query": "x"}\n{not json}\n');

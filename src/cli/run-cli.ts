@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
-import { suggestNames } from "../disclosure/index.js";
 import { isToolsiftError } from "../errors.js";
+import { suggestNames } from "../internal/index.js";
 import { approveCommand, approveUsage } from "./commands/approve.js";
 import { dumpCommand, dumpUsage } from "./commands/dump.js";
 import { evalCommand, evalUsage } from "./commands/eval.js";
+import { indexCommand, indexUsage } from "./commands/index-command.js";
 import { inspectCommand, inspectUsage } from "./commands/inspect.js";
 import { prepareCommand, prepareUsage } from "./commands/prepare.js";
 import { rankCommand, rankUsage } from "./commands/rank.js";
@@ -28,6 +29,11 @@ export const commands: Record<string, Command> = {
     run: rankCommand,
     usage: rankUsage,
     summary: "top-k names for every query of a JSONL file",
+  },
+  index: {
+    run: indexCommand,
+    usage: indexUsage,
+    summary: "write a catalog's search index to a file, to load in another process",
   },
   eval: {
     run: evalCommand,
@@ -99,7 +105,7 @@ Exit codes: 0 success, 1 runtime failure or (search) nothing matched, 2 bad usag
 }
 
 function unknownCommand(name: string, io: CliIO): number {
-  const [closest] = suggestNames(name, Object.keys(commands), 1);
+  const [closest] = suggestNames(name, Object.keys(commands), { max: 1 });
   const hint = closest ? ` Did you mean "${closest}"?` : "";
   io.stderr(`Unknown command "${safeText(name, { oneLine: true })}".${hint}\n\n${mainUsage()}`);
   return 2;

@@ -257,6 +257,9 @@ export interface DisclosureOptions extends TurnSettings {
   catalogVersion?: () => string | number;
   countTokens?: CountTokens;
   budgetResult?: BudgetResult;
+  /** Called with the queries a search meta call runs (as read: trimmed, capped, at most
+   * `MAX_QUERIES`) before it searches, so `search` can find their vectors (hybrid search). */
+  embedQueries?: (queries: readonly string[]) => Promise<unknown>;
   store?: RevealStore;
   metaToolNames?: Partial<MetaToolNames>;
   hooks?: { before?: readonly BeforeCallHook[]; after?: readonly AfterCallHook[] };

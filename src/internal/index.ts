@@ -2,6 +2,20 @@
 // bounds, error text, the default warning sink).
 // Must not import: anything else in src.
 export { beforeDeadline } from "./before-deadline.js";
+export {
+  didYouMean,
+  endsAfterSeparator,
+  lastSegmentStart,
+  nameEditBound,
+  PREFIX_DISTANCE,
+  PREFIX_WORDS,
+  queryEditBound,
+  type SuggestOptions,
+  suggestNames,
+  WHOLE_NAME_LIMIT,
+  WORD_MATCH_PENALTY,
+  wordEditBound,
+} from "./did-you-mean.js";
 export { boundedEditDistance } from "./edit-distance.js";
 export { errorText } from "./error-text.js";
 export { fnv1a32, hashString } from "./hash.js";

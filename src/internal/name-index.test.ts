@@ -3,12 +3,12 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { sharedDir } from "../../test/shared-dir.js";
 import { loadCatalogPaths } from "../catalog/node.js";
-import { suggestNames } from "../disclosure/suggest-names.js";
+import { suggestNames } from "./did-you-mean.js";
 import { NameIndex } from "./name-index.js";
 
 /** What "did you mean" answers from the index's candidates: must equal the exhaustive scan. */
 function indexed(index: NameIndex, unknown: string, max = 3): string[] {
-  return suggestNames(unknown, index.candidates(unknown), max);
+  return suggestNames(unknown, index.candidates(unknown), { max });
 }
 
 /** Typos a model makes: a dropped, doubled, swapped or changed letter, case, a namespace. */
@@ -37,7 +37,7 @@ describe("NameIndex", () => {
     });
     expect(probes.length).toBeGreaterThan(1_000);
     for (const probe of probes) {
-      expect(indexed(index, probe, 5), probe).toEqual(suggestNames(probe, names, 5));
+      expect(indexed(index, probe, 5), probe).toEqual(suggestNames(probe, names, { max: 5 }));
     }
   });
 
@@ -48,7 +48,7 @@ describe("NameIndex", () => {
     fc.assert(
       fc.property(fc.array(name, { maxLength: 40 }), name, (names, probe) => {
         const index = new NameIndex(names);
-        expect(indexed(index, probe, 4)).toEqual(suggestNames(probe, new Set(names), 4));
+        expect(indexed(index, probe, 4)).toEqual(suggestNames(probe, new Set(names), { max: 4 }));
       }),
       { numRuns: 500 },
     );

@@ -3,60 +3,14 @@
  * be a suggestion at all, so the exact scoring runs on those instead of on every name (at 100k
  * tools, ten unknown names went from seconds to milliseconds).
  *
- * The rules it must stay a superset of are `suggestNames`' (disclosure/suggest-names.ts): a name
+ * The rules it must stay a superset of are `suggestNames`' (internal/did-you-mean.ts): a name
  * equal to the unknown one (case-insensitive), one ending with it after a separator or the
  * reverse, or one within `max(2, floor(length / 3))` edits whose length differs by at most that.
  * The comparison test (name-index.test.ts) runs both on samples, so a drift fails there.
  */
 
-/** Characters after which a name's tail counts as a name of its own (`mcp__x__ask` → `ask`). */
-const SEPARATOR_CODES = new Set([..."_.:/-"].map((char) => char.charCodeAt(0)));
-
-/** Bit 31 of a mask: the text has non-ASCII characters, so the mask bounds nothing. */
-const UNBOUNDED = 1 << 31;
-
-/**
- * Which character classes occur in lowercased `text`: a–z (bits 0–25), digits folded to four
- * classes (26–29), other ASCII (30). One edit flips at most two classes, so half the differing
- * bits bound the edit distance from below.
- */
-function classMask(text: string): number {
-  let mask = 0;
-  for (let index = 0; index < text.length; index += 1) {
-    const code = text.charCodeAt(index);
-    if (code >= 97 && code <= 122) mask |= 1 << (code - 97);
-    else if (code >= 48 && code <= 57) mask |= 1 << (26 + (code % 4));
-    else if (code > 127) return UNBOUNDED;
-    else mask |= 1 << 30;
-  }
-  return mask;
-}
-
-function maskDistance(a: number, b: number): number {
-  if (((a | b) & UNBOUNDED) !== 0) return 0;
-  let rest = (a ^ b) >>> 0;
-  rest -= (rest >>> 1) & 0x55555555;
-  rest = (rest & 0x33333333) + ((rest >>> 2) & 0x33333333);
-  rest = (rest + (rest >>> 4)) & 0x0f0f0f0f;
-  return Math.ceil(((rest * 0x01010101) >>> 24) / 2);
-}
-
-/** Start of the part after the last separator (the whole text when it has none). */
-function lastSegmentStart(text: string): number {
-  for (let index = text.length - 1; index >= 0; index -= 1) {
-    if (SEPARATOR_CODES.has(text.charCodeAt(index))) return index + 1;
-  }
-  return 0;
-}
-
-/** `long` ends with `short` right after a separator (`mcp__x__ask` and `ask`). */
-function endsAfterSeparator(long: string, short: string): boolean {
-  return (
-    long.length > short.length &&
-    SEPARATOR_CODES.has(long.charCodeAt(long.length - short.length - 1)) &&
-    long.endsWith(short)
-  );
-}
+import { endsAfterSeparator, lastSegmentStart, nameEditBound } from "./did-you-mean.js";
+import { letterMask, maskDistance } from "./nearest-names.js";
 
 /** Names sharing one key, with their lowercase forms or class masks (parallel lists). */
 interface Bucket<T> {
@@ -93,7 +47,7 @@ export class NameIndex {
       const lower = name.toLowerCase();
       add(this.bySegment, lower.slice(lastSegmentStart(lower)), name, lower);
       // bucketed by the raw length: that is the length suggestNames compares
-      add(lengths, name.length, name, classMask(lower));
+      add(lengths, name.length, name, letterMask(lower));
     }
     for (const [length, { names: list, values }] of lengths) {
       this.byLength.set(length, { names: list, masks: Int32Array.from(values) });
@@ -121,8 +75,8 @@ export class NameIndex {
           found.add(names[index] as string);
       }
     }
-    const limit = Math.max(2, Math.floor(wanted.length / 3));
-    const wantedMask = classMask(wanted);
+    const limit = nameEditBound(wanted.length);
+    const wantedMask = letterMask(wanted);
     for (let length = wanted.length - limit; length <= wanted.length + limit; length += 1) {
       const bucket = this.byLength.get(length);
       if (!bucket) continue;

@@ -22,7 +22,7 @@ import { redactUrls } from "../internal/index.js";
 import { createUpstreamFeatures, type UpstreamFeatures } from "./features/upstream-features.js";
 import type { ElicitationHandler } from "./relay/answer-elicitation.js";
 import { callScope } from "./relay/call-scope.js";
-import type { ClientRelay } from "./relay/client-relay.js";
+import type { ClientRelay } from "./relay/relay-tracker.js";
 import { type HeldTool, screenTools, type ToolPins } from "./tools/tool-pins.js";
 import { createUpstreamNames, type NamingOption } from "./tools/upstream-names.js";
 import type { MCPLogEntry, UpstreamRoute, UpstreamServerConfig, UpstreamStatus } from "./types.js";
@@ -39,8 +39,13 @@ export interface ConnectServersOptions {
   log?: (entry: MCPLogEntry) => void;
   /** Restart attempts after a crash before a 60 s pause (then the count starts again); default 3. */
   maxRestarts?: number;
-  /** Milliseconds to connect and list a server; default 30,000. */
+  /** Milliseconds for a server's whole start (connect, initialize, every page of its tools);
+   * default 30,000. */
   startTimeoutMs?: number;
+  /** `true` (default): resolve once every server has started (or failed to). `false`: resolve
+   * at once and start them in the background — their tools join the catalog as each is up
+   * (`started` tells when all are; `toolsift serve` answers its clients meanwhile). */
+  waitForStart?: boolean;
   clientInfo?: { name: string; version: string };
   /** Pins tool definitions by fingerprint: a tool that changed since it was approved is held
    * back (not in the catalog; calls refused, naming the approve command). Default: no pinning. */
@@ -53,6 +58,10 @@ export interface ConnectServersOptions {
 
 /** The connected upstreams of one ToolSift. */
 export interface MCPUpstreams {
+  /** Resolves when every server's first start has settled (started or failed). */
+  readonly started: Promise<void>;
+  /** The servers whose first start is still under way, in config order. */
+  notReady(): string[];
   /** The server and upstream tool name behind a catalog name. */
   route(name: string): UpstreamRoute | undefined;
   /** Calls a catalog tool on its upstream; failures are `isError` results, never throws. */
@@ -98,6 +107,35 @@ const HELD_WHY: Record<HeldTool["verdict"], string> = {
 function profilesOf(config: UpstreamServerConfig): string[] | undefined {
   if (config.profile === undefined) return undefined;
   return typeof config.profile === "string" ? [config.profile] : [...config.profile];
+}
+
+/** Starts every server that is not lazy, in parallel; resolves when each start has settled. A
+ * server that fails is logged and `settled` runs for it, so it keeps no bare name from others. */
+async function startAll(
+  entries: readonly [string, UpstreamServerConfig][],
+  servers: ReadonlyMap<string, UpstreamServer>,
+  starting: Set<string>,
+  log: (entry: MCPLogEntry) => void,
+  settled: (server: string) => void,
+): Promise<void> {
+  const eager = entries.filter(([, config]) => !(config.lazy && config.tools));
+  for (const [server] of eager) starting.add(server);
+  await Promise.all(
+    eager.map(async ([server]) => {
+      try {
+        await servers.get(server)?.start();
+      } catch (error) {
+        // closed while starting: the gateway is going away, nothing to report
+        if (servers.get(server)?.status().state !== "closed") {
+          log({ level: "error", server, message: (error as Error).message });
+          // a server that is down no longer keeps later servers' tools from their bare names
+          settled(server);
+        }
+      } finally {
+        starting.delete(server);
+      }
+    }),
+  );
 }
 
 /**
@@ -298,20 +336,16 @@ export async function connectServers(
     }
   }
 
-  await Promise.all(
-    entries.map(async ([server, config]) => {
-      if (config.lazy && config.tools) return;
-      try {
-        await servers.get(server)?.start();
-      } catch (error) {
-        log({ level: "error", server, message: (error as Error).message });
-        // a server that is down no longer keeps later servers' tools from their bare names
-        renameStale(names.settle(server));
-      }
-    }),
+  // a server being started, until its start settles (the gateway serves the others meanwhile)
+  const starting = new Set<string>();
+  const started = startAll(entries, servers, starting, log, (server) =>
+    renameStale(names.settle(server)),
   );
+  if (options.waitForStart !== false) await started;
 
   return {
+    started,
+    notReady: () => entries.flatMap(([server]) => (starting.has(server) ? [server] : [])),
     route: (name) => names.route(name),
     call,
     upstreamTool: (name) => originals.get(name),

@@ -41,6 +41,7 @@ export async function createMCPToolSift(options: MCPToolSiftOptions): Promise<MC
     clientInfo,
     pins,
     onElicitation,
+    waitForStart,
     ...siftOptions
   } = options;
   const given = siftOptions.budget?.onBudgetHit;
@@ -64,10 +65,16 @@ export async function createMCPToolSift(options: MCPToolSiftOptions): Promise<MC
     ...(clientInfo !== undefined ? { clientInfo } : {}),
     ...(pins !== undefined ? { pins } : {}),
     ...(onElicitation !== undefined ? { onElicitation } : {}),
+    ...(waitForStart !== undefined ? { waitForStart } : {}),
   });
   // the facade checked the policy against an empty catalog: check it against the servers' tools
+  // once they are in (at once, unless they start in the background)
   const warn = siftOptions.onWarning ?? defaultWarn;
-  for (const message of unmatchedSelectors(sift.policy, sift.catalog.list())) warn(message);
+  const checkPolicy = () => {
+    for (const message of unmatchedSelectors(sift.policy, sift.catalog.list())) warn(message);
+  };
+  if (waitForStart === false) void upstreams.started.then(checkPolicy);
+  else checkPolicy();
   const close = async () => {
     await upstreams.close();
     // approvals of first-seen tools are saved in the background: on disk before close settles

@@ -10,9 +10,7 @@ export {
 export {
   type AnthropicStrictLimits,
   type AnthropicStrictSelection,
-  type ConversionOptions,
   countStrictParameters,
-  type SchemaConversion,
   selectAnthropicStrictTools,
   toAnthropicInputSchema,
   toAnthropicStrictSchema,
@@ -70,6 +68,7 @@ export {
   type ProviderTypes,
   providerDefinition,
 } from "./registry.js";
-export type { StrictConversion } from "./strict-schema.js";
+export type { ConversionOptions, SchemaConversion } from "./schema/schema-conversion.js";
+export type { StrictConversion } from "./schema/strict-schema.js";
 export type * from "./types.js";
 export type { ConversionWarning, ConversionWarningCode } from "./warnings.js";

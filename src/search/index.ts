@@ -9,7 +9,6 @@ export {
   type QueryEvaluation,
   type Ranker,
 } from "./evaluate/evaluate.js";
-export { closestNames } from "./fallback/suggest.js";
 export { type ParsedQuery, parseQuery } from "./query/parse-query.js";
 export { scoreFromParts } from "./rank/hit-details.js";
 export { DEFAULT_RANKING, type RankingConfig } from "./ranking-config.js";
@@ -27,6 +26,7 @@ export {
   type ToolSource,
 } from "./semantic/semantic-search.js";
 export { type SavedVectors, toolEmbeddingText } from "./semantic/tool-vectors.js";
+export type { LearnedEntry } from "./store/learned-field.js";
 export { syncSearchIndex } from "./sync-search-index.js";
 export {
   DEFAULT_LIMIT,

@@ -11,9 +11,11 @@ import type { ParsedQuery } from "./query/parse-query.js";
 import { NeighborCache, planQuery, type QueryPlan } from "./query/query-terms.js";
 import { rewriteValues } from "./query/query-values.js";
 import { type CompanionLink, companionsOf, placeCompanions } from "./rank/companions.js";
+import { matchOf } from "./rank/confidence.js";
 import { scoreAndRank } from "./rank/dense-score.js";
 import { diversifyByAspect } from "./rank/diversify.js";
 import { buildHit } from "./rank/hit-details.js";
+import { addLearnedBonuses, type LearnedMatch } from "./rank/learned-bonus.js";
 import { MentionIndex } from "./rank/mentions.js";
 import { addNameBonuses } from "./rank/name-bonuses.js";
 import { PrerequisiteIndex } from "./rank/prerequisites.js";
@@ -21,6 +23,7 @@ import { ScoreScratch } from "./rank/score-query.js";
 import { TopK } from "./rank/top-k.js";
 import type { RankingConfig } from "./ranking-config.js";
 import type { IndexedTools } from "./store/indexed-tools.js";
+import { type LearnedEntry, LearnedField } from "./store/learned-field.js";
 import type { NameLookup } from "./store/name-lookup.js";
 import { phraseKey } from "./store/phrase-key.js";
 import type { PostingStore } from "./store/posting-store.js";
@@ -45,6 +48,8 @@ export class KeywordSearch {
   private readonly lookup: NameLookup;
   private readonly prerequisites: PrerequisiteIndex;
   private readonly mentions: MentionIndex;
+  /** Words sessions searched before calling each tool (`learned-field.ts`); empty unless set. */
+  private readonly learned = new LearnedField();
   private readonly neighbors = new NeighborCache();
   /** Coverage tables of queries of up to 6 groups (longer ones take a new table). */
   private readonly coverageScratch = new Float64Array(64);
@@ -60,6 +65,7 @@ export class KeywordSearch {
     this.mentions = new MentionIndex(indexed.tools, (name) => indexed.lookup.idOf(name));
     indexed.watch(this.prerequisites);
     indexed.watch(this.mentions);
+    indexed.watch(this.learned);
   }
 
   /**
@@ -83,6 +89,7 @@ export class KeywordSearch {
     const { score, excluded, epoch } = this.scratch;
     const allowed = (doc: number) =>
       excluded[doc] !== epoch && this.passes(this.tools[doc] as ToolDefinition, parsed, options);
+    const learned = this.learnedStep(plan, scored.top.first(), scored.best, allowed);
     const { raised, bonuses } = addNameBonuses(
       this.scratch,
       scored.best,
@@ -95,6 +102,7 @@ export class KeywordSearch {
         exact: (doc) => this.tools[doc]?.name.toLowerCase() === parsed.text.toLowerCase(),
       },
     );
+    if (learned.raised.length > 0) raised.push(...learned.raised);
     const explain = options?.explain === true;
     const chosen = this.selectHits(scored.top, raised, plan, limit, diversify, explain);
     const links = this.companionLinks(chosen.selected, allowed);
@@ -110,7 +118,10 @@ export class KeywordSearch {
     const hits: SearchHit[] = [];
     const { coverage } = scored;
     const { undiversified } = chosen;
-    const context = { plan, coverage, links, placedAfter, explain, bonuses, undiversified };
+    const context = {
+      ...{ plan, coverage, links, placedAfter, explain, bonuses, undiversified },
+      learned: learned.learned,
+    };
     for (const doc of selected) {
       const companion = placedAfter?.get(doc);
       const value =
@@ -119,6 +130,37 @@ export class KeywordSearch {
       hits.push(buildHit(this.store, this.config, this.tools, doc, Math.max(0, value), context));
     }
     return hits;
+  }
+
+  /**
+   * Sets the learned field: by tool name, stemmed words with a weight in (0, 1] each (usually
+   * `UsageEvidence.learnedWords()`); replaces what was set before. An empty map turns it off.
+   */
+  setLearned(words: ReadonlyMap<string, readonly LearnedEntry[]>): void {
+    this.learned.set(words);
+  }
+
+  /** The learned words of a tool (empty when it has none). */
+  learnedWords(name: string): readonly LearnedEntry[] {
+    return this.learned.of(name);
+  }
+
+  /** The learned step (`learned-bonus.ts`); nothing to do, and no cost, without learned words. */
+  private learnedStep(
+    plan: QueryPlan,
+    first: number,
+    best: number,
+    allowed: (doc: number) => boolean,
+  ): { raised: number[]; learned: Map<number, LearnedMatch> | undefined } {
+    if (this.learned.empty) return { raised: [], learned: undefined };
+    const candidates = {
+      field: this.learned,
+      idOf: (name: string) => this.lookup.idOf(name),
+      allowed: (doc: number) => this.tools[doc] !== undefined && allowed(doc),
+      lexical: (doc: number) => matchOf(this.store, plan, doc),
+      first,
+    };
+    return addLearnedBonuses(this.scratch, best, plan, this.config.learnedWeight, candidates);
   }
 
   /**

@@ -5,25 +5,42 @@
  * fallbacks for queries that score nothing (fallback/).
  */
 
-import type { ToolDefinition } from "../catalog/index.js";
+import {
+  combineHashes,
+  fingerprintTool,
+  hashString,
+  type ToolDefinition,
+} from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
+import { defaultWarn } from "../internal/index.js";
 import { browseHits, stopWordNameHits } from "./fallback/scan-modes.js";
-import { summarizeServers } from "./fallback/suggest.js";
-import { suggestNames } from "./fallback/suggest-names.js";
+import { suggestIndexedNames } from "./fallback/suggest-names.js";
+import { summarizeServers } from "./fallback/summarize-servers.js";
 import { KeywordSearch } from "./keyword-search.js";
 import { matchServers } from "./query/match-servers.js";
 import { type ParsedQuery, parseQuery } from "./query/parse-query.js";
 import { type RankingConfig, resolveRanking } from "./ranking-config.js";
 import { regexHits } from "./regex/regex-hits.js";
 import { compileRegex } from "./regex/regex-search.js";
-import { IndexedTools } from "./store/indexed-tools.js";
+import { checkTools } from "./store/check-tools.js";
+import { IndexedTools, readTools } from "./store/indexed-tools.js";
+import type { LearnedEntry } from "./store/learned-field.js";
 import type { NamedTools } from "./store/named-tools.js";
+import { SNAPSHOT_FORMAT, SnapshotReader, SnapshotWriter } from "./store/snapshot-format.js";
 import type { SearchHit, SearchOptions, SearchResult, ServerSummary } from "./types.js";
 
 /** Options of a search index. */
 export interface SearchIndexOptions {
   /** Overrides of the ranking constants (for tuning; the defaults are measured). */
   ranking?: Partial<RankingConfig>;
+  /**
+   * A saved index (`exportSnapshot`, `sift.exportIndex()`): the first `addAll` into the empty
+   * index reads it instead of building when it was saved from the same tools, in the same order,
+   * with the same ranking settings; otherwise it builds and warns why.
+   */
+  snapshot?: Uint8Array;
+  /** Receives the warning when `snapshot` cannot be used; default `console.warn`. */
+  onWarning?: (message: string) => void;
 }
 
 /** Default number of hits. */
@@ -55,9 +72,16 @@ export class ToolSearchIndex {
   private readonly keyword: KeywordSearch;
   /** The tools in name order, for the modes that scan them (regex, browse, stop words). */
   private readonly named: NamedTools;
+  /** What a snapshot's fingerprint covers besides the tools: format and ranking settings. */
+  private readonly settingsKey: string;
+  private snapshot: Uint8Array | undefined;
+  private readonly warn: (message: string) => void;
 
   constructor(options?: SearchIndexOptions) {
     const config = resolveRanking(options?.ranking);
+    this.settingsKey = `${SNAPSHOT_FORMAT}|${JSON.stringify(config)}`;
+    this.snapshot = options?.snapshot;
+    this.warn = options?.onWarning ?? defaultWarn;
     const fields = { weights: config.fieldWeights, b: config.fieldB, k1: config.k1 };
     this.indexed = new IndexedTools({ fields, compounds: config.compounds });
     this.keyword = new KeywordSearch(this.indexed, config);
@@ -89,7 +113,49 @@ export class ToolSearchIndex {
 
   /** Adds many tools as `add` would one by one, writing postings in bulk; checks them all first. */
   addAll(tools: readonly ToolDefinition[]): void {
+    const snapshot = this.snapshot;
+    this.snapshot = undefined;
+    if (snapshot !== undefined && this.size === 0 && this.restore(snapshot, tools)) return;
     this.indexed.addAll(tools);
+  }
+
+  /**
+   * The index as bytes, to pass back as `snapshot` in another process: its typed arrays as they
+   * are, behind a header with the format version, a checksum and the fingerprint of the tools
+   * (in index order) and ranking settings. The tools themselves are not included.
+   */
+  exportSnapshot(): Uint8Array {
+    const writer = new SnapshotWriter();
+    this.indexed.save(writer);
+    return writer.finish(this.fingerprint(this.indexed.liveTools()));
+  }
+
+  private fingerprint(tools: readonly ToolDefinition[]): string {
+    return hashString(`${this.settingsKey}|${combineHashes(tools.map(fingerprintTool))}`);
+  }
+
+  /** Fills the empty index from a snapshot of these tools; false (after a warning) when it cannot. */
+  private restore(snapshot: Uint8Array, tools: readonly ToolDefinition[]): boolean {
+    checkTools(tools);
+    let saved: ReturnType<typeof readTools>;
+    try {
+      const reader = new SnapshotReader(snapshot);
+      if (reader.fingerprint !== this.fingerprint(tools)) {
+        throw new Error(
+          "it was saved from other tools, another tool order or other ranking settings",
+        );
+      }
+      saved = readTools(reader, tools.length);
+    } catch (error) {
+      // damaged bytes of any kind mean a build, never a failure
+      const problem = error instanceof Error ? error.message : String(error);
+      this.warn(
+        `Saved search index not used: ${problem}. The index was built from the tools instead; save a new snapshot with exportIndex() (or \`toolsift index\`).`,
+      );
+      return false;
+    }
+    this.indexed.restore(saved, tools);
+    return true;
   }
 
   /** Removes a tool by name; returns false when it was not indexed. */
@@ -100,6 +166,20 @@ export class ToolSearchIndex {
   /** Replaces (or adds) the tool with the same name. */
   replace(tool: ToolDefinition): void {
     this.indexed.add(tool);
+  }
+
+  /**
+   * Sets the learned field: by tool name, stemmed words with a weight in (0, 1] each, usually
+   * `UsageEvidence.learnedWords()` (src/learning/); replaces what was set before, an empty map
+   * turns it off. Learned words are scored as their own bounded step, never shown to the model.
+   */
+  setLearned(words: ReadonlyMap<string, readonly LearnedEntry[]>): void {
+    this.keyword.setLearned(words);
+  }
+
+  /** The learned words of a tool (empty when it has none). */
+  learnedWords(name: string): readonly LearnedEntry[] {
+    return this.keyword.learnedWords(name);
   }
 
   /** Every indexed tool, in name order. */
@@ -243,7 +323,7 @@ export class ToolSearchIndex {
   /** Up to 5 names nearest a query that found nothing ("did you mean"). */
   private suggest(text: string, accept: ((name: string) => boolean) | undefined): string[] {
     const { store, tools, nameMasks } = this.indexed;
-    return suggestNames(store, tools, nameMasks, text, 5, accept);
+    return suggestIndexedNames(store, tools, nameMasks, text, 5, accept);
   }
 
   /** How many tools each server offers (those `filter` lets through), by server name. */

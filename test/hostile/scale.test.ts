@@ -3,9 +3,8 @@
 // distance table. Speed is shown in bench/hostile-input.ts; these check the answers.
 import { describe, expect, it } from "vitest";
 import { seededRandom, syntheticTools } from "../../bench/synthetic.js";
-import { suggestNames } from "../../src/disclosure/suggest-names.js";
 import { createToolSift } from "../../src/index.js";
-import { boundedEditDistance } from "../../src/internal/index.js";
+import { boundedEditDistance, suggestNames } from "../../src/internal/index.js";
 
 function naiveSuggest(unknown: string, names: readonly string[], max = 3): string[] {
   const wanted = unknown.toLowerCase().trim();

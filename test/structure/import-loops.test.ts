@@ -142,3 +142,28 @@ describe("import loops in src/", () => {
     );
   });
 });
+
+describe("provider folders", () => {
+  // STYLE: shared code never asks which provider it serves, and a provider never borrows from
+  // another: what two providers share lives in src/providers/ itself or its shared schema/
+  // folder. Only the registry and the capability table at the top look into the folders.
+  it("import nothing from another provider's folder", () => {
+    const providers = path.join(srcDir, "providers");
+    const folderOf = (file: string) => {
+      const [first, ...rest] = path.relative(providers, file).split(path.sep);
+      // schema/ is shared by every provider, not one provider's folder
+      return rest.length > 0 && first !== ".." && first !== "schema" ? first : undefined;
+    };
+    const crossings: string[] = [];
+    for (const [file, targets] of importGraph(providers)) {
+      const from = folderOf(file);
+      if (from === undefined) continue;
+      for (const target of targets) {
+        const to = folderOf(target);
+        if (to !== undefined && to !== from)
+          crossings.push(`${relative(file)} -> ${relative(target)}`);
+      }
+    }
+    expect(crossings, "move what both need into src/providers/").toEqual([]);
+  });
+});

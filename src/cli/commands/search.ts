@@ -2,8 +2,9 @@ import type { ToolDefinition } from "../../catalog/index.js";
 import { firstSentence } from "../../disclosure/index.js";
 import type { SearchHit, SearchResult } from "../../search/index.js";
 import { catalogFlags, integerFlag, parseCommand } from "../args.js";
+import { cacheFlags, commandIndex } from "../index-cache.js";
 import type { CliIO } from "../io.js";
-import { indexTools, loadTools } from "../load.js";
+import { loadTools } from "../load.js";
 import {
   clip,
   createProgress,
@@ -15,7 +16,7 @@ import {
 } from "../terminal.js";
 import { UsageError } from "../usage-error.js";
 
-export const searchUsage = `Usage: toolsift search QUERY --catalog PATH [--catalog PATH ...] [--limit N] [--json] [--explain] [--regex]
+export const searchUsage = `Usage: toolsift search QUERY --catalog PATH [--catalog PATH ...] [--limit N] [--json] [--explain] [--regex] [--cache DIR | --no-cache]
        [--strict] [--duplicates qualify|error]
 Searches the catalog. QUERY may use: plain words, +required, -excluded, server:NAME,
 select:a,b,c (exact names), /regex/ (or --regex). --limit is 1-25 (default 5).
@@ -24,6 +25,7 @@ usage or input.`;
 
 const flags = {
   ...catalogFlags,
+  ...cacheFlags,
   limit: { type: "string" },
   json: { type: "boolean" },
   explain: { type: "boolean" },
@@ -54,7 +56,7 @@ export async function searchCommand(argv: readonly string[], io: CliIO): Promise
   const limit = integerFlag(values.limit, "limit", { min: 1, max: 25 }, 5);
   const progress = createProgress(io);
   const tools = await loadTools(values, io, progress);
-  const index = indexTools(tools, progress);
+  const index = commandIndex(tools, values, io, progress);
   const result = index.search(query, {
     limit,
     explain: values.explain === true,

@@ -6,6 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { capture } from "../__tests__/capture.js";
 import { runCli } from "../run-cli.js";
@@ -41,9 +42,15 @@ describe("toolsift serve --inspect", () => {
       stderr += chunk.toString("utf8");
     });
     const client = new Client({ name: "desktop-app", version: "3" });
+    // serve answers at once; the upstream's tools arrive with tools/list_changed
+    let announced = false;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      announced = true;
+    });
     // stdout carries only the protocol: a stray line there would break this connection
     await client.connect(transport);
     try {
+      await expect.poll(() => announced, { timeout: 30_000 }).toBe(true);
       await expect.poll(() => stderr, { timeout: 20_000 }).toMatch(/inspector: .* at http:/);
       const url = /sessions of this gateway at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(stderr)?.[1];
       expect(url).toBeDefined();

@@ -108,6 +108,38 @@ async function openReplicaState(
   return mcp.createReplicaState(await mcp.createRedisSessionStore({ url }));
 }
 
+/** The served ToolSift, its reveals in the replicas' store when there is one. Clients get their
+ * answer at once; each upstream's tools join (announced with tools/list_changed) as it comes up. */
+async function openServedSift(
+  configPath: string,
+  io: CliIO,
+  rank: number,
+  state: Awaited<ReturnType<typeof openReplicaState>>,
+) {
+  return openGatewaySift(configPath, io, rank, false, state?.reveals.revealStore).catch(
+    async (error: unknown) => {
+      await state?.store.close();
+      throw error;
+    },
+  );
+}
+
+/** The line on stderr saying what is served, and where. */
+function announceGateway(
+  io: CliIO,
+  sift: Awaited<ReturnType<typeof openGatewaySift>>["sift"],
+  mode: string,
+  url: string | undefined,
+): void {
+  const pending = sift.upstreams.notReady();
+  const ready = sift.upstreams
+    .status()
+    .filter((status) => status.state !== "down" && !pending.includes(status.server)).length;
+  io.stderr(
+    `toolsift gateway (${mode} mode): ${sift.catalog.size} tools from ${ready} server(s)${pending.length > 0 ? `, ${pending.length} starting` : ""}${url ? ` at ${url}` : " on stdio"}\n`,
+  );
+}
+
 /** `toolsift serve`: the MCP gateway; returns when the client goes away or on SIGINT/SIGTERM. */
 export async function serveCommand(argv: readonly string[], io: CliIO): Promise<number> {
   const { values } = parseCommand(argv, flags);
@@ -129,15 +161,7 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
     await mcpModule.checkHttpListen({ ...listen, ...limits, ...(token ? { token } : {}) });
   if (inspectPort) await mcpModule.checkHttpListen({ host: "127.0.0.1", port: inspectPort });
   const state = listen ? await openReplicaState(mcpModule, values.config, values.state) : undefined;
-  const { mcp, config, sift } = await openGatewaySift(
-    values.config,
-    io,
-    rank,
-    state?.reveals.revealStore,
-  ).catch(async (error: unknown) => {
-    await state?.store.close();
-    throw error;
-  });
+  const { mcp, config, sift } = await openServedSift(values.config, io, rank, state);
   const recorder = inspectPort === undefined ? undefined : mcp.createSessionRecorder();
   const options = {
     sift,
@@ -160,10 +184,7 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
     await state?.store.close();
     throw error;
   }
-  const ready = sift.upstreams.status().filter((status) => status.state !== "down").length;
-  io.stderr(
-    `toolsift gateway (${options.mode} mode): ${sift.catalog.size} tools from ${ready} server(s)${gateway.url ? ` at ${gateway.url}` : " on stdio"}\n`,
-  );
+  announceGateway(io, sift, options.mode, gateway.url);
   const inspector =
     recorder && inspectPort !== undefined
       ? await startGatewayInspector({

@@ -4,7 +4,7 @@
  * reported at once with its path (`servers.github.command: expected a string`).
  */
 import type { DeferPolicy } from "../../catalog/index.js";
-import { suggestNames } from "../../disclosure/index.js";
+import { suggestNames } from "../../internal/index.js";
 import type { NamingOption } from "../tools/upstream-names.js";
 import type { UpstreamServerConfig } from "../types.js";
 import { expandVariables, type VariableContext } from "./expand-variables.js";
@@ -133,7 +133,7 @@ const BUDGET_KEYS = ["perToolResult", "totalResults", "toolDefinitions"];
 function checkKeys(read: Reader, path: string, raw: Json, known: readonly string[]): void {
   for (const key of Object.keys(raw)) {
     if (known.includes(key)) continue;
-    const [closest] = suggestNames(key, known, 1);
+    const [closest] = suggestNames(key, known, { max: 1 });
     if (closest) read.problems.push(`${path}${key}: unknown key; did you mean "${closest}"?`);
   }
 }

@@ -4,7 +4,7 @@
  * first that answers wins and the rest are cancelled.
  */
 import { ErrorCode, ReadResourceResultSchema } from "@modelcontextprotocol/sdk/types.js";
-import type { ClientRelay } from "../relay/client-relay.js";
+import type { ClientRelay } from "../relay/relay-tracker.js";
 import type { UpstreamServer } from "../upstream/upstream-server.js";
 import { clientError, withoutSDKPrefix } from "./client-error.js";
 

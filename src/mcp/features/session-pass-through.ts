@@ -24,7 +24,7 @@ import {
   UnsubscribeRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { MCPToolSift } from "../create-mcp-toolsift.js";
-import type { ClientRelay } from "../relay/client-relay.js";
+import type { ClientRelay } from "../relay/relay-tracker.js";
 import { toClientError } from "./client-error.js";
 
 /** What a session's server declares besides tools and logging. */

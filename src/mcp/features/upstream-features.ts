@@ -21,7 +21,7 @@ import {
   type ResourceTemplate,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
-import type { ClientRelay } from "../relay/client-relay.js";
+import type { ClientRelay } from "../relay/relay-tracker.js";
 import { createUpstreamNames, type NamingOption } from "../tools/upstream-names.js";
 import type { UpstreamServer } from "../upstream/upstream-server.js";
 import { probeResource } from "./probe-resource.js";

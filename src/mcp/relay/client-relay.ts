@@ -17,14 +17,10 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { MCPLogEntry } from "../types.js";
 import { answerElicitation, type ElicitationHandler } from "./answer-elicitation.js";
-import type { RelayTracker } from "./relay-tracker.js";
+import type { ClientRelay, RelayTracker } from "./relay-tracker.js";
 
-/** Sends one server→client request to a client session and returns its result. `session` is
- * the same object for every relay of one client session: requests are routed by it. */
-export type ClientRelay = ((
-  request: ServerRequest,
-  signal: AbortSignal,
-) => Promise<Record<string, unknown>>) & { readonly session?: object };
+// the type lives with the tracker that routes by it; call-scope.ts still imports it from here
+export type { ClientRelay } from "./relay-tracker.js";
 
 /** What the gateway tells upstreams it can do: whatever its clients can, relayed. */
 export const RELAYED_CAPABILITIES: ClientCapabilities = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ClientRelay } from "./client-relay.js";
+import type { ClientRelay } from "./relay-tracker.js";
 import { createRelayTracker } from "./relay-tracker.js";
 
 const relayOf = (session: object): ClientRelay => Object.assign(async () => ({}), { session });

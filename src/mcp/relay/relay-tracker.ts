@@ -7,7 +7,14 @@
  * such a request during a call, the calls of different sessions take turns on its connection
  * (calls of one session still run together), so every later request has exactly one owner.
  */
-import type { ClientRelay } from "./client-relay.js";
+import type { ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+
+/** Sends one server→client request to a client session and returns its result. `session` is
+ * the same object for every relay of one client session: requests are routed by it. */
+export type ClientRelay = ((
+  request: ServerRequest,
+  signal: AbortSignal,
+) => Promise<Record<string, unknown>>) & { readonly session?: object };
 
 /** The owner of calls made without a client session (the library, a warm-up): they can
  * receive no relay, but they make a request arriving meanwhile ambiguous all the same. */

@@ -111,6 +111,19 @@ export function createGatewaySession(
         };
       });
   };
+  // bridge: a search made while servers are still starting says which were not searched
+  const startingNote = (called: string) => {
+    const pending = sift.upstreams.notReady();
+    if (options.mode !== "bridge" || called !== sift.disclosure.metaToolNames.search) return [];
+    if (pending.length === 0) return [];
+    const list = pending.map((server) => `"${server}"`).join(", ");
+    return [
+      {
+        type: "text" as const,
+        text: `Not searched yet, still starting: ${list}. Their tools join when they are up; search again in a moment.`,
+      },
+    ];
+  };
   // requests an upstream sends outside any call (roots after its initialize) come here too
   server.oninitialized = () => {
     const remove = sift.upstreams.addClient(relayThrough(server, server.request.bind(server)));
@@ -221,7 +234,9 @@ export function createGatewaySession(
     if (outcome.revealed.length > 0 && options.mode === "reveal") {
       await server.sendToolListChanged().catch(() => undefined);
     }
-    const notes = outcome.isError ? [] : describedInstructions(request.params.arguments);
+    const notes = outcome.isError
+      ? []
+      : [...describedInstructions(request.params.arguments), ...startingNote(name)];
     return {
       content: [...outcome.content, ...notes],
       ...(outcome.structuredContent !== undefined

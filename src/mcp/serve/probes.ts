@@ -5,14 +5,21 @@
  * they say nothing about tools or sessions.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { HttpGatewayOptions } from "./serve-gateway.js";
+import type { MCPToolSift } from "../create-mcp-toolsift.js";
+import type { SessionStore } from "../state/session-store.js";
+
+/** What the probes read of the gateway's options. */
+export interface ProbeOptions {
+  sift: Pick<MCPToolSift, "upstreams">;
+  state?: { store: Pick<SessionStore, "ping"> };
+}
 
 function json(response: ServerResponse, status: number, body: unknown): void {
   response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
 }
 
 /** Why this replica should not get traffic now; empty when it is ready. */
-export async function readinessProblems(options: HttpGatewayOptions): Promise<string[]> {
+export async function readinessProblems(options: ProbeOptions): Promise<string[]> {
   const problems: string[] = [];
   const upstreams = options.sift.upstreams.status();
   const usable = upstreams.filter((each) => each.state !== "down" && each.state !== "closed");
@@ -31,7 +38,7 @@ export async function readinessProblems(options: HttpGatewayOptions): Promise<st
 export function probe(
   request: IncomingMessage,
   response: ServerResponse,
-  options: HttpGatewayOptions,
+  options: ProbeOptions,
 ): boolean {
   const path = new URL(request.url ?? "/", "http://localhost").pathname;
   if (request.method !== "GET" || (path !== "/healthz" && path !== "/readyz")) return false;

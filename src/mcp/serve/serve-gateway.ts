@@ -22,6 +22,7 @@ import {
   readBoundedJson,
   resolveHttpLimits,
 } from "./http-limits.js";
+import type { HttpSession } from "./http-session.js";
 import { modernRefusal } from "./modern-refusal.js";
 import { probe } from "./probes.js";
 
@@ -194,17 +195,7 @@ export interface HttpGatewayOptions extends GatewaySessionOptions, HttpLimits {
   state?: ReplicaState;
 }
 
-/** One client session served by this process. */
-export interface HttpSession {
-  server: Server;
-  transport: StreamableHTTPServerTransport;
-  /** When its last request started (`Date.now()`). */
-  seen: number;
-  /** Requests other than a GET stream still being answered: a long call is not idleness. */
-  active: number;
-  /** The client's standalone (GET) streams open on this process. */
-  streams: number;
-}
+export type { HttpSession } from "./http-session.js";
 
 /** Closes the sessions idle past `idleMs`, checking often enough to close them within about
  * half that again; the timer never keeps the process alive. Returns the stop function. */

@@ -22,21 +22,12 @@ function capped<T>(items: T[], max: number): T[] {
   return items.length > max ? items.slice(items.length - max) : items;
 }
 
-/** Creates an in-memory store: entries expire `sessionTtlMs` after their session's last use
- * (checked when read) and the same caps as the Redis store apply. */
-export function createMemorySessionStore(
-  limits: SessionStoreLimits & { now?: () => number } = {},
-): SessionStore {
-  const bounds = { ...SESSION_STORE_DEFAULTS, ...limits };
-  const now = limits.now ?? Date.now;
+/** The live entries: one expires `sessionTtlMs` after its last use (checked when read). */
+function memoryEntries(ttlMs: number, now: () => number) {
   const sessions = new Map<string, SessionEntry>();
-  const pins = new Map<string, string>();
-  const handlers = new Set<(message: StateMessage) => void>();
-  const replica = randomUUID();
-
   const live = (id: string): SessionEntry | undefined => {
     const entry = sessions.get(id);
-    if (entry && now() - entry.touchedAt > bounds.sessionTtlMs) {
+    if (entry && now() - entry.touchedAt > ttlMs) {
       sessions.delete(id);
       return undefined;
     }
@@ -51,6 +42,40 @@ export function createMemorySessionStore(
     entry.touchedAt = now();
     return entry;
   };
+  return { sessions, live, entryOf };
+}
+
+/** The message bus of one process: a message reaches every subscriber, marked from `replica`. */
+function memoryBus(replica: string) {
+  const handlers = new Set<(message: StateMessage) => void>();
+  return {
+    publish: async (message) => {
+      for (const handler of handlers) handler({ ...message, from: replica });
+    },
+    subscribe: (handler) => {
+      handlers.add(handler);
+      return () => handlers.delete(handler);
+    },
+    ping: async () => undefined,
+    close: async () => {
+      handlers.clear();
+    },
+  } satisfies Partial<SessionStore> as Pick<
+    SessionStore,
+    "publish" | "subscribe" | "ping" | "close"
+  >;
+}
+
+/** Creates an in-memory store: entries expire `sessionTtlMs` after their session's last use
+ * (checked when read) and the same caps as the Redis store apply. */
+export function createMemorySessionStore(
+  limits: SessionStoreLimits & { now?: () => number } = {},
+): SessionStore {
+  const bounds = { ...SESSION_STORE_DEFAULTS, ...limits };
+  const now = limits.now ?? Date.now;
+  const { sessions, live, entryOf } = memoryEntries(bounds.sessionTtlMs, now);
+  const pins = new Map<string, string>();
+  const replica = randomUUID();
 
   return {
     kind: "memory",
@@ -101,16 +126,6 @@ export function createMemorySessionStore(
       entry.events = capped([...entry.events, event], bounds.maxEventsPerSession);
     },
     events: async (id) => [...(live(id)?.events ?? [])],
-    publish: async (message) => {
-      for (const handler of handlers) handler({ ...message, from: replica });
-    },
-    subscribe: (handler) => {
-      handlers.add(handler);
-      return () => handlers.delete(handler);
-    },
-    ping: async () => undefined,
-    close: async () => {
-      handlers.clear();
-    },
+    ...memoryBus(replica),
   };
 }

@@ -66,25 +66,45 @@ export function redactUrl(url: string): string {
   }
 }
 
-/** Connects to Redis; rejects with a clear error when the URL is bad or the package missing. */
-export async function createRedisSessionStore(
-  options: RedisSessionStoreOptions,
-): Promise<SessionStore> {
-  if (!/^rediss?:\/\//.test(options.url)) {
-    throw new ToolsiftError(
-      "invalid_option",
-      `--state "${redactUrl(options.url)}" is not a Redis URL; use redis://HOST:PORT[/DB].`,
-    );
-  }
-  const redis = await loadRedis(options.url);
-  const bounds = { ...SESSION_STORE_DEFAULTS, ...options };
-  const prefix = options.prefix ?? "toolsift:";
-  const ttl = bounds.sessionTtlMs;
-  // the first connection fails at once (a wrong URL is reported at startup); a lost one is
-  // retried for ever, backing off to every 2 s, so the gateway resumes when Redis returns
+/** Every key of one prefix; `all(id)` lists a session's keys (spill texts aside). */
+function redisKeys(prefix: string) {
+  const key = {
+    session: (id: string) => `${prefix}session:${id}`,
+    reveals: (id: string) => `${prefix}reveals:${id}`,
+    tokens: (id: string) => `${prefix}tokens:${id}`,
+    spills: (id: string) => `${prefix}spills:${id}`,
+    spill: (id: string, spillId: string) => `${prefix}spill:${id}:${spillId}`,
+    events: (id: string) => `${prefix}events:${id}`,
+    pins: `${prefix}pins`,
+  };
+  return {
+    ...key,
+    all: (id: string) => [
+      key.session(id),
+      key.reveals(id),
+      key.tokens(id),
+      key.spills(id),
+      key.events(id),
+    ],
+  };
+}
+
+/** What the store's methods share. */
+interface RedisContext {
+  client: RedisClient;
+  key: ReturnType<typeof redisKeys>;
+  bounds: Required<SessionStoreLimits>;
+  /** Runs a command; a failure becomes `StoreUnavailableError`. */
+  run: <T>(command: () => Promise<T>) => Promise<T>;
+}
+
+/** Connects the command client and the subscriber; the first connection fails at once (a wrong
+ * URL is reported at startup), a lost one is retried for ever, backing off to every 2 s, so the
+ * gateway resumes when Redis returns. */
+async function connectRedis(redis: RedisModule, url: string) {
   let connected = false;
   const clientOptions = {
-    url: options.url,
+    url,
     disableOfflineQueue: true,
     socket: {
       connectTimeout: 2_000,
@@ -107,48 +127,15 @@ export async function createRedisSessionStore(
     await Promise.all(
       [client.disconnect(), subscriber.disconnect()].map((p) => p.catch(() => undefined)),
     );
-    throw storeUnreachable(options.url, cause);
+    throw storeUnreachable(url, cause);
   }
-  const replica = randomUUID();
-  const channel = `${prefix}bus`;
-  const handlers = new Set<(message: StateMessage) => void>();
-  await subscriber.subscribe(channel, (text: string) => {
-    let message: StateMessage;
-    try {
-      message = JSON.parse(text) as StateMessage;
-    } catch {
-      return;
-    }
-    for (const handler of handlers) handler(message);
-  });
+  return { client, subscriber, lastError: () => lastError };
+}
 
-  const key = {
-    session: (id: string) => `${prefix}session:${id}`,
-    reveals: (id: string) => `${prefix}reveals:${id}`,
-    tokens: (id: string) => `${prefix}tokens:${id}`,
-    spills: (id: string) => `${prefix}spills:${id}`,
-    spill: (id: string, spillId: string) => `${prefix}spill:${id}:${spillId}`,
-    events: (id: string) => `${prefix}events:${id}`,
-    pins: `${prefix}pins`,
-  };
-  const sessionKeys = (id: string) => [
-    key.session(id),
-    key.reveals(id),
-    key.tokens(id),
-    key.spills(id),
-    key.events(id),
-  ];
-  const run = async <T>(command: () => Promise<T>): Promise<T> => {
-    try {
-      return await command();
-    } catch (cause) {
-      throw storeUnreachable(options.url, cause);
-    }
-  };
-
+/** Session records, reveals and result tokens. */
+function sessionMethods({ client, key, bounds, run }: RedisContext) {
+  const ttl = bounds.sessionTtlMs;
   return {
-    kind: "redis",
-    replica,
     putSession: (record) =>
       run(async () => {
         await client.set(key.session(record.id), JSON.stringify(record), { PX: ttl });
@@ -161,13 +148,13 @@ export async function createRedisSessionStore(
     touchSession: (id) =>
       run(async () => {
         const multi = client.multi();
-        for (const name of sessionKeys(id)) multi.pExpire(name, ttl);
+        for (const name of key.all(id)) multi.pExpire(name, ttl);
         await multi.exec();
       }),
     deleteSession: (id) =>
       run(async () => {
         const spills = await client.lRange(key.spills(id), 0, -1);
-        await client.del([...sessionKeys(id), ...spills.map((spillId) => key.spill(id, spillId))]);
+        await client.del([...key.all(id), ...spills.map((spillId) => key.spill(id, spillId))]);
       }),
     revealed: (id) => run(() => client.zRange(key.reveals(id), 0, -1)),
     addReveals: (id, names) =>
@@ -196,6 +183,23 @@ export async function createRedisSessionStore(
           .exec();
         return Number(total);
       }),
+  } satisfies Partial<SessionStore> as Pick<
+    SessionStore,
+    | "putSession"
+    | "getSession"
+    | "touchSession"
+    | "deleteSession"
+    | "revealed"
+    | "addReveals"
+    | "resultTokens"
+    | "addResultTokens"
+  >;
+}
+
+/** Spills, pins and recorder events. */
+function dataMethods({ client, key, bounds, run }: RedisContext) {
+  const ttl = bounds.sessionTtlMs;
+  return {
     putSpill: (id, spillId, text) =>
       run(async () => {
         await client
@@ -231,6 +235,52 @@ export async function createRedisSessionStore(
       run(async () =>
         (await client.lRange(key.events(id), 0, -1)).map((text) => JSON.parse(text) as unknown),
       ),
+  } satisfies Partial<SessionStore> as Pick<
+    SessionStore,
+    "putSpill" | "readSpill" | "pins" | "setPin" | "recordEvent" | "events"
+  >;
+}
+
+/** Connects to Redis; rejects with a clear error when the URL is bad or the package missing. */
+export async function createRedisSessionStore(
+  options: RedisSessionStoreOptions,
+): Promise<SessionStore> {
+  if (!/^rediss?:\/\//.test(options.url)) {
+    throw new ToolsiftError(
+      "invalid_option",
+      `--state "${redactUrl(options.url)}" is not a Redis URL; use redis://HOST:PORT[/DB].`,
+    );
+  }
+  const redis = await loadRedis(options.url);
+  const bounds = { ...SESSION_STORE_DEFAULTS, ...options };
+  const prefix = options.prefix ?? "toolsift:";
+  const { client, subscriber, lastError } = await connectRedis(redis, options.url);
+  const replica = randomUUID();
+  const channel = `${prefix}bus`;
+  const handlers = new Set<(message: StateMessage) => void>();
+  await subscriber.subscribe(channel, (text: string) => {
+    let message: StateMessage;
+    try {
+      message = JSON.parse(text) as StateMessage;
+    } catch {
+      return;
+    }
+    for (const handler of handlers) handler(message);
+  });
+  const run = async <T>(command: () => Promise<T>): Promise<T> => {
+    try {
+      return await command();
+    } catch (cause) {
+      throw storeUnreachable(options.url, cause);
+    }
+  };
+  const context: RedisContext = { client, key: redisKeys(prefix), bounds, run };
+
+  return {
+    kind: "redis",
+    replica,
+    ...sessionMethods(context),
+    ...dataMethods(context),
     publish: (message) =>
       run(async () => {
         await client.publish(channel, JSON.stringify({ ...message, from: replica }));
@@ -240,7 +290,7 @@ export async function createRedisSessionStore(
       return () => handlers.delete(handler);
     },
     ping: async () => {
-      if (!client.isReady) throw storeUnreachable(options.url, lastError ?? "not connected");
+      if (!client.isReady) throw storeUnreachable(options.url, lastError() ?? "not connected");
       await run(() => client.ping());
     },
     close: async () => {

@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import type { HttpSession } from "../serve/serve-gateway.js";
+import type { HttpSession } from "../serve/http-session.js";
 import {
   adoptSession,
   awaitsResponse,

@@ -18,10 +18,10 @@ import {
 import type { ToolResult } from "../../catalog/index.js";
 import { errorText } from "../../internal/index.js";
 import type { UpstreamProgress } from "../relay/call-scope.js";
-import type { ClientRelay } from "../relay/client-relay.js";
+import type { ClientRelay } from "../relay/relay-tracker.js";
 import type { MCPLogEntry, UpstreamServerConfig } from "../types.js";
+import { boundStdioReads } from "./bound-stdio-reads.js";
 import { holdResponsesBehindProgress } from "./hold-responses.js";
-import { boundStdioReads } from "./upstream-transport.js";
 
 /** The modern revision this path was built and tested against. */
 export const MODERN_PROTOCOL_VERSION = "2026-07-28";

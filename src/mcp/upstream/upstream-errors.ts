@@ -41,6 +41,10 @@ function explainUpstreamError(
       return `Server "${server}" rejected the credentials (HTTP ${code}) during ${during}. Fix "headers" (e.g. Authorization) for "${server}" in the config.`;
     }
   }
+  if (code === "start_timeout") {
+    const seconds = (error as { limitMs?: number }).limitMs ?? 0;
+    return `Server "${server}" did not finish starting (initialize and every page of tools/list) within ${seconds / 1000} s, so the attempt was stopped. Check that it starts on its own (run its command in a terminal), or raise the start timeout (startTimeoutMs).`;
+  }
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout && during === "start") {
     return `Server "${server}" did not answer initialize in time. Check that it speaks MCP on ${"command" in config ? "stdout (a server that prints logs to stdout breaks the protocol)" : config.url}, or raise the start timeout.`;
   }

@@ -64,6 +64,25 @@ describe("an upstream that answers too much, crashes or floods", () => {
     expect(logs.filter((line) => /Skipped a 22\.\d MB message/u.test(line))).toHaveLength(5);
   }, 120_000);
 
+  it("bounds the whole start with one limit: a slow pager cannot stretch it page by page", async () => {
+    const logs: string[] = [];
+    // four pages of 1.5 s each: every page is within the 4 s limit, the whole start is not
+    const server = open(
+      createUpstreamServer({
+        name: "pager",
+        config: { command: "node", args: [faultServer], env: { FAULT_PAGE_DELAY_MS: "1500" } },
+        log: (entry) => logs.push(entry.message),
+        onTools: () => undefined,
+        startTimeoutMs: 4_000,
+      }),
+    );
+    await expect(server.start()).rejects.toThrow(
+      /Server "pager" did not finish starting \(initialize and every page of tools\/list\) within 4 s/,
+    );
+    expect(server.status()).toMatchObject({ state: "down" });
+    expect(server.pid()).toBeUndefined();
+  });
+
   it("restarts a server again after a quiet period once maxRestarts attempts have failed", async () => {
     const server = open(
       createUpstreamServer({

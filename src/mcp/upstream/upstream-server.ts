@@ -1,49 +1,43 @@
 /**
  * One upstream MCP server: starts it (stdio or HTTP), lists its tools page by page, routes calls
  * to it with a time limit, notices crashes and restarts it lazily on the next call with a
- * bounded number of attempts and a growing pause between failed ones.
+ * bounded number of attempts and a growing pause between failed ones. Its life is the state
+ * machine of upstream-state.ts; how a connection opens is upstream-connect.ts, when a restart
+ * may be tried restart-gate.ts.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
   CallToolResultSchema,
   type ClientRequest,
   ErrorCode,
   type LoggingMessageNotification,
-  LoggingMessageNotificationSchema,
   McpError,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ResourceUpdatedNotificationSchema,
   type ServerCapabilities,
   type ServerNotification,
   type Tool,
-  ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { ToolResult } from "../../catalog/index.js";
 import type { ElicitationHandler } from "../relay/answer-elicitation.js";
 import type { UpstreamProgress } from "../relay/call-scope.js";
-import {
-  type ClientRelay,
-  createServerRequestRelay,
-  installClientRelay,
-  RELAYED_CAPABILITIES,
-} from "../relay/client-relay.js";
-import { createRelayTracker } from "../relay/relay-tracker.js";
-import type { MCPLogEntry, UpstreamServerConfig, UpstreamState, UpstreamStatus } from "../types.js";
+import { createServerRequestRelay } from "../relay/client-relay.js";
+import { type ClientRelay, createRelayTracker, type RelayTracker } from "../relay/relay-tracker.js";
+import type { MCPLogEntry, UpstreamServerConfig, UpstreamStatus } from "../types.js";
+import { isTooLarge, tooLargeText } from "./bound-stdio-reads.js";
 import { coalesceProgress } from "./coalesce-progress.js";
-import { holdResponsesBehindProgress } from "./hold-responses.js";
 import { limitLogMessages } from "./limit-log-messages.js";
-import { connectModern, type ModernConnection, refusedLegacy } from "./modern-upstream.js";
-import { upstreamErrorText } from "./upstream-errors.js";
+import { createRestartGate, type RestartGate } from "./restart-gate.js";
 import {
-  createUpstreamTransport,
-  isTooLarge,
-  listAllTools,
-  tooLargeText,
-} from "./upstream-transport.js";
+  type ConnectHooks,
+  closeConnection,
+  openConnection,
+  pidOf,
+  sdkOf,
+  type UpstreamConnection,
+} from "./upstream-connect.js";
+import { upstreamErrorText } from "./upstream-errors.js";
+import { createUpstreamLife, type UpstreamLife } from "./upstream-state.js";
+import { listAllTools } from "./upstream-transport.js";
 
 /** Options of `createUpstreamServer`. */
 export interface UpstreamServerOptions {
@@ -66,7 +60,8 @@ export interface UpstreamServerOptions {
   /** After `maxRestarts` restarts without a successful call, no restart is tried for this many
    * milliseconds after the last failure; then the count starts again. Default 60,000. */
   restartQuietMs?: number;
-  /** Milliseconds to connect and initialize; default 30,000. */
+  /** Milliseconds for the whole start: connect, initialize and every page of `tools/list`;
+   * default 30,000. */
   startTimeoutMs?: number;
   clientInfo?: { name: string; version: string };
 }
@@ -112,331 +107,359 @@ function errorResult(text: string): ToolResult {
   return { content: [{ type: "text", text }], isError: true };
 }
 
-/** Creates an upstream; nothing starts until `start()` or the first call. */
-export function createUpstreamServer(options: UpstreamServerOptions): UpstreamServer {
-  const { name, config, log } = options;
-  const maxRestarts = options.maxRestarts ?? 3;
-  const restartQuietMs = options.restartQuietMs ?? 60_000;
-  /** When the server last went down or failed to restart: the quiet period counts from it. */
-  let lastFailureAt = 0;
-  const callTimeoutMs = config.callTimeoutMs ?? 60_000;
-  let state: UpstreamState = "idle";
-  let client: Client | undefined;
-  let transport: Transport | undefined;
-  /** Set instead of `client` when the server speaks only the modern era (2026-07-28). */
-  let modern: ModernConnection | undefined;
-  let starting: Promise<void> | undefined;
-  let toolCount = config.tools?.length ?? 0;
-  let restarts = 0;
-  let nextAttemptAt = 0;
-  let lastError: string | undefined;
-  const relays = createRelayTracker(options.connectedClients ?? (() => []));
-  const serverRequests = createServerRequestRelay(name, relays, {
-    onElicitation: options.onElicitation,
-    log,
+/** Everything one upstream knows while it runs; changed only by the functions below. */
+interface UpstreamRun {
+  readonly name: string;
+  readonly config: UpstreamServerConfig;
+  readonly options: UpstreamServerOptions;
+  readonly log: (entry: MCPLogEntry) => void;
+  readonly life: UpstreamLife;
+  readonly gate: RestartGate;
+  readonly relays: RelayTracker;
+  readonly hooks: Omit<ConnectHooks, "opened">;
+  readonly callTimeoutMs: number;
+  readonly startTimeoutMs: number;
+  /** The open connection: set from the handshake on (so a listing can read its instructions). */
+  connection: UpstreamConnection | undefined;
+  /** The start under way, which concurrent callers share. */
+  starting: Promise<void> | undefined;
+  toolCount: number;
+  lastError: string | undefined;
+  /** Calls in flight that want progress (see `holdResponsesBehindProgress`). */
+  progressCalls: number;
+  /** The connection whose first `list_changed` was logged at info level. */
+  announcedFor: UpstreamConnection | undefined;
+}
+
+const publish = (run: UpstreamRun, tools: readonly Tool[]) => {
+  run.toolCount = tools.length;
+  run.options.onTools(tools);
+};
+
+/** The connection closed under a ready server: it is down until the next call restarts it. */
+function connectionLost(run: UpstreamRun, connection: UpstreamConnection): void {
+  if (run.connection !== connection) return;
+  run.connection = undefined;
+  // during a start the listing fails on its own and the start says why
+  if (!run.life.can("lost")) return;
+  run.life.advance("lost");
+  run.gate.failed(false);
+  run.lastError = "the connection closed (the process exited or the server hung up)";
+  run.log({ level: "warn", server: run.name, message: `Server went down: ${run.lastError}.` });
+}
+
+// servers announce list_changed several times as they start: said once per connection, the
+// rest at debug level, so a start logs one line and not four
+async function relistInto(run: UpstreamRun, connection: UpstreamConnection): Promise<void> {
+  const level = run.announcedFor === connection ? "debug" : "info";
+  run.announcedFor = connection;
+  run.log({ level, server: run.name, message: "tools/list_changed: re-listing." });
+  try {
+    publish(run, await listAllTools(sdkOf(connection), run.startTimeoutMs));
+  } catch (error) {
+    run.log({ level: "warn", server: run.name, message: `Re-listing failed: ${String(error)}` });
+  }
+}
+
+/** Connects and lists every page, all within one limit: a slow pager cannot stretch it. */
+async function connectAndList(run: UpstreamRun): Promise<void> {
+  const opened: (() => Promise<void>)[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          Object.assign(new Error("start timeout"), {
+            code: "start_timeout",
+            limitMs: run.startTimeoutMs,
+          }),
+        ),
+      run.startTimeoutMs,
+    );
   });
-  let progressCalls = 0;
-  // one limit per server, across its restarts: a flood of log lines is thinned and counted
-  const passLog = limitLogMessages(name, (params) => options.onLogMessage?.(params));
+  const work = (async () => {
+    const connection = await openConnection({
+      ...run.hooks,
+      opened: (close) => opened.push(close),
+    });
+    run.connection = connection;
+    publish(run, await listAllTools(sdkOf(connection), run.startTimeoutMs));
+  })();
+  try {
+    await Promise.race([work, limit]);
+  } catch (error) {
+    run.connection = undefined;
+    // a half-started process must not outlive the failed (or abandoned) attempt
+    await Promise.all(opened.map((close) => close().catch(() => undefined)));
+    work.catch(() => undefined);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
-  const startTimeoutMs = options.startTimeoutMs ?? 30_000;
-  const listAll = (connected: Client | ModernConnection) => listAllTools(connected, startTimeoutMs);
-  const publish = (tools: readonly Tool[]) => {
-    toolCount = tools.length;
-    options.onTools(tools);
-  };
+/** One start (first or restart): `starting`/`restarting` → `ready`, or `down` with the reason. */
+async function startOnce(run: UpstreamRun, event: "start" | "restart"): Promise<void> {
+  run.life.advance(event);
+  try {
+    await connectAndList(run);
+  } catch (error) {
+    if (run.life.state === "closed") throw new Error(`Server "${run.name}" is closed.`);
+    run.lastError = upstreamErrorText(run.name, run.config, error, "start");
+    run.life.advance("failed");
+    throw new Error(run.lastError, { cause: error });
+  }
+  if (run.life.state === "closed") {
+    // closed while starting: the new connection goes too
+    const connection = run.connection;
+    run.connection = undefined;
+    if (connection) await closeConnection(connection);
+    throw new Error(`Server "${run.name}" is closed.`);
+  }
+  run.life.advance("connected");
+  run.lastError = undefined;
+  run.log({ level: "info", server: run.name, message: `Connected (${run.toolCount} tools).` });
+}
 
-  const wentDown = () => {
-    client = undefined;
-    transport = undefined;
-    modern = undefined;
-    if (state === "closed") return;
-    state = "down";
-    lastFailureAt = Date.now();
-    lastError = "the connection closed (the process exited or the server hung up)";
-    log({ level: "warn", server: name, message: `Server went down: ${lastError}.` });
-  };
+/** Starts the server unless it is up or a start is under way (which the caller then shares). */
+function start(run: UpstreamRun): Promise<void> {
+  const { state } = run.life;
+  if (state === "ready") return Promise.resolve();
+  if (state === "closed") return Promise.reject(new Error(`Server "${run.name}" is closed.`));
+  if (state === "needs_login") {
+    return Promise.reject(
+      new Error(
+        `Server "${run.name}" needs a login; log in (see the gateway log), then call it again.`,
+      ),
+    );
+  }
+  run.starting ??= startOnce(run, state === "down" ? "restart" : "start").finally(() => {
+    run.starting = undefined;
+  });
+  return run.starting;
+}
 
-  // servers announce list_changed several times as they start: said once per connection, the
-  // rest at debug level, so a start logs one line and not four
-  let announcedFor: Client | ModernConnection | undefined;
-  const relistInto = async (connected: Client | ModernConnection) => {
-    const level = announcedFor === connected ? "debug" : "info";
-    announcedFor = connected;
-    log({ level, server: name, message: "tools/list_changed: re-listing." });
+/** Brings the server up for a call, or says at once why it cannot. */
+async function ensureUp(run: UpstreamRun): Promise<string | undefined> {
+  const { state } = run.life;
+  if (state === "ready") return undefined;
+  if (state === "closed") return `Server "${run.name}" is closed; restart the gateway to use it.`;
+  if (state === "down" && !run.starting) {
+    const refusal = run.gate.refusal(run.lastError);
+    if (refusal !== undefined) return `Server "${run.name}" ${refusal}`;
+    const attempt = run.gate.attempt();
+    run.log({ level: "info", server: run.name, message: `Restarting (attempt ${attempt}).` });
     try {
-      publish(await listAll(connected));
-    } catch (error) {
-      log({ level: "warn", server: name, message: `Re-listing failed: ${String(error)}` });
-    }
-  };
-
-  /** A server that refused the legacy handshake: the v2 client, era negotiated. */
-  const connectModernEra = async (): Promise<void> => {
-    const connection: ModernConnection = await connectModern({
-      config,
-      clientInfo: options.clientInfo ?? { name: "toolsift", version: "0.1.0" },
-      timeout: startTimeoutMs,
-      onServerRequest: serverRequests,
-      progressActive: () => progressCalls > 0,
-      onToolsChanged: () => void relistInto(connection),
-      onClose: () => {
-        if (modern === connection) wentDown();
-      },
-      onStderr: (line) => log({ level: "debug", server: name, message: line }),
-      name,
-      log,
-    });
-    modern = connection;
-    state = "ready";
-    log({
-      level: "info",
-      server: name,
-      message: `Speaks MCP ${connection.version} only; connected with the v2 client.`,
-    });
-    publish(await listAll(connection));
-  };
-
-  const connect = async (useSse: boolean): Promise<void> => {
-    const next = new Client(options.clientInfo ?? { name: "toolsift", version: "0.1.0" }, {
-      capabilities: RELAYED_CAPABILITIES,
-    });
-    installClientRelay(next, serverRequests);
-    const nextTransport = createUpstreamTransport(name, config, useSse, log);
-    next.onclose = () => {
-      if (client === next) wentDown();
-    };
-    next.setNotificationHandler(ToolListChangedNotificationSchema, () => relistInto(next));
-    next.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
-      passLog(notification.params);
-    });
-    for (const schema of [
-      ResourceUpdatedNotificationSchema,
-      ResourceListChangedNotificationSchema,
-      PromptListChangedNotificationSchema,
-    ]) {
-      next.setNotificationHandler(schema, (notification) => {
-        options.onNotification?.(notification as ServerNotification);
-      });
-    }
-    try {
-      await next.connect(nextTransport, { timeout: startTimeoutMs });
-    } catch (error) {
-      // a half-started process must not outlive the failed attempt
-      await nextTransport.close().catch(() => undefined);
-      throw error;
-    }
-    holdResponsesBehindProgress(nextTransport, () => progressCalls > 0);
-    client = next;
-    transport = nextTransport;
-    state = "ready";
-    publish(await listAll(next));
-  };
-
-  const startOnce = async (): Promise<void> => {
-    state = "starting";
-    try {
-      try {
-        await connect(!("command" in config) && config.transport === "sse");
-      } catch (error) {
-        if (refusedLegacy(error)) {
-          await connectModernEra();
-        } else {
-          // servers from before streamable HTTP answer its POST with 4xx: try the legacy transport
-          const status = (error as { code?: unknown }).code;
-          const legacy = typeof status === "number" && status >= 400 && status < 500;
-          if ("command" in config || config.transport !== undefined || !legacy) throw error;
-          log({ level: "info", server: name, message: "Streamable HTTP refused; trying SSE." });
-          await connect(true);
-        }
-      }
-      lastError = undefined;
-      log({ level: "info", server: name, message: `Connected (${toolCount} tools).` });
-    } catch (error) {
-      state = "down";
-      lastError = upstreamErrorText(name, config, error, "start");
-      await transport?.close().catch(() => undefined);
-      await modern?.close().catch(() => undefined);
-      client = undefined;
-      transport = undefined;
-      modern = undefined;
-      throw new Error(lastError, { cause: error });
-    }
-  };
-
-  const start = (): Promise<void> => {
-    if (state === "ready") return Promise.resolve();
-    if (state === "closed") return Promise.reject(new Error(`Server "${name}" is closed.`));
-    starting ??= startOnce().finally(() => {
-      starting = undefined;
-    });
-    return starting;
-  };
-
-  /** Brings the server up for a call, or says at once why it cannot. */
-  const ensureUp = async (): Promise<string | undefined> => {
-    if (state === "ready") return undefined;
-    if (state === "closed") return `Server "${name}" is closed; restart the gateway to use it.`;
-    if (state === "idle" || state === "starting") {
-      try {
-        await start();
-        return undefined;
-      } catch (error) {
-        return (error as Error).message;
-      }
-    }
-    // down: restart lazily, a bounded number of times, pausing longer after each failure; after
-    // `maxRestarts` failures, a quiet period, then the count starts again (never down for good)
-    if (restarts >= maxRestarts) {
-      const quiet = lastFailureAt + restartQuietMs - Date.now();
-      if (quiet > 0) {
-        return `Server "${name}" is down and ${restarts} restarts failed (last error: ${lastError}); the next attempt is in ${Math.ceil(quiet / 1000)} s. Fix the server (see the gateway log), or try again then.`;
-      }
-      restarts = 0;
-      nextAttemptAt = 0;
-    }
-    const wait = nextAttemptAt - Date.now();
-    if (wait > 0) {
-      return `Server "${name}" is down (${lastError}); the next restart attempt is in ${Math.ceil(wait / 1000)} s. Try again then.`;
-    }
-    restarts += 1;
-    log({ level: "info", server: name, message: `Restarting (attempt ${restarts}).` });
-    try {
-      await start();
+      await start(run);
       return undefined;
     } catch (error) {
-      lastFailureAt = Date.now();
-      nextAttemptAt = lastFailureAt + Math.min(500 * 2 ** (restarts - 1), 10_000);
+      run.gate.failed(true);
       return (error as Error).message;
     }
-  };
+  }
+  try {
+    await start(run);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
 
-  /** Sends one tools/call on whichever connection is up. */
-  const sendCall = (
-    connected: Client | undefined,
-    modernConnection: ModernConnection | undefined,
-    tool: string,
-    args: Record<string, unknown>,
-    signal: AbortSignal | undefined,
-    onProgress: ((progress: UpstreamProgress) => void) | undefined,
-  ): Promise<ToolResult> => {
-    if (modernConnection) {
-      return modernConnection.callTool(tool, args, {
-        timeout: callTimeoutMs,
-        ...(signal ? { signal } : {}),
-        ...(onProgress ? { onProgress } : {}),
-      });
-    }
-    return (connected as Client).request(
-      { method: "tools/call", params: { name: tool, arguments: args } },
-      CallToolResultSchema,
-      {
-        timeout: callTimeoutMs,
-        ...(signal ? { signal } : {}),
-        // a server that keeps reporting progress is working, not hung
-        ...(onProgress ? { onprogress: onProgress, resetTimeoutOnProgress: true } : {}),
-      },
-    ) as Promise<ToolResult>;
-  };
+/** Sends one tools/call on whichever connection is up. */
+function sendCall(
+  run: UpstreamRun,
+  connection: UpstreamConnection,
+  tool: string,
+  args: Record<string, unknown>,
+  signal: AbortSignal | undefined,
+  onProgress: ((progress: UpstreamProgress) => void) | undefined,
+): Promise<ToolResult> {
+  const timeout = run.callTimeoutMs;
+  if (connection.kind === "modern") {
+    return connection.modern.callTool(tool, args, {
+      timeout,
+      ...(signal ? { signal } : {}),
+      ...(onProgress ? { onProgress } : {}),
+    });
+  }
+  return connection.client.request(
+    { method: "tools/call", params: { name: tool, arguments: args } },
+    CallToolResultSchema,
+    {
+      timeout,
+      ...(signal ? { signal } : {}),
+      // a server that keeps reporting progress is working, not hung
+      ...(onProgress ? { onprogress: onProgress, resetTimeoutOnProgress: true } : {}),
+    },
+  ) as Promise<ToolResult>;
+}
 
-  /** The result a failed call returns: what happened, to which tool, and what to do. */
-  const callFailure = (tool: string, error: unknown): ToolResult => {
-    const tooLarge = isTooLarge(error);
-    if (tooLarge) return errorResult(tooLargeText(name, `tools/call "${tool}"`, tooLarge));
-    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-      return errorResult(
-        `Server "${name}" did not answer tools/call "${tool}" within ${callTimeoutMs / 1000} s. Try again, or raise callTimeoutMs for "${name}" in the config.`,
-      );
-    }
-    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
-      return errorResult(
-        `Server "${name}" went down during tools/call "${tool}"; the call may or may not have taken effect. The server restarts on the next call.`,
-      );
-    }
-    return errorResult(upstreamErrorText(name, config, error, `tools/call "${tool}"`));
-  };
+/** The result a failed call returns: what happened, to which tool, and what to do. */
+function callFailure(run: UpstreamRun, tool: string, error: unknown): ToolResult {
+  const { name } = run;
+  const tooLarge = isTooLarge(error);
+  if (tooLarge) return errorResult(tooLargeText(name, `tools/call "${tool}"`, tooLarge));
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+    return errorResult(
+      `Server "${name}" did not answer tools/call "${tool}" within ${run.callTimeoutMs / 1000} s. Try again, or raise callTimeoutMs for "${name}" in the config.`,
+    );
+  }
+  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+    return errorResult(
+      `Server "${name}" went down during tools/call "${tool}"; the call may or may not have taken effect. The server restarts on the next call.`,
+    );
+  }
+  return errorResult(upstreamErrorText(name, run.config, error, `tools/call "${tool}"`));
+}
 
-  return {
+type CallOptions = Parameters<UpstreamServer["call"]>[2];
+
+async function callTool(
+  run: UpstreamRun,
+  tool: string,
+  args: Record<string, unknown>,
+  callOptions: NonNullable<CallOptions>,
+): Promise<ToolResult> {
+  const { signal, relay } = callOptions;
+  const problem = await ensureUp(run);
+  const connection = run.connection;
+  if (problem !== undefined || !connection) {
+    return errorResult(problem ?? `Server "${run.name}" is down.`);
+  }
+  // a flood of reports reaches the client thinned; the last one before the result
+  const progress = callOptions.onProgress && coalesceProgress(callOptions.onProgress);
+  if (progress) run.progressCalls += 1;
+  try {
+    const result = await run.relays.during(
+      relay,
+      () => sendCall(run, connection, tool, args, signal, progress?.report),
+      signal,
+    );
+    run.gate.succeeded();
+    return result;
+  } catch (error) {
+    return callFailure(run, tool, error);
+  } finally {
+    progress?.flush();
+    if (progress) run.progressCalls -= 1;
+  }
+}
+
+async function sendRequest<S extends z.ZodType>(
+  run: UpstreamRun,
+  request: ClientRequest,
+  schema: S,
+  requestOptions: { signal?: AbortSignal; relay?: ClientRelay },
+): Promise<z.infer<S>> {
+  const problem = await ensureUp(run);
+  const connection = run.connection;
+  if (problem !== undefined || !connection) {
+    throw new McpError(ErrorCode.InternalError, problem ?? `Server "${run.name}" is down.`);
+  }
+  const { signal, relay } = requestOptions;
+  const timing = { timeout: run.callTimeoutMs, ...(signal ? { signal } : {}) };
+  try {
+    return await run.relays.during(
+      relay,
+      async () =>
+        connection.kind === "modern"
+          ? (schema.parse(await connection.modern.request(request, timing)) as z.infer<S>)
+          : connection.client.request(request, schema, timing),
+      signal,
+    );
+  } catch (error) {
+    // the upstream's own JSON-RPC errors (unknown resource, bad argument) pass through as is
+    if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) throw error;
+    throw new McpError(
+      ErrorCode.InternalError,
+      upstreamErrorText(run.name, run.config, error, request.method),
+    );
+  }
+}
+
+function createRun(options: UpstreamServerOptions): UpstreamRun {
+  const { name, config, log } = options;
+  const relays = createRelayTracker(options.connectedClients ?? (() => []));
+  const startTimeoutMs = options.startTimeoutMs ?? 30_000;
+  // one limit per server, across its restarts: a flood of log lines is thinned and counted
+  const passLog = limitLogMessages(name, (params) => options.onLogMessage?.(params));
+  const run: UpstreamRun = {
     name,
-    start,
-    async call(tool, args, callOptions = {}) {
-      const { signal, relay } = callOptions;
-      const problem = await ensureUp();
-      const connected = client;
-      const modernConnection = modern;
-      if (problem !== undefined || (!connected && !modernConnection))
-        return errorResult(problem ?? `Server "${name}" is down.`);
-      // a flood of reports reaches the client thinned; the last one before the result
-      const progress = callOptions.onProgress && coalesceProgress(callOptions.onProgress);
-      if (progress) progressCalls += 1;
-      try {
-        const result = await relays.during(
-          relay,
-          () => sendCall(connected, modernConnection, tool, args, signal, progress?.report),
-          signal,
-        );
-        restarts = 0;
-        return result;
-      } catch (error) {
-        return callFailure(tool, error);
-      } finally {
-        progress?.flush();
-        if (progress) progressCalls -= 1;
-      }
+    config,
+    options,
+    log,
+    life: createUpstreamLife(name),
+    gate: createRestartGate(options.maxRestarts ?? 3, options.restartQuietMs ?? 60_000),
+    relays,
+    hooks: {
+      name,
+      config,
+      log,
+      clientInfo: options.clientInfo ?? { name: "toolsift", version: "0.1.0" },
+      timeoutMs: startTimeoutMs,
+      serverRequests: createServerRequestRelay(name, relays, {
+        onElicitation: options.onElicitation,
+        log,
+      }),
+      progressActive: () => run.progressCalls > 0,
+      onToolsChanged: (connection) => void relistInto(run, connection),
+      onClose: (connection) => connectionLost(run, connection),
+      onLogMessage: passLog,
+      onNotification: (notification) => options.onNotification?.(notification),
     },
-    async request(request, schema, requestOptions = {}) {
-      const problem = await ensureUp();
-      const connected = client;
-      const modernConnection = modern;
-      if (problem !== undefined || (!connected && !modernConnection)) {
-        throw new McpError(ErrorCode.InternalError, problem ?? `Server "${name}" is down.`);
-      }
-      const { signal, relay } = requestOptions;
-      const timing = { timeout: callTimeoutMs, ...(signal ? { signal } : {}) };
-      try {
-        return await relays.during(
-          relay,
-          async () =>
-            modernConnection
-              ? (schema.parse(await modernConnection.request(request, timing)) as z.infer<
-                  typeof schema
-                >)
-              : (connected as Client).request(request, schema, timing),
-          signal,
-        );
-      } catch (error) {
-        // the upstream's own JSON-RPC errors (unknown resource, bad argument) pass through as is
-        if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) throw error;
-        throw new McpError(
-          ErrorCode.InternalError,
-          upstreamErrorText(name, config, error, request.method),
-        );
-      }
-    },
-    capabilities: () => client?.getServerCapabilities() ?? modern?.capabilities(),
-    instructions: () => client?.getInstructions(),
+    callTimeoutMs: config.callTimeoutMs ?? 60_000,
+    startTimeoutMs,
+    connection: undefined,
+    starting: undefined,
+    toolCount: config.tools?.length ?? 0,
+    lastError: undefined,
+    progressCalls: 0,
+    announcedFor: undefined,
+  };
+  return run;
+}
+
+function capabilitiesOf(
+  connection: UpstreamConnection | undefined,
+): ServerCapabilities | undefined {
+  if (connection?.kind === "v1") return connection.client.getServerCapabilities();
+  return connection?.modern.capabilities();
+}
+
+/** Creates an upstream; nothing starts until `start()` or the first call. */
+export function createUpstreamServer(options: UpstreamServerOptions): UpstreamServer {
+  const run = createRun(options);
+  const sdk = () => (run.connection ? sdkOf(run.connection) : undefined);
+  return {
+    name: run.name,
+    start: () => start(run),
+    call: (tool, args, callOptions = {}) => callTool(run, tool, args, callOptions),
+    request: (request, schema, requestOptions = {}) =>
+      sendRequest(run, request, schema, requestOptions),
+    capabilities: () => capabilitiesOf(run.connection),
+    instructions: () =>
+      run.connection?.kind === "v1" ? run.connection.client.getInstructions() : undefined,
     async relist() {
-      await start();
-      const connected = client ?? modern;
-      if (connected) publish(await listAll(connected));
+      await start(run);
+      const connected = sdk();
+      if (connected) publish(run, await listAllTools(connected, run.startTimeoutMs));
     },
     status: () => ({
-      server: name,
-      state,
-      tools: toolCount,
-      restarts,
-      ...(lastError !== undefined && state !== "ready" ? { error: lastError } : {}),
+      server: run.name,
+      state: run.life.state,
+      tools: run.toolCount,
+      restarts: run.gate.restarts,
+      ...(run.lastError !== undefined && run.life.state !== "ready"
+        ? { error: run.lastError }
+        : {}),
     }),
-    client: () => client,
-    pid: () =>
-      transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined,
+    client: () => (run.connection?.kind === "v1" ? run.connection.client : undefined),
+    pid: () => pidOf(run.connection),
     async close() {
-      state = "closed";
-      const closing = [client, modern];
-      client = undefined;
-      transport = undefined;
-      modern = undefined;
-      await Promise.all(closing.map((connection) => connection?.close().catch(() => undefined)));
+      run.life.advance("close");
+      const connection = run.connection;
+      run.connection = undefined;
+      if (connection) await closeConnection(connection);
     },
   };
 }

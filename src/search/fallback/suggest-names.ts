@@ -11,17 +11,18 @@ import {
   maskDistance,
   NearestNames,
   nameSuffixStart,
+  PREFIX_DISTANCE,
+  PREFIX_WORDS,
+  queryEditBound,
   setBagProbe,
+  WHOLE_NAME_LIMIT,
+  WORD_MATCH_PENALTY,
+  wordEditBound,
 } from "../../internal/index.js";
 import { splitIdentifier } from "../../text/index.js";
 import { NAME_TF_MASK } from "../store/fields.js";
 import type { NameMasks } from "../store/name-masks.js";
 import type { PostingStore } from "../store/posting-store.js";
-
-/** Catalogs up to this size also compare the query with every whole name. */
-export const WHOLE_NAME_LIMIT = 5_000;
-/** Most words that start with a query word considered per query word. */
-const PREFIX_WORDS = 50;
 
 /** Offers every live tool whose name contains term `term`, at `distance`. */
 function offerNamesWith(
@@ -45,7 +46,7 @@ function offerNamesWith(
   }
 }
 
-/** Whole names (and their part after the namespace) within `ceil(length / 3)` edits of the query. */
+/** Whole names (and their part after the namespace) within `queryEditBound` edits of the query. */
 function offerWholeNames(
   whole: string,
   tools: readonly (ToolDefinition | undefined)[],
@@ -53,7 +54,7 @@ function offerWholeNames(
   nearest: NearestNames,
   accept: ((name: string) => boolean) | undefined,
 ): void {
-  const bound = Math.max(2, Math.ceil(whole.length / 3));
+  const bound = queryEditBound(whole.length);
   const wholeMask = letterMask(whole);
   setBagProbe(whole);
   for (let id = 0; id < tools.length; id += 1) {
@@ -92,9 +93,10 @@ function offerWholeNames(
 
 /**
  * Up to `count` tool names nearest the query, nearest first, then by name: whole names (small
- * catalogs) by edit distance, and names holding a word near a query word (half an edit behind).
+ * catalogs) by edit distance, and names holding a word near a query word (half an edit behind),
+ * by the rules of internal/did-you-mean.ts, with the index's name words as candidates.
  */
-export function suggestNames(
+export function suggestIndexedNames(
   store: PostingStore,
   tools: readonly (ToolDefinition | undefined)[],
   masks: NameMasks,
@@ -109,7 +111,7 @@ export function suggestNames(
   }
   for (const probe of splitIdentifier(query)) {
     if (probe.length < 2) continue;
-    const bound = Math.max(1, Math.floor(probe.length / 3));
+    const bound = wordEditBound(probe.length);
     setBagProbe(probe);
     const probeMask = letterMask(probe);
     // every non-digit of the probe costs an edit against an all-digit word
@@ -121,10 +123,10 @@ export function suggestNames(
           if ((store.nameFrequency[term] ?? 0) === 0) continue;
           const word = store.terms[term] as string;
           const lowerBound = bagDistance(word, 0, word.length);
-          if (lowerBound > bound || lowerBound + 0.5 > nearest.worst) continue;
+          if (lowerBound > bound || lowerBound + WORD_MATCH_PENALTY > nearest.worst) continue;
           const distance = boundedEditDistance(probe, word, bound);
           if (distance <= bound)
-            offerNamesWith(store, tools, term, distance + 0.5, nearest, accept);
+            offerNamesWith(store, tools, term, distance + WORD_MATCH_PENALTY, nearest, accept);
         }
       }
     }
@@ -135,7 +137,7 @@ export function suggestNames(
     });
     started.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     for (const [, term] of started.slice(0, PREFIX_WORDS)) {
-      offerNamesWith(store, tools, term, 1.5, nearest, accept);
+      offerNamesWith(store, tools, term, PREFIX_DISTANCE + WORD_MATCH_PENALTY, nearest, accept);
     }
   }
   return nearest.result();

@@ -10,7 +10,17 @@ import type { EncodedTool } from "./encoded-tool.js";
 import { NameLookup } from "./name-lookup.js";
 import { NameMasks } from "./name-masks.js";
 import { PendingPostings } from "./pending-postings.js";
-import { type FieldParameters, PostingStore } from "./posting-store.js";
+import { type FieldParameters, PostingStore, readStore, type SavedStore } from "./posting-store.js";
+import { SnapshotProblem, type SnapshotReader, type SnapshotWriter } from "./snapshot-format.js";
+
+/** The indexed tools as a snapshot holds them, checked and ready to restore. */
+export interface SavedTools {
+  store: SavedStore;
+  nameMasks: Int32Array<ArrayBuffer>;
+  /** The id of each live tool, ascending: the k-th id belongs to the k-th tool given. */
+  ids: Int32Array<ArrayBuffer>;
+}
+
 import { TermEncoder } from "./term-encoder.js";
 
 /** A part that keeps its own table per tool, told of every tool added and removed. */
@@ -87,6 +97,45 @@ export class IndexedTools {
     return this.serverSummary.map((entry) => ({ ...entry }));
   }
 
+  /** The live tools in id order: the order a snapshot lists them in (see `save`). */
+  liveTools(): ToolDefinition[] {
+    const live: ToolDefinition[] = [];
+    for (const tool of this.tools) if (tool !== undefined) live.push(tool);
+    return live;
+  }
+
+  /** Writes the index data into a snapshot; the tools themselves are not written. */
+  save(writer: SnapshotWriter): void {
+    this.store.save(writer);
+    const nextId = this.store.nextId;
+    writer.array("nameMasks", "i32", this.nameMasks.saved(nextId));
+    const ids: number[] = [];
+    for (let id = 0; id < nextId; id += 1) if (this.tools[id] !== undefined) ids.push(id);
+    writer.array("toolIds", "i32", Int32Array.from(ids));
+  }
+
+  /**
+   * Fills an empty index from a snapshot checked by `readTools`, given the tools it was saved
+   * from in `liveTools` order. Name lookups, server counts and watchers are filed as a build
+   * would, without encoding any text.
+   */
+  restore(saved: SavedTools, tools: readonly ToolDefinition[]): void {
+    this.store.restore(saved.store);
+    this.nameMasks.restore(saved.nameMasks);
+    this.lookup.reserve(tools.length);
+    const nextId = this.store.nextId;
+    while (this.tools.length < nextId) this.tools.push(undefined);
+    for (let index = 0; index < tools.length; index += 1) {
+      const id = saved.ids[index] as number;
+      const tool = tools[index] as ToolDefinition;
+      this.tools[id] = tool;
+      for (const watcher of this.watchers) watcher.added?.(id, tool);
+      this.lookup.add(id, tool.name);
+      this.countServer(tool.server, 1);
+    }
+    this.sortedNames = undefined;
+  }
+
   /** Adds a tool; a tool with the same name is replaced. */
   add(tool: ToolDefinition): void {
     checkTool(tool, "add");
@@ -156,4 +205,24 @@ export class IndexedTools {
   replace(tool: ToolDefinition): void {
     this.add(tool);
   }
+}
+
+/** Reads and checks the indexed tools' sections of a snapshot for `toolCount` tools. */
+export function readTools(reader: SnapshotReader, toolCount: number): SavedTools {
+  const store = readStore(reader);
+  const { nextId, liveCount } = store.counts;
+  const ids = reader.i32("toolIds");
+  const nameMasks = reader.i32("nameMasks");
+  if (ids.length !== toolCount || liveCount !== toolCount) {
+    throw new SnapshotProblem(`it holds ${ids.length} tools, not ${toolCount}`);
+  }
+  if (nameMasks.length !== nextId * 4) throw new SnapshotProblem("its name masks are mis-sized");
+  let previous = -1;
+  for (const id of ids) {
+    if (id <= previous || id >= nextId || store.alive[id] !== 1) {
+      throw new SnapshotProblem("its tool ids are out of order or not live");
+    }
+    previous = id;
+  }
+  return { store, nameMasks, ids };
 }

@@ -23,6 +23,16 @@ export class NameMasks {
     this.data[id * 4 + 3] = name.length;
   }
 
+  /** The masks of tool ids below `size`, for a snapshot. */
+  saved(size: number): Int32Array {
+    return this.data.subarray(0, size * 4);
+  }
+
+  /** Takes the masks of a snapshot (`saved`) as they are. */
+  restore(data: Int32Array<ArrayBuffer>): void {
+    this.data = data;
+  }
+
   /** Forgets tool `id` (a removed tool is skipped by the whole-name scan). */
   clear(id: number): void {
     if (id * 4 + 3 < this.data.length) this.data[id * 4 + 3] = 0;
