@@ -1,6 +1,7 @@
 /** What `serve` and `inspect --config` share: the gateway's ToolSift from a config file, and the
  * inspector attached to it (catalog views of its catalog, Sessions from its recorder). */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { RevealStore } from "../disclosure/index.js";
 import {
   createInspectorModel,
   type InspectorModel,
@@ -41,6 +42,7 @@ export async function openGatewaySift(
   logRank: number,
   /** `false` (serve): start the upstreams in the background, serving each as it is up. */
   waitForStart = true,
+  revealStore?: RevealStore,
 ) {
   const mcp = await loadMCP();
   const config = await mcp.loadGatewayConfig(configPath);
@@ -54,6 +56,8 @@ export async function openGatewaySift(
     ...(config.profile ? { policy: { profile: config.profile } } : {}),
     ...(config.budget ? { budget: config.budget } : {}),
     waitForStart,
+    // replicas: reveals go through the shared store
+    ...(revealStore ? { disclosure: { store: revealStore } } : {}),
     log: (entry) => {
       if (LOG_LEVELS.indexOf(entry.level) <= logRank) {
         const line = `[${entry.level}] ${entry.server ? `${entry.server}: ` : ""}${entry.message}`;

@@ -47,6 +47,19 @@ export {
   type SessionRecorder,
   type SessionRecorderOptions,
 } from "./serve/session-recorder.js";
+export { createMemorySessionStore } from "./state/memory-session-store.js";
+export {
+  createRedisSessionStore,
+  type RedisSessionStoreOptions,
+} from "./state/redis-session-store.js";
+export { createReplicaState, type ReplicaState } from "./state/replica-gateway.js";
+export {
+  SESSION_STORE_DEFAULTS,
+  type SessionRecord,
+  type SessionStore,
+  type SessionStoreLimits,
+  type StateMessage,
+} from "./state/session-store.js";
 export {
   defaultApprovalsFile,
   loadToolPins,

@@ -108,6 +108,18 @@ async function markerConfig() {
 }
 
 describe("toolsift serve checks before starting any upstream", () => {
+  it("refuses an unreachable --state store and a non-Redis URL before any upstream starts", async () => {
+    const { config, marker } = await markerConfig();
+    const io = capture();
+    const args = ["serve", "--config", config, "--http", "127.0.0.1:0", "--state"];
+    expect(await runCli([...args, "redis://127.0.0.1:1"], io)).not.toBe(0);
+    expect(io.err).toMatch(/session store redis:\/\/127\.0\.0\.1:1\/? is unreachable/);
+    expect(await runCli([...args, "http://x"], io)).not.toBe(0);
+    expect(io.err).toMatch(/not a Redis URL; use redis:\/\/HOST:PORT/);
+    expect(io.err).not.toMatch(/\n\s+at /);
+    expect(existsSync(marker)).toBe(false);
+  });
+
   it("says a port is in use and how to fix it, without a stack trace", async () => {
     const { config, marker } = await markerConfig();
     const busy = createServer();

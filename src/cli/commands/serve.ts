@@ -7,6 +7,7 @@ import { UsageError } from "../usage-error.js";
 
 export const serveUsage = `Usage: toolsift serve --config FILE [--mode bridge|reveal|direct] [--http HOST:PORT] [--token-file F] [--log-level LEVEL]
        [--inspect] [--inspect-port N] [--max-body-bytes N] [--max-sessions N] [--session-idle-ms N]
+       [--state redis://HOST:PORT[/DB]]
 
 Runs the MCP gateway in front of the config's servers: over stdio (default), or streamable HTTP
 at http://HOST:PORT/mcp (--http 8080 means 127.0.0.1:8080; other hosts need --token).
@@ -22,6 +23,11 @@ visible to other local users (ps); prefer the file or the variable. Every reques
 needs Authorization: Bearer TOKEN (open the inspector once as URL?token=TOKEN).
 HTTP limits: --max-body-bytes (default 4194304: 413 past it), --max-sessions (default 100: 503
 past it), --session-idle-ms (default 1800000: idle sessions are closed and their state freed).
+Replicas (HTTP): --state redis://HOST:PORT[/DB] (or "state" in the config) keeps sessions and
+reveals in Redis, so any replica behind a load balancer serves any session (needs npm install
+redis). GET /healthz answers 200 while the process runs; GET /readyz 200 when the upstreams and
+the store are up, 503 with the reason otherwise. SIGTERM stops accepting, lets calls in flight
+finish (up to 10 s), then exits.
 Host, token, port and config problems are reported before any server starts.`;
 
 const flags = {
@@ -36,6 +42,7 @@ const flags = {
   "max-body-bytes": { type: "string" },
   "max-sessions": { type: "string" },
   "session-idle-ms": { type: "string" },
+  state: { type: "string" },
 } as const;
 
 /** The HTTP token: `--token`, or `--token-file F` (not both), else `TOOLSIFT_TOKEN`. */
@@ -89,6 +96,50 @@ function parseListen(value: string): { host: string; port: number } {
   return { host: (match[1] ?? "127.0.0.1").replace(/^\[|\]$/g, ""), port };
 }
 
+/** The state shared with other replicas, from `--state` or the config's `state`; none without
+ * either (sessions stay in this process). */
+async function openReplicaState(
+  mcp: Awaited<ReturnType<typeof loadMCP>>,
+  configPath: string,
+  flag: string | undefined,
+) {
+  const url = flag ?? (await mcp.loadGatewayConfig(configPath)).state;
+  if (url === undefined) return undefined;
+  return mcp.createReplicaState(await mcp.createRedisSessionStore({ url }));
+}
+
+/** The served ToolSift, its reveals in the replicas' store when there is one. Clients get their
+ * answer at once; each upstream's tools join (announced with tools/list_changed) as it comes up. */
+async function openServedSift(
+  configPath: string,
+  io: CliIO,
+  rank: number,
+  state: Awaited<ReturnType<typeof openReplicaState>>,
+) {
+  return openGatewaySift(configPath, io, rank, false, state?.reveals.revealStore).catch(
+    async (error: unknown) => {
+      await state?.store.close();
+      throw error;
+    },
+  );
+}
+
+/** The line on stderr saying what is served, and where. */
+function announceGateway(
+  io: CliIO,
+  sift: Awaited<ReturnType<typeof openGatewaySift>>["sift"],
+  mode: string,
+  url: string | undefined,
+): void {
+  const pending = sift.upstreams.notReady();
+  const ready = sift.upstreams
+    .status()
+    .filter((status) => status.state !== "down" && !pending.includes(status.server)).length;
+  io.stderr(
+    `toolsift gateway (${mode} mode): ${sift.catalog.size} tools from ${ready} server(s)${pending.length > 0 ? `, ${pending.length} starting` : ""}${url ? ` at ${url}` : " on stdio"}\n`,
+  );
+}
+
 /** `toolsift serve`: the MCP gateway; returns when the client goes away or on SIGINT/SIGTERM. */
 export async function serveCommand(argv: readonly string[], io: CliIO): Promise<number> {
   const { values } = parseCommand(argv, flags);
@@ -109,9 +160,8 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
   if (listen)
     await mcpModule.checkHttpListen({ ...listen, ...limits, ...(token ? { token } : {}) });
   if (inspectPort) await mcpModule.checkHttpListen({ host: "127.0.0.1", port: inspectPort });
-  // clients get their answer at once; each upstream's tools join (announced with
-  // tools/list_changed) as it comes up
-  const { mcp, config, sift } = await openGatewaySift(values.config, io, rank, false);
+  const state = listen ? await openReplicaState(mcpModule, values.config, values.state) : undefined;
+  const { mcp, config, sift } = await openServedSift(values.config, io, rank, state);
   const recorder = inspectPort === undefined ? undefined : mcp.createSessionRecorder();
   const options = {
     sift,
@@ -126,19 +176,15 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
           ...listen,
           ...limits,
           ...(token ? { token } : {}),
+          ...(state ? { state } : {}),
         })
       : await mcp.serveStdio(options);
   } catch (error) {
     await sift.close();
+    await state?.store.close();
     throw error;
   }
-  const pending = sift.upstreams.notReady();
-  const ready = sift.upstreams
-    .status()
-    .filter((status) => status.state !== "down" && !pending.includes(status.server)).length;
-  io.stderr(
-    `toolsift gateway (${options.mode} mode): ${sift.catalog.size} tools from ${ready} server(s)${pending.length > 0 ? `, ${pending.length} starting` : ""}${gateway.url ? ` at ${gateway.url}` : " on stdio"}\n`,
-  );
+  announceGateway(io, sift, options.mode, gateway.url);
   const inspector =
     recorder && inspectPort !== undefined
       ? await startGatewayInspector({
@@ -162,6 +208,7 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   await gateway.closed;
+  await state?.store.close();
   process.off("SIGINT", stop);
   process.off("SIGTERM", stop);
   await inspector?.close();

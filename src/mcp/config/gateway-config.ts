@@ -25,6 +25,8 @@ export interface GatewayConfig {
   pinTools?: boolean;
   /** The approvals file (default: `NAME.approvals.json` beside the config `NAME.json`). */
   approvals?: string;
+  /** Where HTTP replicas share sessions, `redis://HOST:PORT[/DB]` (`--state` wins). */
+  state?: string;
   /** Per server, the catalog file (e.g. from `toolsift dump`) to read its known tools from, and
    * the config path that named it (for messages). */
   catalogs: Record<string, { file: string; at: string }>;
@@ -122,6 +124,7 @@ const TOP_KEYS = [
   "pinTools",
   "approvals",
   "budget",
+  "state",
 ];
 const BUDGET_KEYS = ["perToolResult", "totalResults", "toolDefinitions"];
 
@@ -278,6 +281,7 @@ export function parseGatewayConfig(
     optional("mode", mode),
     optional("naming", naming),
     optional("profile", profile),
+    optional("state", read.string("state", document.state)),
   );
   if (document.budget !== undefined) {
     if (!isObject(document.budget))

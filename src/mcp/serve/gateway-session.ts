@@ -33,6 +33,9 @@ export interface GatewaySessionOptions {
   serverInfo?: { name: string; version: string };
   /** Logs each session's reveals and calls (the inspector's Sessions view reads it). */
   recorder?: SessionRecorder;
+  /** Awaited after a call, before its result is sent: replicas make the call's reveals visible
+   * to every replica first (the client's next request may reach another one). */
+  settle?: (session: string) => Promise<void>;
 }
 
 /** The disclosure settings each mode stands for. */
@@ -218,6 +221,7 @@ export function createGatewaySession(
       }),
     );
     await Promise.all(reports);
+    await options.settle?.(session());
     record({
       name,
       arguments: args,

@@ -12,6 +12,8 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { ToolsiftError } from "../../errors.js";
 import { isSubscribed } from "../features/session-pass-through.js";
+import { StoreUnavailableError } from "../state/redis-session-store.js";
+import { listenToReplicas, type ReplicaState, replicaHooks } from "../state/replica-gateway.js";
 import { createGatewaySession, type GatewaySessionOptions } from "./gateway-session.js";
 import {
   BodyTooLargeError,
@@ -20,7 +22,9 @@ import {
   readBoundedJson,
   resolveHttpLimits,
 } from "./http-limits.js";
+import type { HttpSession } from "./http-session.js";
 import { modernRefusal } from "./modern-refusal.js";
+import { probe } from "./probes.js";
 
 /** A running gateway. */
 export interface RunningGateway {
@@ -118,6 +122,9 @@ const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 export interface ServeHttpOptions extends HttpGatewayOptions {
   /** Default 0 (any free port; read it from `url`). */
   port?: number;
+  /** On close, how long calls in flight may take to finish before they are cut (ms); default
+   * 10,000. */
+  drainMs?: number;
 }
 
 function hostOf(header: string): string {
@@ -171,6 +178,8 @@ export interface HttpGateway {
   handle(request: IncomingMessage, response: ServerResponse): Promise<void>;
   /** Closes every client session; the upstreams stay (close `sift` for them). */
   close(): Promise<void>;
+  /** Requests other than GET streams being answered now (graceful shutdown waits for them). */
+  inFlight(): number;
 }
 
 /** Options of `createHttpGateway` (and, with a port, of `serveHttp`); the limits default to
@@ -181,16 +190,12 @@ export interface HttpGatewayOptions extends GatewaySessionOptions, HttpLimits {
   host?: string;
   /** Required as `Authorization: Bearer TOKEN` on every request when set. */
   token?: string;
+  /** State shared with other replicas (`--state redis://…`); pass `state.reveals.revealStore`
+   * as the sift's `disclosure.store`. Without it sessions live in this process only. */
+  state?: ReplicaState;
 }
 
-interface HttpSession {
-  server: Server;
-  transport: StreamableHTTPServerTransport;
-  /** When its last request started (`Date.now()`). */
-  seen: number;
-  /** Requests other than a GET stream still being answered: a long call is not idleness. */
-  active: number;
-}
+export type { HttpSession } from "./http-session.js";
 
 /** Closes the sessions idle past `idleMs`, checking often enough to close them within about
  * half that again; the timer never keeps the process alive. Returns the stop function. */
@@ -258,6 +263,9 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     [...sessions.entries()].map(([sessionId, entry]) => ({ server: entry.server, sessionId })),
   );
   const stopExpiring = expireIdle(sessions, limits.sessionIdleMs);
+  const { state } = options;
+  const hooks = state ? replicaHooks(state, options.mode ?? "bridge") : undefined;
+  const stopListening = state ? listenToReplicas(state, sessions) : () => undefined;
 
   const answer = async (
     entry: HttpSession,
@@ -266,7 +274,12 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     body: unknown,
   ) => {
     entry.seen = Date.now();
+    if (await hooks?.before(entry, request, response, body)) return;
     if (request.method === "GET") {
+      entry.streams += 1;
+      response.once("close", () => {
+        entry.streams -= 1;
+      });
       await entry.transport.handleRequest(request, response, body);
       return;
     }
@@ -276,6 +289,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
       entry.seen = Date.now();
     });
     await entry.transport.handleRequest(request, response, body);
+    await hooks?.after(entry, request);
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
@@ -289,9 +303,10 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
       return;
     }
     const id = request.headers["mcp-session-id"];
-    const existing = typeof id === "string" ? sessions.get(id) : undefined;
     const body =
       request.method === "POST" ? await readBoundedJson(request, limits.maxBodyBytes) : undefined;
+    // a session another replica created is served here from the store
+    const existing = typeof id === "string" ? (sessions.get(id) ?? (await adopt(id))) : undefined;
     if (existing) {
       await answer(existing, request, response, body);
       return;
@@ -322,33 +337,67 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
       );
       return;
     }
+    // a store that cannot take the session refuses it now, not on the client's next request
+    await state?.store.ping();
+    const entry = await openSession(body);
+    await answer(entry, request, response, body);
+  };
+
+  /** A session's transport and server; `body` is its `initialize` request, or undefined for a
+   * session adopted from the store. */
+  const openSession = async (body: unknown): Promise<HttpSession> => {
     const entry = {
       seen: Date.now(),
       active: 0,
+      streams: 0,
       transport: new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (sessionId) => {
+        onsessioninitialized: async (sessionId) => {
           sessions.set(sessionId, entry);
+          await hooks?.created(sessionId, body);
         },
       }),
     } as HttpSession;
     const { transport } = entry;
-    entry.server = createGatewaySession(() => transport.sessionId ?? "", options);
+    entry.server = createGatewaySession(() => transport.sessionId ?? "", {
+      ...options,
+      ...(state ? { settle: state.reveals.flush } : {}),
+    });
     transport.onclose = () => {
       const sessionId = transport.sessionId;
       if (sessionId === undefined) return;
+      // a duplicate adopted by a concurrent request goes without touching the session
+      if (sessions.get(sessionId) !== entry) return;
       sessions.delete(sessionId);
-      // reveals, loop budget and stored results go with the session
+      // reveals, loop budget and stored results go with the session (on this replica)
       options.sift.endSession(sessionId);
     };
+    hooks?.wrapSend(entry);
     await entry.server.connect(transport);
-    await answer(entry, request, response, body);
+    return entry;
+  };
+
+  const adopt = async (id: string): Promise<HttpSession | undefined> => {
+    if (!hooks || sessions.size >= limits.maxSessions) return undefined;
+    const entry = await hooks.adopt(id, () => openSession(undefined));
+    if (!entry) return undefined;
+    const kept = sessions.get(id);
+    if (kept && kept !== entry) {
+      entry.server.close().catch(() => undefined);
+      return kept;
+    }
+    sessions.set(id, entry);
+    return entry;
   };
 
   return {
     handle: (request, response) =>
       handle(request, response).catch((error: unknown) => {
         if (response.headersSent) return;
+        if (error instanceof StoreUnavailableError) {
+          sendError(response, 503, error.message);
+          return;
+        }
         if (error instanceof BodyTooLargeError) {
           // the rest of the body is never read: answer, then drop the connection
           response.once("finish", () => request.socket.destroy());
@@ -358,9 +407,11 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
         }
         sendError(response, 400, `Bad request: ${(error as Error).message}`);
       }),
+    inFlight: () => [...sessions.values()].reduce((sum, entry) => sum + entry.active, 0),
     close: async () => {
       stopAnnouncing();
       stopExpiring();
+      stopListening();
       await Promise.all(
         [...sessions.values()].map((entry) => entry.server.close().catch(() => undefined)),
       );
@@ -371,7 +422,10 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
 /** Serves streamable HTTP on `http://HOST:PORT/mcp`, one ToolSift session per MCP session. */
 export async function serveHttp(options: ServeHttpOptions): Promise<RunningGateway> {
   const gateway = createHttpGateway(options);
-  const http = createServer((request, response) => void gateway.handle(request, response));
+  const http = createServer((request, response) => {
+    if (probe(request, response, options)) return;
+    void gateway.handle(request, response);
+  });
   await new Promise<void>((resolve, reject) => {
     const host = options.host ?? "127.0.0.1";
     http.once("error", (error: NodeJS.ErrnoException) =>
@@ -384,6 +438,12 @@ export async function serveHttp(options: ServeHttpOptions): Promise<RunningGatew
   });
   const address = http.address() as AddressInfo;
   const { closed, close } = closeOnce(async () => {
+    // graceful: no new connections, then calls in flight get up to drainMs to finish
+    http.close();
+    const deadline = Date.now() + (options.drainMs ?? 10_000);
+    while (gateway.inFlight() > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     await gateway.close();
     http.closeAllConnections();
     await new Promise((resolve) => http.close(resolve));

@@ -1,0 +1,84 @@
+/**
+ * `SessionStore`: what a gateway session must keep beyond one process, so any replica can serve
+ * any session — the session record, its reveals, its result-token tally, its spilled results,
+ * the recorder's events — plus the pinned approvals and a message bus between replicas. The
+ * in-memory store (`createMemorySessionStore`) is the single-process default; the Redis one
+ * (`createRedisSessionStore`) is shared by replicas.
+ */
+
+/** What a replica needs to serve a session another replica created. */
+export interface SessionRecord {
+  id: string;
+  /** The protocol version agreed at `initialize`. */
+  protocolVersion: string;
+  clientCapabilities: Record<string, unknown>;
+  clientInfo: { name: string; version: string; [key: string]: unknown };
+  /** The gateway mode the session was opened in (`bridge`, `reveal`, `direct`). */
+  mode: string;
+  /** Milliseconds since the epoch. */
+  createdAt: number;
+  lastSeen: number;
+}
+
+/** A message between replicas: `target` is a session id, or `*` for every replica. */
+export interface StateMessage {
+  target: string;
+  kind: string;
+  /** Set by the store: the replica that published it. */
+  from?: string;
+  payload?: unknown;
+}
+
+/** Bounds of a store; every session-scoped entry expires `sessionTtlMs` after its last use. */
+export interface SessionStoreLimits {
+  /** Default 30 minutes (the HTTP gateway's idle expiry). */
+  sessionTtlMs?: number;
+  /** Reveals kept per session (oldest dropped first); default 100. */
+  maxRevealsPerSession?: number;
+  /** Recorder events kept per session (oldest dropped first); default 250. */
+  maxEventsPerSession?: number;
+  /** Spilled results kept per session (oldest dropped first); default 64. */
+  maxSpillsPerSession?: number;
+}
+
+/** The state every replica shares. All methods may reject when the store is unreachable. */
+export interface SessionStore {
+  readonly kind: "memory" | "redis";
+  /** This replica's id (a random UUID), the `from` of the messages it publishes. */
+  readonly replica: string;
+  putSession(record: SessionRecord): Promise<void>;
+  getSession(id: string): Promise<SessionRecord | undefined>;
+  /** Marks the session used now, extending every one of its entries' expiry. */
+  touchSession(id: string): Promise<void>;
+  /** Deletes the session and everything kept for it. */
+  deleteSession(id: string): Promise<void>;
+  revealed(id: string): Promise<string[]>;
+  /** Appends names not yet revealed (the oldest past the cap are dropped). */
+  addReveals(id: string, names: readonly string[]): Promise<void>;
+  /** Result tokens the session has received so far. */
+  resultTokens(id: string): Promise<number>;
+  addResultTokens(id: string, tokens: number): Promise<number>;
+  putSpill(id: string, spillId: string, text: string): Promise<void>;
+  readSpill(id: string, spillId: string): Promise<string | undefined>;
+  /** Approved tool pins (tool name → definition hash), shared by every session. */
+  pins(): Promise<Record<string, string>>;
+  setPin(tool: string, hash: string): Promise<void>;
+  /** Appends a recorder event (JSON-safe); the oldest past the cap are dropped. */
+  recordEvent(id: string, event: unknown): Promise<void>;
+  events(id: string): Promise<unknown[]>;
+  /** Sends a message to every replica (this one included). */
+  publish(message: StateMessage): Promise<void>;
+  /** Calls `handler` for each message published by any replica; returns the unsubscribe. */
+  subscribe(handler: (message: StateMessage) => void): () => void;
+  /** Resolves when the store answers; rejects with the reason otherwise (readiness). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The defaults of `SessionStoreLimits`. */
+export const SESSION_STORE_DEFAULTS: Required<SessionStoreLimits> = {
+  sessionTtlMs: 30 * 60 * 1000,
+  maxRevealsPerSession: 100,
+  maxEventsPerSession: 250,
+  maxSpillsPerSession: 64,
+};

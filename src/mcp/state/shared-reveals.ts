@@ -1,0 +1,65 @@
+/**
+ * `createSharedReveals`: the reveal store seam (`disclosure.store`, synchronous) over a
+ * `SessionStore` (asynchronous). Each replica keeps a local copy of its sessions' reveals; a
+ * reveal is written through to the store, and a request reads the store's reveals into the local
+ * copy first (`hydrate`), so a tool revealed on one replica is listed and callable on every one.
+ */
+import { createMemoryRevealStore, type RevealStore } from "../../disclosure/index.js";
+import type { SessionStore } from "./session-store.js";
+
+/** A reveal store to pass as `disclosure.store`, plus the two moments it meets the store. */
+export interface SharedReveals {
+  revealStore: RevealStore;
+  /** Reads the session's stored reveals into the local copy (before serving a request). */
+  hydrate(session: string): Promise<void>;
+  /** Resolves when the session's reveals so far are in the store (before answering a call);
+   * rejects when the store could not take them. */
+  flush(session: string): Promise<void>;
+}
+
+/** Creates the shared reveal store over `store`. `clear` (a session ending on this replica)
+ * forgets only the local copy: the session may go on elsewhere; `store.deleteSession` ends it. */
+export function createSharedReveals(store: SessionStore): SharedReveals {
+  const local = createMemoryRevealStore();
+  // one chain of writes per session keeps them in order; flush waits for its tail
+  const writes = new Map<string, Promise<void>>();
+  const write = (session: string, names: string[]) => {
+    const previous = writes.get(session) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(() => store.addReveals(session, names));
+    writes.set(session, next);
+    // the entry goes once its write settles, so the map holds only sessions mid-write
+    next.then(
+      () => writes.get(session) === next && writes.delete(session),
+      () => undefined,
+    );
+  };
+  const revealStore: RevealStore = {
+    revealed: (session) => local.revealed(session),
+    version: (session) => local.version(session),
+    reveal(session, names) {
+      const added = local.reveal(session, names);
+      if (added.length > 0) write(session, added);
+      return added;
+    },
+    clear: (session) => local.clear(session),
+    export: () => local.export(),
+    import: (snapshot) => local.import(snapshot),
+  };
+  return {
+    revealStore,
+    hydrate: async (session) => {
+      const names = await store.revealed(session);
+      if (names.length > 0) local.reveal(session, names);
+    },
+    flush: async (session) => {
+      const pending = writes.get(session);
+      if (!pending) return;
+      try {
+        await pending;
+      } finally {
+        // a failed write is reported once; the next reveal starts a fresh chain
+        if (writes.get(session) === pending) writes.delete(session);
+      }
+    },
+  };
+}
