@@ -111,6 +111,7 @@ export function createGatewaySession(
         };
       });
   };
+  const startingServers = () => sift.upstreams.notReady().length > 0;
   // bridge: a search made while servers are still starting says which were not searched
   const startingNote = (called: string) => {
     const pending = sift.upstreams.notReady();
@@ -141,8 +142,12 @@ export function createGatewaySession(
       serverOf: (tool) => sift.upstreams.route(tool)?.server,
     });
 
-  server.setRequestHandler(ListToolsRequestSchema, (request) => {
-    const plan = sift.prepare({ session: session(), ...settings });
+  server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+    let plan = sift.prepare({ session: session(), ...settings });
+    if (options.mode !== "direct" && plan.metaTools.length === 0 && startingServers()) {
+      await firstToolsOrStarted(sift);
+      plan = sift.prepare({ session: session(), ...settings });
+    }
     const tools = [...plan.metaTools, ...plan.loaded].map((tool) => toMCPTool(sift, tool));
     const start = Number(request.params?.cursor ?? 0);
     if (!Number.isInteger(start) || start < 0 || start > tools.length) {
@@ -247,4 +252,22 @@ export function createGatewaySession(
     };
   });
   return server;
+}
+
+/**
+ * Waits until the catalog gets its first tools or every upstream start has settled (each start is
+ * bounded by its start limit). With every server still starting there is nothing to search, and
+ * an empty `tools/list` would leave a client without the search tool until it lists again.
+ */
+function firstToolsOrStarted(sift: MCPToolSift): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = sift.catalog.onChange(() => {
+      stop();
+      resolve();
+    });
+    void sift.upstreams.started.then(() => {
+      stop();
+      resolve();
+    });
+  });
 }

@@ -232,11 +232,19 @@ describe("toolsift serve over stdio (the CLI)", () => {
     cleanup.push(() => client.close());
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(["tool_search", "tool_describe", "tool_call"]);
-    const found = await client.callTool({
-      name: "tool_search",
-      arguments: { queries: ["add two numbers"] },
-    });
-    expect(text(found)).toContain("everything__get-sum");
+    // serve answers at once: a server still starting is named in the search until it is up
+    await expect
+      .poll(
+        async () =>
+          text(
+            await client.callTool({
+              name: "tool_search",
+              arguments: { queries: ["add two numbers"] },
+            }),
+          ),
+        { timeout: 60_000, interval: 250 },
+      )
+      .toContain("everything__get-sum");
     const sum = await client.callTool({
       name: "tool_call",
       arguments: { name: "everything__get-sum", arguments: { a: 20, b: 22 } },
