@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { suggestNames } from "../disclosure/index.js";
 import { isToolsiftError } from "../errors.js";
 import { approveCommand, approveUsage } from "./commands/approve.js";
+import { authCommand, authUsage } from "./commands/auth.js";
 import { dumpCommand, dumpUsage } from "./commands/dump.js";
 import { evalCommand, evalUsage } from "./commands/eval.js";
 import { inspectCommand, inspectUsage } from "./commands/inspect.js";
@@ -58,6 +59,11 @@ export const commands: Record<string, Command> = {
     run: approveCommand,
     usage: approveUsage,
     summary: "approve MCP tools whose definitions changed (with pinTools in the gateway config)",
+  },
+  auth: {
+    run: authCommand,
+    usage: authUsage,
+    summary: "log in to MCP servers that ask for OAuth (login, status, logout)",
   },
   serve: {
     run: serveCommand,

@@ -19,6 +19,7 @@ import {
 import type { ToolSift } from "../create-toolsift.js";
 import { isToolsiftError, ToolsiftError } from "../errors.js";
 import type { ElicitationHandler } from "./answer-elicitation.js";
+import type { UpstreamAuthOptions } from "./auth/upstream-auth.js";
 import { callScope } from "./call-scope.js";
 import type { ClientRelay } from "./client-relay.js";
 import { screenTools, type ToolPins } from "./tool-pins.js";
@@ -48,6 +49,9 @@ export interface ConnectServersOptions {
    * use, or a gateway with no client connected); an accepted form gets the schema's defaults for
    * fields left out. Default: the server is told the user declined. */
   onElicitation?: ElicitationHandler;
+  /** How HTTP servers that ask for OAuth log in (`docs/auth.md`); default: logins from the file
+   * store under the user's config directory, `needs_login` until one is there. */
+  auth?: UpstreamAuthOptions;
 }
 
 /** The connected upstreams of one ToolSift. */
@@ -241,6 +245,7 @@ export async function connectServers(
         ...(options.startTimeoutMs !== undefined ? { startTimeoutMs: options.startTimeoutMs } : {}),
         ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}),
         ...(options.onElicitation ? { onElicitation: options.onElicitation } : {}),
+        ...(options.auth ? { auth: options.auth } : {}),
       }),
     );
     // known tools (a dump) make the server searchable before, or without, its first start

@@ -40,6 +40,7 @@ export async function createMCPToolSift(options: MCPToolSiftOptions): Promise<MC
     clientInfo,
     pins,
     onElicitation,
+    auth,
     ...siftOptions
   } = options;
   const given = siftOptions.budget?.onBudgetHit;
@@ -63,6 +64,7 @@ export async function createMCPToolSift(options: MCPToolSiftOptions): Promise<MC
     ...(clientInfo !== undefined ? { clientInfo } : {}),
     ...(pins !== undefined ? { pins } : {}),
     ...(onElicitation !== undefined ? { onElicitation } : {}),
+    ...(auth !== undefined ? { auth } : {}),
   });
   // the facade checked the policy against an empty catalog: check it against the servers' tools
   const warn = siftOptions.onWarning ?? ((message: string) => console.warn(`toolsift: ${message}`));

@@ -24,6 +24,11 @@ import {
 import type { z } from "zod";
 import type { ToolResult } from "../catalog/index.js";
 import type { ElicitationHandler } from "./answer-elicitation.js";
+import {
+  createUpstreamAuth,
+  type UpstreamAuth,
+  type UpstreamAuthOptions,
+} from "./auth/upstream-auth.js";
 import type { UpstreamProgress } from "./call-scope.js";
 import {
   type ClientRelay,
@@ -69,6 +74,9 @@ export interface UpstreamServerOptions {
   /** Milliseconds to connect and initialize; default 30,000. */
   startTimeoutMs?: number;
   clientInfo?: { name: string; version: string };
+  /** How an HTTP server that asks for OAuth logs in (`docs/auth.md`); default: logins from the
+   * file store, `needs_login` until there is one. */
+  auth?: UpstreamAuthOptions;
 }
 
 /** A running (or runnable) upstream. */
@@ -138,6 +146,11 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
   const passLog = limitLogMessages(name, (params) => options.onLogMessage?.(params));
 
   const startTimeoutMs = options.startTimeoutMs ?? 30_000;
+  const login = createLogin(name, config, options.auth);
+  // a login written while the server waits for one brings it up, without a call or a restart
+  const stopWatching = login.auth?.onLogin(() => {
+    if (state === "needs_login") start().catch(() => undefined);
+  });
   const listAll = (connected: Client | ModernConnection) => listAllTools(connected, startTimeoutMs);
   const publish = (tools: readonly Tool[]) => {
     toolCount = tools.length;
@@ -153,6 +166,21 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
     lastFailureAt = Date.now();
     lastError = "the connection closed (the process exited or the server hung up)";
     log({ level: "warn", server: name, message: `Server went down: ${lastError}.` });
+  };
+
+  const retryingLogin = <T>(attempt: () => Promise<T>): Promise<T> =>
+    login.auth ? login.auth.retrying(attempt) : attempt();
+
+  /** A login ran out (refresh refused) mid-session: the server waits for a new one. */
+  const loggedOut = (needed: string) => {
+    if (state !== "ready") return;
+    const closing = client;
+    client = undefined;
+    transport = undefined;
+    state = "needs_login";
+    lastError = needed;
+    log({ level: "warn", server: name, message: needed });
+    void closing?.close().catch(() => undefined);
   };
 
   const relistInto = async (connected: Client | ModernConnection) => {
@@ -195,7 +223,7 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
       capabilities: RELAYED_CAPABILITIES,
     });
     installClientRelay(next, serverRequests);
-    const nextTransport = createUpstreamTransport(name, config, useSse, log);
+    const nextTransport = createUpstreamTransport(name, config, useSse, log, login.auth?.provider);
     next.onclose = () => {
       if (client === next) wentDown();
     };
@@ -229,9 +257,12 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
   const startOnce = async (): Promise<void> => {
     state = "starting";
     try {
+      if (login.problem !== undefined) throw new Error(login.problem);
+      await login.auth?.prepare();
       try {
-        await connect(!("command" in config) && config.transport === "sse");
+        await retryingLogin(() => connect(!("command" in config) && config.transport === "sse"));
       } catch (error) {
+        if (login.auth?.loginNeeded(error) !== undefined) throw error;
         if (refusedLegacy(error)) {
           await connectModernEra();
         } else {
@@ -246,8 +277,9 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
       lastError = undefined;
       log({ level: "info", server: name, message: `Connected (${toolCount} tools).` });
     } catch (error) {
-      state = "down";
-      lastError = upstreamErrorText(name, config, error, "start");
+      const needed = login.auth?.loginNeeded(error);
+      state = needed === undefined ? "down" : "needs_login";
+      lastError = needed ?? upstreamErrorText(name, config, error, "start");
       await transport?.close().catch(() => undefined);
       await modern?.close().catch(() => undefined);
       client = undefined;
@@ -270,7 +302,7 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
   const ensureUp = async (): Promise<string | undefined> => {
     if (state === "ready") return undefined;
     if (state === "closed") return `Server "${name}" is closed; restart the gateway to use it.`;
-    if (state === "idle" || state === "starting") {
+    if (state === "idle" || state === "starting" || state === "needs_login") {
       try {
         await start();
         return undefined;
@@ -334,6 +366,11 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
 
   /** The result a failed call returns: what happened, to which tool, and what to do. */
   const callFailure = (tool: string, error: unknown): ToolResult => {
+    const needed = login.auth?.loginNeeded(error);
+    if (needed !== undefined) {
+      loggedOut(needed);
+      return errorResult(needed);
+    }
     const tooLarge = isTooLarge(error);
     if (tooLarge) return errorResult(tooLargeText(name, `tools/call "${tool}"`, tooLarge));
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
@@ -365,7 +402,10 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
       try {
         const result = await relays.during(
           relay,
-          () => sendCall(connected, modernConnection, tool, args, signal, progress?.report),
+          () =>
+            retryingLogin(() =>
+              sendCall(connected, modernConnection, tool, args, signal, progress?.report),
+            ),
           signal,
         );
         restarts = 0;
@@ -398,6 +438,11 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
           signal,
         );
       } catch (error) {
+        const needed = login.auth?.loginNeeded(error);
+        if (needed !== undefined) {
+          loggedOut(needed);
+          throw new McpError(ErrorCode.InternalError, needed);
+        }
         // the upstream's own JSON-RPC errors (unknown resource, bad argument) pass through as is
         if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) throw error;
         throw new McpError(
@@ -424,6 +469,8 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
       transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined,
     async close() {
       state = "closed";
+      stopWatching?.();
+      await login.auth?.close();
       const closing = [client, modern];
       client = undefined;
       transport = undefined;
@@ -431,4 +478,19 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
       await Promise.all(closing.map((connection) => connection?.close().catch(() => undefined)));
     },
   };
+}
+
+/** The auth of an HTTP upstream, or the config problem that stops it from starting. */
+function createLogin(
+  name: string,
+  config: UpstreamServerConfig,
+  options: UpstreamAuthOptions | undefined,
+): { auth?: UpstreamAuth; problem?: string } {
+  if ("command" in config) return {};
+  try {
+    const auth = createUpstreamAuth(name, config, options);
+    return auth ? { auth } : {};
+  } catch (error) {
+    return { problem: (error as Error).message };
+  }
 }

@@ -68,7 +68,9 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
     await sift.close();
     throw error;
   }
-  const ready = sift.upstreams.status().filter((status) => status.state !== "down").length;
+  const ready = sift.upstreams
+    .status()
+    .filter((status) => status.state !== "down" && status.state !== "needs_login").length;
   io.stderr(
     `toolsift gateway (${options.mode} mode): ${sift.catalog.size} tools from ${ready} server(s)${gateway.url ? ` at ${gateway.url}` : " on stdio"}\n`,
   );
