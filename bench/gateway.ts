@@ -1,6 +1,7 @@
 /**
  * The MCP gateway (`npm run bench -- gateway`): the latency it adds to `tools/call` against
- * calling the same upstream directly in the same run; 1,000 concurrent calls over HTTP from 50
+ * calling the same upstream directly in the same run, end to end through the CLI over stdio and
+ * HTTP (gateway-end-to-end.ts) and in process; 1,000 concurrent calls over HTTP from 50
  * client sessions (none may be lost or mismatched); heap per idle HTTP session; start time with
  * the 20 real catalogs served by fixture upstreams.
  */
@@ -14,6 +15,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { createGatewaySession, createMCPToolSift, serveHttp } from "../src/mcp/index.js";
 import { sharedDir } from "../test/shared-dir.js";
+import { gatewayEndToEnd } from "./gateway-end-to-end.js";
+import { gatewayMemory } from "./gateway-memory.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const fixture = path.join(root, "test/fixtures/mcp/catalog-server.mjs");
@@ -131,7 +134,16 @@ async function startTime(): Promise<Record<string, number>> {
 export async function runGatewayBench(): Promise<void> {
   console.log("\n## MCP gateway (fixture upstreams over stdio)\n");
   console.log("| measure | value |\n| --- | --- |");
-  for (const part of [latency, concurrency, startTime]) {
+  // the second memory run shows what a smaller young generation saves (docs/mcp-gateway.md)
+  const smallYoung = () => gatewayMemory(["--max-semi-space-size=2"]);
+  for (const part of [
+    gatewayEndToEnd,
+    latency,
+    concurrency,
+    startTime,
+    gatewayMemory,
+    smallYoung,
+  ]) {
     for (const [name, value] of Object.entries(await part())) {
       console.log(`| ${name} | ${Number.isInteger(value) ? value : value.toFixed(3)} |`);
     }

@@ -29,12 +29,13 @@ console.log(
   `build ${wall.toFixed(0)} ms (cpu ${((used.user + used.system) / 1000).toFixed(0)} ms) heap ${mb(last.heapUsed - before.heapUsed)} external ${mb(last.arrayBuffers - before.arrayBuffers)}`,
 );
 // drop parts one by one (the index is unusable afterwards)
-const target = index as unknown as Record<string, unknown>;
+const target = (index as unknown as Record<string, unknown>).indexed as Record<string, unknown>;
+const keyword = (index as unknown as Record<string, unknown>).keyword as Record<string, unknown>;
 const store = target.store as Record<string, unknown>;
 const parts: [Record<string, unknown>, string][] = [
   [target, "lookup"],
   [target, "nameMasks"],
-  [target, "prerequisites"],
+  [keyword, "prerequisites"],
   [target, "encoder"],
   [store, "byText"],
   [store, "byStem"],

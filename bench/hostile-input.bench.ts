@@ -113,6 +113,8 @@ export async function runHostileInputBench(): Promise<Record<string, number>> {
   // at 100k tools the first prepare is dominated by index building, measured in bench/disclosure)
   const hostileTool: ToolDefinition = {
     name: "zz_hostile",
+    // from a server like the rest: a host tool would be loaded rather than deferred
+    server: "hostile",
     description: "=".repeat(100_000),
     inputSchema: { type: "object" },
   };

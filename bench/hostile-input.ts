@@ -7,6 +7,7 @@
  */
 import type { ToolDefinition } from "../src/catalog/index.js";
 import { createToolSift } from "../src/index.js";
+import { suggestNames } from "../src/internal/index.js";
 import { extractFieldTexts } from "../src/search/store/fields.js";
 import { tokenize } from "../src/text/index.js";
 import { loadRealCatalogs } from "./real-catalogs.js";
@@ -76,13 +77,24 @@ async function measure(label: string, tools: ToolDefinition[]): Promise<Record<s
   figures["execute: unknown tool name"] = await timeAsync(() =>
     sift.execute({ session: "bench", name: "definitely_not_a_real_tool_name", arguments: {} }),
   );
-  figures["tool_describe: 10 unknown names"] = await timeAsync(() =>
-    sift.execute({
-      session: "bench",
-      name: names.describe,
-      arguments: { names: Array.from({ length: 10 }, (_, i) => `no_such_tool_number_${i}`) },
-    }),
+  const unknown = Array.from({ length: 10 }, (_, i) => `no_such_tool_number_${i}`);
+  // tool_describe is offered in bridge mode (reveal mode answers it as an unknown tool)
+  const bridge = createToolSift({ tools, disclosure: { strategy: "bridge" } });
+  bridge.prepare(turn);
+  const describe = (asked: string[]) =>
+    bridge.execute({ session: "bench", name: names.describe, arguments: { names: asked } });
+  figures["tool_describe: first unknown name (builds the name index)"] = await timeAsync(() =>
+    describe(["no_such_tool_at_all"]),
   );
+  const answer = await describe(unknown.slice(0, 1));
+  if (!JSON.stringify(answer.content).includes("no_such_tool_number_0"))
+    throw new Error(`tool_describe did not answer: ${JSON.stringify(answer.content)}`);
+  figures["tool_describe: 10 unknown names"] = await timeAsync(() => describe(unknown));
+  // the same ten names scored against every name, as before the index: the comparison
+  const allNames = tools.map((tool) => tool.name);
+  figures["did-you-mean for 10 names by scanning every name (no index)"] = time(() => {
+    for (const name of unknown) suggestNames(name, allNames);
+  });
   console.log(`\n## Hostile input: ${label}\n`);
   console.log("| measure | ms |\n| --- | --- |");
   for (const [name, value] of Object.entries(figures))

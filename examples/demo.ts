@@ -10,6 +10,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import {
+  countDefinitionTokens,
   createToolSift,
   type SearchResult,
   type ToolDefinition,
@@ -127,20 +128,14 @@ function savingsSection(sift: ToolSift): void {
     ["OpenAI Responses", "openai-responses", "gpt-4.1"],
     ["Gemini", "gemini", "gemini-2.5-pro"],
   ] as const) {
-    const turn = sift.prepare({
+    // the same function `toolsift report` and the inspector count with: one figure per provider
+    const { all, turn } = countDefinitionTokens(sift, {
       session: `savings-${label}`,
       provider,
       model,
       contextWindow: 200_000,
     });
-    const count = (text: string) => sift.tokenCounter.count(text);
-    // what enters the context: natively deferred tools do not until found; otherwise the tools
-    // array as sent (the directory may have moved from the search tool to the system text)
-    const tools =
-      turn.mode === "native" ? turn.plan.stats.loadedTokens : count(JSON.stringify(turn.tools));
-    const first = tools + (turn.system ? count(turn.system) : 0);
-    const stats = turn.plan.stats;
-    rows.push([label, stats.allTokens, first]);
+    rows.push([label, all, turn]);
   }
   console.log(
     `${"".padEnd(28)}${"every tool loaded".padStart(19)}${"with toolsift".padStart(15)}${"saved".padStart(9)}`,

@@ -51,6 +51,22 @@ describe("createToolSift with an embedder", () => {
     expect(sift.exportVectors()?.embedder).toBe("concepts");
   });
 
+  it("tool_search embeds the query it runs: a query over 500 characters still finds by meaning", async () => {
+    // the search meta tool caps each query at 500 characters; embedding the uncapped text left
+    // the capped query without a vector, so the search silently ran lexical and found nothing
+    const sift = createToolSift({ tools, search: { embedder }, disclosure: { mode: "on" } });
+    const long = `flick ${"x".repeat(600)}`;
+    const outcome = await sift.execute({
+      session: "s",
+      name: "tool_search",
+      arguments: { queries: [long] },
+    });
+    expect(outcome.isError).toBeFalsy();
+    // no word of the query is in any tool: only its vector can find the film tool
+    const text = outcome.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+    expect(text).toContain("search_movie");
+  });
+
   it("answers lexically and warns when the embedder fails", async () => {
     const warnings: string[] = [];
     const sift = createToolSift({

@@ -198,6 +198,24 @@ describe("createToolSift", () => {
     expect(page.structuredContent).toMatchObject({ id, page: 2 });
   });
 
+  it("reads a spilled result only from the session whose call stored it", async () => {
+    const sift = createToolSift({
+      tools,
+      disclosure: { mode: "off" },
+      budget: { perToolResult: 300, spill: createSpillStore() },
+    });
+    const outcome = await sift.execute({ session: "a", name: "dump_logs", arguments: {} });
+    const text = outcome.content.map((block) => (block.type === "text" ? block.text : "")).join("");
+    const id = /spill_\w+/.exec(text)?.[0];
+    expect(id).toBeDefined();
+    const read = (session: string) =>
+      sift.execute({ session, name: "tool_result_read", arguments: { id } });
+    expect((await read("b")).isError).toBe(true);
+    expect((await read("a")).isError).toBeFalsy();
+    sift.endSession("a");
+    expect((await read("a")).isError).toBe(true);
+  });
+
   it("pages a spilled result to its end: every page says whether more follows", async () => {
     const sift = createToolSift({
       tools,

@@ -4,37 +4,30 @@
  * need more (`sift.catalog`, `sift.policy`, `sift.index`, `sift.disclosure`, `sift.results`).
  */
 
-import {
-  applyResultBudget,
-  type BudgetHit,
-  createSessionResultBudgets,
-  type ResultSummarizer,
-  type SessionResultBudgets,
-  type SpillStore,
-  spillReadToolDefinition,
-} from "./budget/index.js";
-import type { Catalog, ToolDefinition, ToolResult } from "./catalog/index.js";
+import { createSessionResultBudgets, type SessionResultBudgets } from "./budget/index.js";
+import type { Catalog, ToolDefinition } from "./catalog/index.js";
 import { createCatalog } from "./catalog/index.js";
 import {
-  type CallDispatcher,
   createDisclosure,
+  createResultBudget,
   type Disclosure,
-  type DisclosureOptions,
   type ExecuteInput,
   type ExecuteOutcome,
   type PrepareInput,
+  spillReader,
   type TurnPlan,
   type TurnSettings,
 } from "./disclosure/index.js";
 import { ToolsiftError } from "./errors.js";
+import { defaultWarn, errorText } from "./internal/index.js";
+import { createUseObserver } from "./learn-from-use.js";
+import { type LearningSnapshot, UsageLearning } from "./learning/index.js";
 import { checkOptionKeys } from "./option-keys.js";
 import {
   createPolicy,
   DEFAULT_PROFILE,
   type Policy,
   type PolicyDecision,
-  type PolicyLayer,
-  type ProfileDefinition,
   unmatchedSelectors,
 } from "./policy/index.js";
 import {
@@ -47,9 +40,7 @@ import {
 import type { ProviderId } from "./providers/index.js";
 import {
   createSearchIndex,
-  type Embedder,
   type SavedVectors,
-  type SearchIndexOptions,
   type SearchOptions,
   type SearchResult,
   SemanticSearch,
@@ -57,84 +48,13 @@ import {
   type ToolSearchIndex,
 } from "./search/index.js";
 import { estimateCounter, o200kCounter, type TokenCounter } from "./tokens/index.js";
+import type { SearchOptionsOfToolSift, ToolSiftOptions } from "./toolsift-options.js";
 
-/** Token budgets, all in tokens. */
-export interface BudgetOptions {
-  /** Most tokens the tools array (meta tools + loaded tools) may take; passed to disclosure as
-   * `definitionBudget` (see there for the keep priority). Turns may override it. Default none. */
-  toolDefinitions?: number;
-  /** Most tokens one tool result may take when the tool sets no `maxResultTokens`; default 2,000. */
-  perToolResult?: number;
-  /** Most tokens the results of one session's agent loop may take (each session has its own
-   * total; `sift.results.reset(session)` starts a new loop); default none. */
-  totalResults?: number;
-  /** Called when a result or the loop total hits its budget. */
-  onBudgetHit?: (event: BudgetHit) => void;
-  /** Summarises oversized results (async, yours); its output is budgeted too. */
-  summarize?: ResultSummarizer;
-  summarizeThreshold?: number;
-  /** Keeps full results of every cut; adds the `tool_result_read` tool so the model can page. */
-  spill?: SpillStore;
-}
-
-/** Options of `createToolSift`. */
-export interface ToolSiftOptions {
-  /** Initial tools; add more later with `sift.catalog.add`. */
-  tools?: readonly ToolDefinition[];
-  /** Use an existing catalog instead of creating one (then `tools` is added to it). */
-  catalog?: Catalog;
-  /** Tools of different servers sharing a name: `qualify` (default) calls each `server/name`
-   * with one warning naming them; `error` throws `duplicate_tool`. Ignored with `catalog`. */
-  duplicates?: "qualify" | "error";
-  /** Receives every warning meant for the host, each once: names qualified at load, a catalog
-   * tool renamed because it takes a meta tool's name, an embedder that failed. Default
-   * `console.warn`. */
-  onWarning?: (message: string) => void;
-  /**
-   * Runs every call whose tool has no `handler`, e.g. by forwarding it to the tool's MCP server:
-   * `({ tool, name, arguments, session, signal }) => client.callTool(...)`. Policy, argument
-   * validation and repair, hooks, the time limit and result budgets apply as for handlers.
-   */
-  onCall?: CallDispatcher;
-  /** Disclosure defaults; every turn may override the `TurnSettings` part. */
-  disclosure?: TurnSettings &
-    Pick<
-      DisclosureOptions,
-      | "store"
-      | "metaToolNames"
-      | "hooks"
-      | "timeoutMs"
-      | "searchLimit"
-      | "searchResponseTokens"
-      | "describeResponseTokens"
-      | "sanitizeDescription"
-      | "withholdWeak"
-      | "uncheckedSchemas"
-    >;
-  /** The active profile and the ordered allow/deny layers (`rules` is an alias of `layers`). */
-  policy?: {
-    profile?: string;
-    profiles?: readonly ProfileDefinition[];
-    layers?: readonly PolicyLayer[];
-    rules?: readonly PolicyLayer[];
-  };
-  budget?: BudgetOptions;
-  /** Token counter for plans and budgets: `o200k` (default, exact), `estimate`, or your own. */
-  tokens?: "o200k" | "estimate" | TokenCounter;
-  search?: SearchOptionsOfToolSift;
-}
-
-/** Search settings: the index's ranking, and optionally semantic search (docs/semantic-search.md). */
-export interface SearchOptionsOfToolSift extends SearchIndexOptions {
-  /** Turns on hybrid search: `tool_search` and `searchAsync` fuse embeddings into the ranking. */
-  embedder?: Embedder;
-  /** Share of a hit's score that comes from similarity, 0–1; default 0.1. */
-  semanticWeight?: number;
-  /** Milliseconds one embed call may take before search goes on lexical-only; default 10,000. */
-  embedTimeoutMs?: number;
-  /** Tool vectors from `sift.exportVectors()` of an earlier run. */
-  vectors?: SavedVectors;
-}
+export type {
+  BudgetOptions,
+  SearchOptionsOfToolSift,
+  ToolSiftOptions,
+} from "./toolsift-options.js";
 
 /** One toolsift instance. */
 export interface ToolSift {
@@ -145,6 +65,9 @@ export interface ToolSift {
   /** The loop-total result budgets, one per session; `reset(session)` when that session starts a
    * new agent loop (`reset()` starts one for every session). */
   readonly results: SessionResultBudgets;
+  /** Forgets a session that ended: its reveals, its loop budget and its stored (spilled)
+   * results. A gateway calls it when a client disconnects or its session expires. */
+  endSession(session: string): void;
   readonly tokenCounter: TokenCounter;
   /**
    * Plans one turn. With a `provider`, returns the request fragment for it (native tool search
@@ -169,6 +92,15 @@ export interface ToolSift {
   /** Tool vectors computed so far, to pass as `search.vectors` next time (undefined without an
    * embedder). */
   exportVectors(): SavedVectors | undefined;
+  /** The search index as bytes, to pass as `index` to `createToolSift` in a later process (see
+   * `ToolSearchIndex.exportSnapshot`). */
+  exportIndex(): Uint8Array;
+  /** The usage evidence as JSON, to pass as `learning.initial` next time (undefined unless the
+   * `learning` option is set). Holds stemmed query words, tool names and hashed session ids. */
+  exportLearning(): LearningSnapshot | undefined;
+  /** The learning in use (evidence, recorder), or undefined unless the `learning` option is set:
+   * `learning.evidence.removeWord(tool, word)` and `.erase()`, then `learning.refresh(true)`. */
+  readonly learning: UsageLearning | undefined;
   /** Which policy layer and rule decide whether a tool is visible. */
   explain(name: string): PolicyDecision;
   /** Fails closed (throws `missing_required_tools`) when a tool a run depends on is unavailable. */
@@ -193,121 +125,45 @@ function counterFrom(option: ToolSiftOptions["tokens"]): TokenCounter {
   );
 }
 
-/** Tokens of one page of a spilled result: a page plus its small envelope and footer must fit the
- * result budget, or the page itself would be cut. */
-function spillPageTokens(resultLimit: number): number {
-  return Math.max(50, resultLimit - 60);
-}
-
-/** The tool through which the model pages a spilled result; handled by the facade. Each page
- * but the last ends with a line naming the next page, since many providers send only the text. */
-function spillReader(store: SpillStore, resultLimit: number): ToolDefinition {
-  const pageTokens = spillPageTokens(resultLimit);
-  return {
-    ...spillReadToolDefinition,
-    // the model needs it as soon as a result is cut, so it is never hidden behind search
-    core: true,
-    maxResultTokens: resultLimit,
-    handler: (args) => {
-      const page = store.read(String(args.id), { page: Number(args.page ?? 1), pageTokens });
-      if (!page) {
-        return {
-          content: [
-            {
-              type: "text",
-              text: `No stored result "${String(args.id)}": it expired or never existed.`,
-            },
-          ],
-          isError: true,
-        };
-      }
-      const more = page.done
-        ? ""
-        : `\n[page ${page.page} of about ${page.pages}: read page ${page.page + 1} for more]`;
-      return {
-        content: [{ type: "text", text: `${page.text}${more}` }],
-        structuredContent: { id: page.id, page: page.page, pages: page.pages, done: page.done },
-      };
-    },
-  };
-}
-
-/** The query strings of a search meta tool call (`queries` or `query`, a string or a list);
- * none when the arguments cannot be read (disclosure then answers the call as it would). */
-function searchQueries(args: unknown): string[] {
-  try {
-    if (args === null || typeof args !== "object") return [];
-    const { queries, query } = args as { queries?: unknown; query?: unknown };
-    const given = queries ?? query;
-    const list = Array.isArray(given) ? given : [given];
-    return list
-      .filter((item): item is string => typeof item === "string")
-      .map((item) => item.trim());
-  } catch {
-    return [];
-  }
-}
-
-function describeError(error: unknown): string {
-  try {
-    return error instanceof Error ? error.message : String(error);
-  } catch {
-    return "an unreadable error";
-  }
-}
-
-/**
- * Creates a toolsift instance.
- *
- * @example
- * const sift = createToolSift({ tools, disclosure: { mode: "auto" }, policy: { profile: "coding" } });
- * const turn = sift.prepare({ session: "s1", contextWindow: 200_000 });
- * const outcome = await sift.execute({ session: "s1", name: "tool_search", arguments: { query: "issue" } });
- */
-export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
-  checkOptionKeys(options);
-  const tokenCounter = counterFrom(options.tokens);
-  const onWarning =
-    options.onWarning ?? ((message: string) => console.warn(`toolsift: ${message}`));
-  const catalog =
-    options.catalog ??
-    createCatalog([], {
-      ...(options.duplicates ? { duplicates: options.duplicates } : {}),
-      onWarning,
-    });
-  const policyOptions = options.policy ?? {};
-  const layers = [...(policyOptions.layers ?? []), ...(policyOptions.rules ?? [])];
-  const policy = createPolicy({
+function createPolicyOf(options: ToolSiftOptions["policy"], catalog: Catalog): Policy {
+  const policyOptions = options ?? {};
+  return createPolicy({
     ...(policyOptions.profile !== undefined ? { profile: policyOptions.profile } : {}),
     ...(policyOptions.profiles ? { profiles: [...policyOptions.profiles] } : {}),
-    layers,
+    layers: [...(policyOptions.layers ?? []), ...(policyOptions.rules ?? [])],
     catalog,
   });
-  const budget = options.budget ?? {};
-  const definitions = budget.toolDefinitions;
+}
+
+function checkDefinitionBudget(definitions: number | undefined): void {
   if (definitions !== undefined && !(Number.isInteger(definitions) && definitions > 0)) {
     throw new ToolsiftError(
       "invalid_option",
       `budget.toolDefinitions must be a positive whole number of tokens, got ${JSON.stringify(definitions)}. Pass e.g. 8000, or leave it out for no budget.`,
     );
   }
-  if (budget.spill) catalog.replace(spillReader(budget.spill, budget.perToolResult ?? 2_000));
-  if (options.tools) catalog.add(options.tools);
+}
 
-  const { embedder, semanticWeight, embedTimeoutMs, vectors, ...indexOptions } =
-    options.search ?? {};
-  const index = createSearchIndex(indexOptions);
+/** The index and the three ways to search it: lexical over visible tools, hybrid (fused when the
+ * query's vector is ready, else lexical), and hybrid after embedding the query first. */
+function createSearchParts(
+  options: SearchOptionsOfToolSift,
+  catalog: Catalog,
+  policy: Policy,
+  onWarning: (message: string) => void,
+  snapshot: Uint8Array | undefined,
+) {
+  const { embedder, semanticWeight, embedTimeoutMs, vectors, ...indexOptions } = options;
+  const index = createSearchIndex({
+    ...indexOptions,
+    ...(snapshot !== undefined ? { snapshot } : {}),
+    onWarning,
+  });
   syncSearchIndex(index, catalog);
   // a counter bumped on every change is a cheaper plan-cache key than the content fingerprint
   let catalogVersion = 0;
   catalog.onChange(() => {
     catalogVersion += 1;
-  });
-
-  const results = createSessionResultBudgets({
-    // no loop total unless asked for: the per-result limit still applies to every result
-    totalResults: budget.totalResults ?? Number.MAX_SAFE_INTEGER,
-    ...(budget.onBudgetHit ? { onBudgetHit: budget.onBudgetHit } : {}),
   });
   const isVisible = (tool: ToolDefinition) => policy.isAllowed(tool);
   const visibleOnly = (searchOptions: SearchOptions): SearchOptions => {
@@ -333,33 +189,130 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
         onWarning,
       )
     : undefined;
-  // fused when the query's vector is ready (execute and searchAsync embed first), else lexical
   const hybridSearch = (query: string, searchOptions: SearchOptions) =>
     semantic
       ? semantic.search(query, visibleOnly(searchOptions), lexicalSearch)
       : search(query, searchOptions);
-  const budgetResult = async (
-    result: ToolResult,
-    tool: ToolDefinition,
-    context?: { deadline?: number; session?: string },
-  ): Promise<ToolResult> => {
-    const applied = await applyResultBudget(result, {
-      tool,
-      ...(context?.deadline !== undefined ? { deadline: context.deadline } : {}),
-      tracker: results.session(context?.session ?? ""),
-      counter: tokenCounter,
-      ...(budget.perToolResult !== undefined ? { perToolResult: budget.perToolResult } : {}),
-      ...(budget.summarize ? { summarize: budget.summarize } : {}),
-      ...(budget.summarizeThreshold !== undefined
-        ? { summarizeThreshold: budget.summarizeThreshold }
-        : {}),
-      ...(budget.spill
-        ? { spill: budget.spill, spillPageTokens: spillPageTokens(budget.perToolResult ?? 2_000) }
-        : {}),
-    });
-    return applied.value as ToolResult;
+  return {
+    index,
+    isVisible,
+    search,
+    hybridSearch,
+    semantic,
+    catalogVersion: () => catalogVersion,
+    searchAsync: async (query: string, searchOptions: SearchOptions = {}) => {
+      if (semantic) await semantic.prepare([query]);
+      return hybridSearch(query, searchOptions);
+    },
   };
+}
 
+/** Change notification for UIs (toolsift/react): one counter, bumped before listeners run; a
+ * listener that throws is reported, never passed on to the call that changed something. */
+function createNotifier(onWarning: (message: string) => void) {
+  let version = 0;
+  const listeners = new Set<() => void>();
+  return {
+    notify: () => {
+      version += 1;
+      for (const listener of [...listeners]) {
+        try {
+          listener();
+        } catch (error) {
+          onWarning(`A subscribe() listener threw: ${errorText(error)}. It stays subscribed.`);
+        }
+      }
+    },
+    subscribe: (listener: () => void) => {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    version: () => version,
+  };
+}
+
+/** A layer selector that picks nothing (`server:slack` for `server-slack`) is a rule that does
+ * nothing: said once, whenever the policy or the catalog it is checked against changes. */
+function warnUnmatchedSelectors(
+  policy: Policy,
+  catalog: Catalog,
+  onWarning: (message: string) => void,
+): void {
+  const warned = new Set<string>();
+  const check = () => {
+    for (const message of unmatchedSelectors(policy, catalog.list())) {
+      if (warned.has(message)) continue;
+      warned.add(message);
+      onWarning(message);
+    }
+  };
+  check();
+  policy.onChange(check);
+}
+
+/** `results.reset()` changes what a view shows, so it notifies like any other change. */
+function notifyOnReset(results: SessionResultBudgets, notify: () => void): void {
+  const resetResults = results.reset;
+  results.reset = (session?: string) => {
+    resetResults(session);
+    notify();
+  };
+}
+
+/** `prepare`: the provider's request fragment with a `provider`, else the neutral plan. */
+function preparerOf(
+  providerTurns: ReturnType<typeof createProviderTurns>,
+  disclosure: Disclosure,
+): ToolSift["prepare"] {
+  function prepare<P extends ProviderId>(input: ProviderTurnInput<P>): ProviderTurn<P>;
+  function prepare(input: PrepareInput): TurnPlan;
+  function prepare(input: PrepareInput | ProviderTurnInput): TurnPlan | ProviderTurn {
+    return "provider" in input && input.provider !== undefined
+      ? providerTurns.prepareFor(input)
+      : disclosure.prepare(input);
+  }
+  return prepare;
+}
+
+/**
+ * Creates a toolsift instance.
+ *
+ * @example
+ * const sift = createToolSift({ tools, disclosure: { mode: "auto" }, policy: { profile: "coding" } });
+ * const turn = sift.prepare({ session: "s1", contextWindow: 200_000 });
+ * const outcome = await sift.execute({ session: "s1", name: "tool_search", arguments: { query: "issue" } });
+ */
+export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
+  checkOptionKeys(options);
+  const tokenCounter = counterFrom(options.tokens);
+  const onWarning = options.onWarning ?? defaultWarn;
+  const catalog =
+    options.catalog ??
+    createCatalog([], {
+      ...(options.duplicates ? { duplicates: options.duplicates } : {}),
+      onWarning,
+    });
+  const policy = createPolicyOf(options.policy, catalog);
+  const budget = options.budget ?? {};
+  const definitions = budget.toolDefinitions;
+  checkDefinitionBudget(definitions);
+  if (budget.spill) catalog.replace(spillReader(budget.spill, budget.perToolResult));
+  if (options.tools) catalog.add(options.tools);
+  const searching = createSearchParts(
+    options.search ?? {},
+    catalog,
+    policy,
+    onWarning,
+    options.index,
+  );
+  const results = createSessionResultBudgets({
+    // no loop total unless asked for: the per-result limit still applies to every result
+    totalResults: budget.totalResults ?? Number.MAX_SAFE_INTEGER,
+    ...(budget.onBudgetHit ? { onBudgetHit: budget.onBudgetHit } : {}),
+  });
+  const { semantic } = searching;
   const disclosure = createDisclosure({
     // a narrow profile's closest tools are rarely what the model asked for
     withholdWeak: () => policy.profile !== DEFAULT_PROFILE,
@@ -368,92 +321,72 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
     ...(options.onCall ? { onCall: options.onCall } : {}),
     onWarning,
     catalog,
-    search: hybridSearch,
-    isVisible,
+    search: searching.hybridSearch,
+    // with an embedder the search meta tool is hybrid: the queries it runs are embedded first
+    ...(semantic ? { embedQueries: (queries) => semantic.prepare(queries) } : {}),
+    isVisible: searching.isVisible,
     visibilityVersion: () => policy.version,
-    catalogVersion: () => catalogVersion,
+    catalogVersion: searching.catalogVersion,
     countTokens: (text) => tokenCounter.count(text),
-    budgetResult,
+    budgetResult: createResultBudget(budget, { results, counter: tokenCounter }),
   });
-
-  // change notification for UIs (toolsift/react): one counter, bumped before listeners run; a
-  // listener that throws is reported, never passed on to the call that changed something
-  let version = 0;
-  const listeners = new Set<() => void>();
-  const notify = () => {
-    version += 1;
-    for (const listener of [...listeners]) {
-      try {
-        listener();
-      } catch (error) {
-        onWarning(`A subscribe() listener threw: ${describeError(error)}. It stays subscribed.`);
-      }
-    }
-  };
-  catalog.onChange(notify);
-  policy.onChange(notify);
-  // a layer selector that picks nothing (`server:slack` for `server-slack`) is a rule that does
-  // nothing: said once, when the policy or the catalog it is checked against is known
-  const warnedSelectors = new Set<string>();
-  const checkSelectors = () => {
-    for (const message of unmatchedSelectors(policy, catalog.list())) {
-      if (warnedSelectors.has(message)) continue;
-      warnedSelectors.add(message);
-      onWarning(message);
-    }
-  };
-  checkSelectors();
-  policy.onChange(checkSelectors);
-  const resetResults = results.reset;
-  results.reset = (session?: string) => {
-    resetResults(session);
-    notify();
-  };
+  const notifier = createNotifier(onWarning);
+  catalog.onChange(notifier.notify);
+  policy.onChange(notifier.notify);
+  warnUnmatchedSelectors(policy, catalog, onWarning);
+  notifyOnReset(results, notifier.notify);
+  const learning = options.learning
+    ? new UsageLearning(
+        options.learning,
+        (name) => catalog.get(name),
+        (words) => searching.index.setLearned(words),
+      )
+    : undefined;
+  if (learning) catalog.onChange(() => learning.refresh(true));
+  const observeUse =
+    learning &&
+    createUseObserver(learning, {
+      searchName: disclosure.metaToolNames.search,
+      search: searching.search,
+      get: (name) => catalog.get(name),
+    });
   const execute: Disclosure["execute"] = async (input) => {
     try {
-      // with an embedder the search meta tool is hybrid: its queries are embedded first
-      if (semantic && input.name === disclosure.metaToolNames.search)
-        await semantic.prepare(searchQueries(input.arguments));
-      return await disclosure.execute(input);
+      learning?.refresh();
+      const outcome = await disclosure.execute(input);
+      observeUse?.(input, outcome);
+      return outcome;
     } finally {
-      notify();
+      notifier.notify();
     }
   };
   const providerTurns = createProviderTurns({ ...disclosure, execute });
-  function prepare<P extends ProviderId>(input: ProviderTurnInput<P>): ProviderTurn<P>;
-  function prepare(input: PrepareInput): TurnPlan;
-  function prepare(input: PrepareInput | ProviderTurnInput): TurnPlan | ProviderTurn {
-    return "provider" in input && input.provider !== undefined
-      ? providerTurns.prepareFor(input)
-      : disclosure.prepare(input);
-  }
-
   return {
     catalog,
     policy,
-    index,
+    index: searching.index,
     disclosure,
     results,
+    endSession: (session) => {
+      disclosure.store.clear(session);
+      budget.spill?.clear(session);
+      results.reset(session);
+    },
     tokenCounter,
-    prepare,
+    prepare: preparerOf(providerTurns, disclosure),
     respond: providerTurns.respond,
     execute,
-    search,
-    searchAsync: async (query, searchOptions = {}) => {
-      if (semantic) await semantic.prepare([query]);
-      return hybridSearch(query, searchOptions);
-    },
+    search: searching.search,
+    searchAsync: searching.searchAsync,
     exportVectors: () => semantic?.exportVectors(),
+    exportIndex: () => searching.index.exportSnapshot(),
+    exportLearning: () => learning?.evidence.toJSON(),
+    learning,
     explain: (name) => policy.explain(name),
     requireTools: (names, requireOptions) => disclosure.requireTools(names, requireOptions),
-    subscribe: (listener) => {
-      listeners.add(listener);
-      return () => {
-        listeners.delete(listener);
-      };
-    },
+    subscribe: notifier.subscribe,
     get version() {
-      return version;
+      return notifier.version();
     },
   };
 }

@@ -16,6 +16,7 @@ export type ToolsiftErrorCode =
   | "invalid_arguments"
   | "missing_required_tools"
   | "too_many_tools"
+  | "invalid_learning_file"
   | "internal";
 
 /** Base class of every error toolsift throws. */

@@ -41,6 +41,8 @@ export {
   type ValidationResult,
   validateTools,
 } from "./catalog/index.js";
+// ── Cost: tool-definition tokens of a turn vs every tool loaded, per provider ──
+export { countDefinitionTokens, type DefinitionTokens } from "./count-definition-tokens.js";
 // ── The facade: one object for catalog, search, policy, disclosure, dispatch and providers ──
 export {
   type BudgetOptions,

@@ -4,9 +4,13 @@
  * the user to wonder why nothing changed.
  */
 
-import type { BudgetOptions, SearchOptionsOfToolSift, ToolSiftOptions } from "./create-toolsift.js";
 import { ToolsiftError } from "./errors.js";
-import { closestWords } from "./policy/index.js";
+import { suggestNames } from "./internal/index.js";
+import type {
+  BudgetOptions,
+  SearchOptionsOfToolSift,
+  ToolSiftOptions,
+} from "./toolsift-options.js";
 
 /** Every key of `T`, listed once: the compiler rejects a list that misses or invents one. */
 type AllKeys<T> = readonly (keyof T)[] & { length: number };
@@ -21,6 +25,7 @@ type PolicyOptionsOfToolSift = NonNullable<ToolSiftOptions["policy"]>;
 
 const TOP = keysOf<ToolSiftOptions>()([
   "tools",
+  "index",
   "catalog",
   "duplicates",
   "onWarning",
@@ -30,9 +35,14 @@ const TOP = keysOf<ToolSiftOptions>()([
   "budget",
   "tokens",
   "search",
+  "learning",
 ]);
 
-const NESTED: { [K in "disclosure" | "policy" | "budget" | "search"]: AllKeys<unknown> } = {
+type LearningOptionsOfToolSift = NonNullable<ToolSiftOptions["learning"]>;
+
+const NESTED: {
+  [K in "disclosure" | "policy" | "budget" | "search" | "learning"]: AllKeys<unknown>;
+} = {
   disclosure: keysOf<DisclosureOptionsOfToolSift>()([
     "mode",
     "strategy",
@@ -77,6 +87,17 @@ const NESTED: { [K in "disclosure" | "policy" | "budget" | "search"]: AllKeys<un
     "embedTimeoutMs",
     "vectors",
   ]) as AllKeys<unknown>,
+  learning: keysOf<LearningOptionsOfToolSift>()([
+    "minSessions",
+    "halfLifeDays",
+    "maxWordsPerTool",
+    "maxSessionsPerWord",
+    "maxWordsPerQuery",
+    "maxEntries",
+    "now",
+    "windowMs",
+    "initial",
+  ]) as AllKeys<unknown>,
 };
 
 /** Options that belong to another entry point, with where to pass them. */
@@ -93,7 +114,7 @@ function checkKeys(value: unknown, known: readonly string[], where: string): voi
   for (const key of Object.keys(value)) {
     if (known.includes(key)) continue;
     const elsewhere = where === "createToolSift" ? ELSEWHERE[key] : undefined;
-    const near = closestWords(key, known, 1)[0];
+    const near = suggestNames(key, known, { max: 1, suffixes: false })[0];
     const hint = elsewhere
       ? ` (${elsewhere}).`
       : near

@@ -9,6 +9,7 @@
 
 import type { Disclosure, PrepareInput, TurnPlan, TurnSettings } from "./disclosure/index.js";
 import { ToolsiftError } from "./errors.js";
+import { metaArguments, providerNameView, shownOutcome } from "./provider-names.js";
 import {
   type CallOutcome,
   type FormattedTools,
@@ -93,6 +94,14 @@ interface AnyFormatter {
 
 const FORMATTED_SESSIONS = 1_000;
 
+/** The tool a `toolChoice: { name }` format option forces, if any (a catalog name). */
+function forcedTool(format: unknown): string | undefined {
+  const choice = (format as { toolChoice?: unknown } | undefined)?.toolChoice;
+  if (typeof choice !== "object" || choice === null) return undefined;
+  const name = (choice as { name?: unknown }).name;
+  return typeof name === "string" ? name : undefined;
+}
+
 /** Creates the provider-turn helpers over one disclosure layer. */
 export function createProviderTurns(disclosure: Disclosure) {
   const formatters = new Map<string, AnyFormatter>();
@@ -131,8 +140,11 @@ export function createProviderTurns(disclosure: Disclosure) {
     const decision = nativeSearchSupport(provider, model ?? "", search ? { override: search } : {});
     const limit = formatter.capabilities.maxTools;
     // the provider's tool limit binds the plan: disclosure defers what it must, or throws
+    const forced = forcedTool(format);
     const settings: PrepareInput & TurnSettings = {
       ...turn,
+      // a request that forces a tool the provider was not sent is refused: keep it loaded
+      ...(forced !== undefined ? { neverDefer: [...(turn.neverDefer ?? []), forced] } : {}),
       nativeSearch: decision.native,
       ...(limit !== undefined && turn.maxTools === undefined ? { maxTools: limit } : {}),
     };
@@ -172,15 +184,18 @@ export function createProviderTurns(disclosure: Disclosure) {
     const formatter = formatterFor(input.provider, input.model);
     const calls = formatter.parseCalls(input.response, formatted);
     const outcomes: CallOutcome[] = [];
+    // the model knows tools by the names this provider was sent: toolsift's answers use them too
+    const view = providerNameView(formatted.providerNames);
+    const meta = disclosure.metaToolNames;
     for (const call of calls) {
       if (call.kind === "server_search") continue; // the provider already ran it
       const outcome = await disclosure.execute({
         session: input.session,
         name: call.name,
-        arguments: call.arguments,
+        arguments: view ? metaArguments(call.name, call.arguments, meta, view) : call.arguments,
         ...(input.signal ? { signal: input.signal } : {}),
       });
-      outcomes.push({ call, outcome });
+      outcomes.push({ call, outcome: view ? shownOutcome(outcome, view) : outcome });
     }
     return {
       calls,

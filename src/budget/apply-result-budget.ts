@@ -1,7 +1,7 @@
 /** `applyResultBudget`: what dispatch calls on every tool result before the model sees it. */
 
 import type { ToolDefinition, ToolResult } from "../catalog/index.js";
-import { beforeDeadline } from "../internal/index.js";
+import { beforeDeadline, errorText } from "../internal/index.js";
 import type { TokenCounter } from "../tokens/index.js";
 import { o200kCounter } from "../tokens/index.js";
 import type { ResultBudgetTracker } from "./result-budget-tracker.js";
@@ -34,6 +34,8 @@ export interface ApplyResultBudgetOptions {
   /** Page size the model will read `spill` with, for the page count in the note; default the
    * store's `pageTokens`. */
   spillPageTokens?: number;
+  /** The session the result is spilled for; only it may read the result back. Default "". */
+  session?: string;
   /** When the call's time limit ends (a `performance.now()` time): a summariser still running
    * then is abandoned and the result is truncated instead, with a note; none without it. */
   deadline?: number;
@@ -78,7 +80,7 @@ export async function applyResultBudget(
     limit,
   });
   const notes: string[] = [];
-  const spillId = options.spill?.put(result);
+  const spillId = options.spill?.put(result, { session: options.session ?? "" });
   const spillNote = spillId
     ? spillMessage(
         spillId,
@@ -107,9 +109,7 @@ export async function applyResultBudget(
         ...outcome.notes,
       );
     } catch (error) {
-      notes.push(
-        `summariser failed (${error instanceof Error ? error.message : String(error)}); truncated instead`,
-      );
+      notes.push(`summariser failed (${errorText(error)}); truncated instead`);
     }
   }
   if (!outcome) {

@@ -212,7 +212,7 @@ describe("applyResultBudget", () => {
       perToolResult: 300,
       spill,
     });
-    expect(out.spillId).toMatch(/^spill_1_[0-9a-f]{8}$/);
+    expect(out.spillId).toMatch(/^spill_[0-9a-f]{32}$/);
     expect(out.value as string).toContain(
       `tool_result_read with {"id": "${out.spillId}", "page": 1}`,
     );

@@ -5,6 +5,7 @@
  */
 
 import type { JsonValue } from "../catalog/index.js";
+import { errorText } from "../internal/index.js";
 
 /** Levels kept when a value is copied; deeper parts become a marker (the stack stays small). */
 export const MAX_JSON_DEPTH = 256;
@@ -30,7 +31,7 @@ export function setKey(target: { [key: string]: JsonValue }, key: string, value:
 
 function describe(error: unknown): string {
   try {
-    return error instanceof Error ? error.message || error.name : String(error);
+    return errorText(error);
   } catch {
     return "an error that cannot be shown";
   }

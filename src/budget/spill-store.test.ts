@@ -64,4 +64,25 @@ describe("createSpillStore", () => {
       properties: { id: { type: "string" }, page: { type: "integer" } },
     });
   });
+
+  it("keeps a session's results to that session, and clears them with it", () => {
+    const store = createSpillStore();
+    const id = store.put("secret of session a", { session: "a" }) as string;
+    expect(store.read(id, { session: "b" })).toBeUndefined();
+    expect(store.read(id)).toBeUndefined();
+    expect(store.read(id, { session: "a" })?.text).toBe("secret of session a");
+    const other = store.put("b's", { session: "b" }) as string;
+    store.clear("a");
+    expect(store.read(id, { session: "a" })).toBeUndefined();
+    expect(store.read(other, { session: "b" })?.text).toBe("b's");
+  });
+
+  it("gives random ids that carry no serial number or content hash", () => {
+    const store = createSpillStore();
+    const first = store.put("same text") as string;
+    const second = store.put("same text") as string;
+    expect(first).toMatch(/^spill_[0-9a-f]{32}$/);
+    expect(second).toMatch(/^spill_[0-9a-f]{32}$/);
+    expect(first).not.toBe(second);
+  });
 });

@@ -2,7 +2,7 @@
 
 import type { ToolDefinition } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
-import { fnv1a32, safeCutIndex } from "../internal/index.js";
+import { safeCutIndex } from "../internal/index.js";
 import type { TokenCounter } from "../tokens/index.js";
 import { o200kCounter, utf8Length } from "../tokens/index.js";
 import { longestFitting, measureTokens } from "./truncate-text.js";
@@ -35,18 +35,27 @@ export interface SpillStoreOptions {
 
 /** A bounded store of full results, evicted by TTL, then least recently used, by count and bytes. */
 export interface SpillStore {
-  /** Stores a result (text as is, MCP text blocks joined, other values as indented JSON); undefined when it alone exceeds `maxBytes`. */
-  put(value: unknown): string | undefined;
-  /** Reads page `page` (1-based, default 1); undefined when the id is unknown or expired. */
-  read(id: string, options?: { page?: number; pageTokens?: number }): SpillPage | undefined;
+  /** Stores a result (text as is, MCP text blocks joined, other values as indented JSON) for
+   * `session` (default ""); undefined when it alone exceeds `maxBytes`. */
+  put(value: unknown, options?: { session?: string }): string | undefined;
+  /** Reads page `page` (1-based, default 1) of a result stored for `session` (default ""):
+   * undefined when the id is unknown, expired or another session's. */
+  read(
+    id: string,
+    options?: { page?: number; pageTokens?: number; session?: string },
+  ): SpillPage | undefined;
   has(id: string): boolean;
   delete(id: string): boolean;
+  /** Drops every entry stored for `session` (its client went away). */
+  clear(session: string): void;
   readonly size: number;
   readonly bytes: number;
   readonly pageTokens: number;
 }
 
 interface Entry {
+  /** Only this session reads it: an id seen in one conversation opens nothing in another. */
+  session: string;
   text: string;
   bytes: number;
   touched: number;
@@ -72,6 +81,13 @@ export function spillText(value: unknown): string {
   return JSON.stringify(value, null, 2) ?? String(value);
 }
 
+/** A fresh id: 128 random bits, so an id can be neither guessed nor derived from the content. */
+function randomSpillId(): string {
+  // Web Crypto, so the budget layer runs in browsers and workers as well as Node
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  return `spill_${Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
+}
+
 /** Creates a spill store; see `SpillStoreOptions` for the defaults. */
 export function createSpillStore(options: SpillStoreOptions = {}): SpillStore {
   const maxEntries = options.maxEntries ?? 64;
@@ -82,7 +98,6 @@ export function createSpillStore(options: SpillStoreOptions = {}): SpillStore {
   const defaultPageTokens = options.pageTokens ?? 2_000;
   const entries = new Map<string, Entry>();
   let bytes = 0;
-  let serial = 0;
 
   const remove = (id: string) => {
     const entry = entries.get(id);
@@ -100,10 +115,10 @@ export function createSpillStore(options: SpillStoreOptions = {}): SpillStore {
       remove(id);
     }
   };
-  const live = (id: string): Entry | undefined => {
+  const live = (id: string, session?: string): Entry | undefined => {
     evict();
     const entry = entries.get(id);
-    if (!entry) return undefined;
+    if (!entry || (session !== undefined && entry.session !== session)) return undefined;
     entry.touched = now();
     entries.delete(id);
     entries.set(id, entry);
@@ -111,18 +126,15 @@ export function createSpillStore(options: SpillStoreOptions = {}): SpillStore {
   };
 
   return {
-    put(value) {
+    put(value, putOptions = {}) {
       const text = spillText(value);
       // each UTF-16 unit is at least one UTF-8 byte: a text longer than the store is never read
       if (text.length > maxBytes) return undefined;
       const size = utf8Length(text);
       if (size > maxBytes) return undefined;
-      serial += 1;
-      // the serial makes ids unique; the hash (of the head and length) only makes them opaque
-      const id = `spill_${serial}_${fnv1a32(`${text.length}:${text.slice(0, 4_096)}`)
-        .toString(16)
-        .padStart(8, "0")}`;
-      entries.set(id, { text, bytes: size, touched: now(), starts: new Map() });
+      const id = randomSpillId();
+      const session = putOptions.session ?? "";
+      entries.set(id, { session, text, bytes: size, touched: now(), starts: new Map() });
       bytes += size;
       evict();
       return entries.has(id) ? id : undefined;
@@ -136,12 +148,15 @@ export function createSpillStore(options: SpillStoreOptions = {}): SpillStore {
           `Spill read of "${id}": page must be an integer ≥ 1 and pageTokens an integer ≥ 16 (got ${page}, ${pageTokens}).`,
         );
       }
-      const entry = live(id);
+      const entry = live(id, readOptions.session ?? "");
       if (!entry) return undefined;
       return pageOf(id, entry, page, pageTokens, counter);
     },
     has: (id) => entries.has(id) && live(id) !== undefined,
     delete: remove,
+    clear(session) {
+      for (const [id, entry] of entries) if (entry.session === session) remove(id);
+    },
     get size() {
       return entries.size;
     },
@@ -206,7 +221,8 @@ export const spillReadToolDefinition: ToolDefinition = {
     properties: {
       id: {
         type: "string",
-        description: "The spill id from the truncated result, e.g. spill_3_1a2b3c4d.",
+        description:
+          "The spill id from the truncated result, e.g. spill_9f86d081884c7d659a2feaa0c55ad015.",
       },
       page: { type: "integer", minimum: 1, description: "Page to read, starting at 1. Default 1." },
     },

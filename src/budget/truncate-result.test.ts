@@ -223,7 +223,13 @@ describe("truncateResult on MCP results", () => {
     const first = value.content[0] as { text: string };
     const parsed = JSON.parse(first.text) as typeof data;
     expect(parsed.error).toBe("partial failure");
-    expect((value.structuredContent as typeof data | undefined)?.error ?? "dropped").toBeDefined();
+    // structuredContent is shrunk like the text (rows cut, the error kept), and a note says so
+    const structured = value.structuredContent as typeof data | undefined;
+    expect(structured?.error).toBe("partial failure");
+    expect(structured?.rows.length).toBeLessThan(data.rows.length);
+    expect(out.notes).toContainEqual(
+      expect.stringMatching(/^structuredContent \$\.rows: kept \d+ of 800 items$/),
+    );
     expect(out.tokens).toBeLessThanOrEqual(600);
     const tiny = truncateResult(result, { maxTokens: 5 }).value as ToolResult;
     expect(tiny.isError).toBe(true);

@@ -196,6 +196,19 @@ describe("createCatalog duplicates", () => {
     );
   });
 
+  it("keeps a host tool's bare name and qualifies a server tool that shares it", () => {
+    const warnings: string[] = [];
+    const onWarning = (message: string) => warnings.push(message);
+    const together = createCatalog([tool("read_file"), tool("read_file", "fs")], { onWarning });
+    expect(together.list().map((t) => t.name)).toEqual(["fs/read_file", "read_file"]);
+    expect(together.get("fs/read_file")?.upstreamName).toBe("read_file");
+    const later = createCatalog([tool("read_file")], { onWarning });
+    later.add([tool("read_file", "fs"), tool("list_dir", "fs")]);
+    expect(later.list().map((t) => t.name)).toEqual(["fs/read_file", "list_dir", "read_file"]);
+    expect(warnings).toHaveLength(2);
+    expect(warnings[1]).toMatch(/read_file → fs\/read_file/);
+  });
+
   it("cannot qualify tools without a server and says how to give them one", () => {
     expect(() => createCatalog([tool("a"), tool("a")], { onWarning: () => {} })).toThrow(
       /fromMCPToolsList\(result, \{ server \}\)/,

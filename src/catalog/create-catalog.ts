@@ -1,7 +1,7 @@
 /** The live catalog: a validated, name-unique set of tools with change events and a fingerprint. */
 import { InvalidToolError, ToolsiftError } from "../errors.js";
 import { combineHashes, compareNames, fingerprintTool } from "./fingerprint-tools.js";
-import { describeRenames, qualifyDuplicateNames } from "./from-mcp-tools-list.js";
+import { describeRenames, qualifyDuplicateNames, upstreamNameOf } from "./from-mcp-tools-list.js";
 import { nameSkeleton } from "./name-skeleton.js";
 import type { Catalog, CatalogChange, ToolDefinition } from "./types.js";
 import { isPlainObject, type NameRule, validateTools } from "./validate-tools.js";
@@ -20,7 +20,8 @@ export interface CatalogOptions {
    * `qualify` (default): when tools of different servers share a name, each of them is called
    * `server/name` (within one `add` batch every one of them, so load order does not matter; a
    * later batch's tool clashing with a stored one of another server is the one renamed), and one
-   * warning per batch names the collisions. `error`: such a clash is `duplicate_tool`.
+   * warning per batch names the collisions. A host tool (no server) keeps its bare name and the
+   * server tools that share it are qualified. `error`: such a clash is `duplicate_tool`.
    */
   duplicates?: "qualify" | "error";
   /** Receives the warning naming qualified names; default `console.warn`. */
@@ -96,11 +97,12 @@ export function createCatalog(
     const result = entries.map((entry) => {
       if (!isPlainObject(entry) || typeof entry.name !== "string") return entry;
       const stored = byName.get(entry.name);
-      if (typeof entry.server !== "string" || stored?.server === undefined) return entry;
+      // a stored tool of another server, or the host's own (no server), keeps the bare name
+      if (typeof entry.server !== "string" || stored === undefined) return entry;
       if (stored.server === entry.server) return entry;
       const to = `${entry.server}/${entry.name}`;
       renamed.push({ from: entry.name, to, server: entry.server });
-      return { ...entry, name: to };
+      return { ...entry, name: to, upstreamName: upstreamNameOf(entry) };
     });
     if (renamed.length > 0) (options.onWarning ?? console.warn)(describeRenames(renamed));
     return result;

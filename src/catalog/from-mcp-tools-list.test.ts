@@ -67,7 +67,8 @@ describe("fromMCPToolsList", () => {
       "server",
     ]);
     expect(tool?.server).toBe("shady");
-    expect(fromMCPToolsList(hostile)[0]).not.toHaveProperty("server");
+    // the wire's own "github" is ignored; without a server name the origin is still MCP
+    expect(fromMCPToolsList(hostile)[0]?.server).toBe("mcp");
     const [pinned] = fromMCPToolsList(hostile, { server: "shady", control: { defer: "never" } });
     expect(pinned?.defer).toBe("never");
     expect(fromMCPToolsList(hostile, { trust: "host" })[0]).toMatchObject({

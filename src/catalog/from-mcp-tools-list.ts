@@ -48,8 +48,8 @@ export function extractToolEntries(
 /**
  * Converts an MCP `tools/list` result (bare, or inside a JSON-RPC response) into validated tool
  * definitions. Only MCP fields are read from the payload (`name`, `title`, `description`,
- * `inputSchema`, `outputSchema`, `annotations`): `server` comes from the options (the connection)
- * and toolsift's control fields (`tags`, `defer`, `maxResultTokens`, …) from `control`, so a
+ * `inputSchema`, `outputSchema`, `annotations`): `server` comes from the options (the connection;
+ * `"mcp"` when not given, so the tools keep their MCP origin) and toolsift's control fields (`tags`, `defer`, `maxResultTokens`, …) from `control`, so a
  * server cannot pin, re-tag or re-budget its own tools. Tools are deferrable unless `control`
  * marks them `core`. Throws InvalidToolError listing every bad tool, or a ToolsiftError when the
  * shape is wrong.
@@ -107,7 +107,14 @@ export function qualifyDuplicateNames<T>(entries: readonly T[]): {
       servers.set(entry.name, set);
     }
   }
-  const shared = (name: string) => (servers.get(name)?.size ?? 0) >= 2;
+  // a host tool (no server) keeps its bare name: the server tools that share it are qualified
+  const hostNames = new Set<string>();
+  for (const entry of entries) {
+    if (isPlainObject(entry) && typeof entry.name === "string" && entry.server === undefined) {
+      hostNames.add(entry.name);
+    }
+  }
+  const shared = (name: string) => (servers.get(name)?.size ?? 0) >= (hostNames.has(name) ? 1 : 2);
   const qualified = new Set<string>();
   for (const [name, set] of servers) {
     if (set.size >= 2) for (const server of set) qualified.add(`${server}/${name}`);
@@ -119,9 +126,14 @@ export function qualifyDuplicateNames<T>(entries: readonly T[]): {
     if (!shared(entry.name) && !qualified.has(entry.name)) return entry;
     const to = `${entry.server}/${entry.name}`;
     renamed.push({ from: entry.name, to, server: entry.server });
-    return { ...entry, name: to } as T;
+    return { ...entry, name: to, upstreamName: upstreamNameOf(entry) } as T;
   });
   return { entries: result, renamed };
+}
+
+/** The name a tool's server knows: kept through every rename (a renamed name is renamed again). */
+export function upstreamNameOf(entry: Record<string, unknown>): string {
+  return typeof entry.upstreamName === "string" ? entry.upstreamName : String(entry.name);
 }
 
 /** One line naming the names shared by several servers and what they became. */

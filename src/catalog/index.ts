@@ -10,6 +10,7 @@ export {
 } from "./check-schema-shape.js";
 export { type CatalogOptions, createCatalog } from "./create-catalog.js";
 export {
+  combineHashes,
   compareNames,
   fingerprintTool,
   fingerprintTools,
@@ -36,6 +37,7 @@ export {
 } from "./validate-tools.js";
 export {
   type ControlOption,
+  MCP_ORIGIN,
   type SourceOptions,
   type ToolControl,
   toHostEntry,

@@ -23,7 +23,7 @@ export interface ToolAnnotations {
 }
 
 /** Whether a tool's schema may be deferred: `never` keeps it loaded, `always` defers it whenever
- * disclosure is active, `auto` lets disclosure decide (the default). */
+ * disclosure is active, `auto` lets disclosure decide. Unset, the tool's origin decides. */
 export type DeferPolicy = "never" | "auto" | "always";
 
 /** How an oversized result is cut. `smart` keeps JSON and MCP content structure. */
@@ -54,6 +54,9 @@ export interface ToolCallContext {
   /** What the host framework passed with the call (`ExecuteInput.host`), unchanged; adapters use
    * it to hand their own per-call options (an AI SDK tool call id, say) to the tool they wrap. */
   host?: unknown;
+  /** The name the tool's server knows it by (`ToolDefinition.upstreamName`, else its name):
+   * forward the call to `server` under this name. Set by `execute`. */
+  upstreamName?: string;
 }
 
 /** Runs a tool. May return an MCP-style `ToolResult` or any JSON-serialisable value. */
@@ -74,6 +77,11 @@ export interface ToolDefinition {
   annotations?: ToolAnnotations;
   /** MCP server (or other source) the tool comes from: the connection or file, set by the host. */
   server?: string;
+  /**
+   * The name the tool's server knows it by, set when toolsift renamed it (`create_issue` for
+   * `github/create_issue`, a name several servers share). Calls carry it as `upstreamName`.
+   */
+  upstreamName?: string;
   category?: string;
   tags?: string[];
   /** A curated phrase for search; weighted above the description. */
@@ -81,11 +89,14 @@ export interface ToolDefinition {
   keywords?: string[];
   /** Names of the profiles this tool belongs to. */
   profiles?: string[];
-  /** Defer policy; default `auto`. `never` pins the tool loaded in every turn. */
+  /** Defer policy. `never` pins the tool loaded in every turn; `always` and `auto` make it
+   * deferrable (on a host tool, which is core by default, `auto` restores deferral). Unset: the
+   * default by origin (see `core`). */
   defer?: DeferPolicy;
-  /** A core tool of the host: loaded in every turn while a definitions budget or a provider's
-   * tool limit leaves room (unlike `defer: "never"`, which nothing moves). Tools without `core`,
-   * `defer: "never"` or a `neverDefer` match are deferrable. */
+  /** Whether the tool is core: loaded in every turn while a definitions budget or a provider's
+   * tool limit leaves room (unlike `defer: "never"`, which nothing moves). Default by origin: a
+   * tool the host defines (no `server`) is core, a tool from an MCP server (every loader sets
+   * `server`) is deferrable; `core: false` defers a host tool, `core: true` keeps an MCP tool. */
   core?: boolean;
   /** Per-tool result budget, in tokens. */
   maxResultTokens?: number;

@@ -269,6 +269,7 @@ function normalise(raw: Record<string, unknown>, inputSchema: Record<string, unk
     inputSchema,
   };
   const optional = ["title", "outputSchema", "annotations", "server", "category", "searchHint"];
+  if (typeof raw.upstreamName === "string") tool.upstreamName = raw.upstreamName;
   for (const key of [...optional, "defer", "core", "maxResultTokens", "truncation", "handler"]) {
     if (raw[key] !== undefined) tool[key] = raw[key];
   }

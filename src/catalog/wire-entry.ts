@@ -3,6 +3,10 @@
 import type { ToolDefinition } from "./types.js";
 import { isPlainObject } from "./validate-tools.js";
 
+/** The origin of a tool from MCP whose server has no name (a bare `tools/list` result): every
+ * tool from MCP carries an origin, because origin decides whether it is deferred by default. */
+export const MCP_ORIGIN = "mcp";
+
 /** The fields of an MCP `tools/list` entry toolsift reads; everything else in a payload is ignored
  * unless the host trusts the document (`trust: "host"`). */
 export const WIRE_FIELDS = [
@@ -51,7 +55,8 @@ export interface SourceOptions {
 
 /**
  * Turns one raw entry of a tools document into the entry to validate: wire fields only (unless
- * trusted), the server from the host, then the host's control fields. A wire name that looks
+ * trusted), the server from the host (`MCP_ORIGIN` when none is known), then the host's control
+ * fields. A wire name that looks
  * qualified with another server (`server-github/create_issue` sent by server `aaa`) is prefixed
  * with its own server, so it can never shadow the tool it imitates. Non-objects pass through for
  * validation to report.
@@ -70,9 +75,14 @@ export function toHostEntry(entry: unknown, options: SourceOptions): unknown {
     const name = result.name;
     const server = options.server;
     if (typeof name === "string" && server !== undefined && name.includes("/")) {
-      if (!name.startsWith(`${server}/`)) result.name = `${server}/${name}`;
+      if (!name.startsWith(`${server}/`)) {
+        result.name = `${server}/${name}`;
+        result.upstreamName = name;
+      }
     }
   }
+  // after the name check: a name sent without a known server is not prefixed with "mcp/"
+  if (result.server === undefined) result.server = MCP_ORIGIN;
   const control =
     typeof options.control === "function"
       ? options.control({

@@ -1,4 +1,4 @@
-import { suggestNames } from "../disclosure/index.js";
+import { suggestNames } from "../internal/index.js";
 import { UsageError } from "./usage-error.js";
 
 /** Declares one command's flags: name → kind; `multiple` flags may repeat. */
@@ -20,7 +20,7 @@ export interface ParsedCommand<TFlags extends FlagSpec> {
 
 /** " Did you mean --limit?" for a mistyped flag, or "" when nothing is close. */
 function flagHint(name: string, flags: FlagSpec): string {
-  const [closest] = suggestNames(name, Object.keys(flags), 1);
+  const [closest] = suggestNames(name, Object.keys(flags), { max: 1 });
   return closest ? ` Did you mean --${closest}?` : "";
 }
 
@@ -115,7 +115,7 @@ export function oneOf<T extends string>(
 ): T | undefined {
   if (value === undefined) return undefined;
   if (!(allowed as readonly string[]).includes(value)) {
-    const [closest] = suggestNames(value, allowed, 1);
+    const [closest] = suggestNames(value, allowed, { max: 1 });
     const hint = closest ? ` Did you mean "${closest}"?` : "";
     throw new UsageError(`--${flag} must be one of ${allowed.join(", ")}; got "${value}".${hint}`);
   }

@@ -8,6 +8,7 @@ import {
   type SessionsView,
   startInspectorServer,
 } from "../inspector/index.js";
+import { redactUrls } from "../internal/index.js";
 import type { MCPToolSift, SessionRecorder } from "../mcp/index.js";
 import type { CliIO } from "./io.js";
 import { loadMCP } from "./load-mcp.js";
@@ -40,7 +41,13 @@ export function loginCommand(server: string, configPath: string): string {
 }
 
 /** Loads the config, connects its servers and returns the gateway's ToolSift; logs go to stderr. */
-export async function openGatewaySift(configPath: string, io: CliIO, logRank: number) {
+export async function openGatewaySift(
+  configPath: string,
+  io: CliIO,
+  logRank: number,
+  /** `false` (serve): start the upstreams in the background, serving each as it is up. */
+  waitForStart = true,
+) {
   const mcp = await loadMCP();
   const config = await mcp.loadGatewayConfig(configPath);
   const pins = config.pinTools
@@ -53,9 +60,11 @@ export async function openGatewaySift(configPath: string, io: CliIO, logRank: nu
     ...(config.profile ? { policy: { profile: config.profile } } : {}),
     ...(config.budget ? { budget: config.budget } : {}),
     auth: { loginCommand: (server) => loginCommand(server, configPath) },
+    waitForStart,
     log: (entry) => {
       if (LOG_LEVELS.indexOf(entry.level) <= logRank) {
-        io.stderr(`[${entry.level}] ${entry.server ? `${entry.server}: ` : ""}${entry.message}\n`);
+        const line = `[${entry.level}] ${entry.server ? `${entry.server}: ` : ""}${entry.message}`;
+        io.stderr(`${redactUrls(line)}\n`);
       }
     },
   });
@@ -70,6 +79,8 @@ export interface GatewayInspectorOptions {
   source: string;
   profile?: string | undefined;
   port: number;
+  /** The gateway's bearer token: the inspector's API requires it too. */
+  token?: string | undefined;
   /** The gateway's `/mcp` handler when the inspector serves it too. */
   mcp?: (request: IncomingMessage, response: ServerResponse) => Promise<void>;
 }
@@ -109,12 +120,13 @@ export async function startGatewayInspector(
   const server = await startInspectorServer({
     model,
     port: options.port,
+    ...(options.token !== undefined ? { token: options.token } : {}),
     sessions: (): SessionsView => {
       const servers = sift.upstreams.status().map(({ server, state, tools, error }) => ({
         server,
         state,
         tools,
-        ...(error !== undefined ? { error } : {}),
+        ...(error !== undefined ? { error: redactUrls(error) } : {}),
       }));
       return {
         attached: true,

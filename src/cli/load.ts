@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import {
   type Catalog,
@@ -10,7 +10,7 @@ import {
   type ToolDefinition,
   validateTools,
 } from "../catalog/index.js";
-import { loadCatalogFile } from "../catalog/node.js";
+import { fileKind, loadCatalogFile, notRegularFileMessage } from "../catalog/node.js";
 import { InvalidToolError, isToolsiftError, type ToolIssue, ToolsiftError } from "../errors.js";
 import { ToolSearchIndex } from "../search/index.js";
 import { oneOf, requireCatalogs } from "./args.js";
@@ -44,15 +44,13 @@ async function expandSources(paths: readonly string[]): Promise<string[]> {
       sources.push(item);
       continue;
     }
-    let info: Awaited<ReturnType<typeof stat>>;
-    try {
-      info = await stat(item);
-    } catch {
+    const kind = await fileKind(item);
+    if (kind === "missing") {
       throw new UsageError(
         `--catalog ${item} does not exist (resolved to ${path.resolve(item)}); pass a JSON file, a directory of them, or - for stdin.`,
       );
     }
-    if (info.isDirectory()) {
+    if (kind === "directory") {
       const names = (await readdir(item, { withFileTypes: true }))
         .filter((entry) => entry.isFile() && entry.name.toLowerCase().endsWith(".json"))
         .map((entry) => entry.name)
@@ -61,11 +59,11 @@ async function expandSources(paths: readonly string[]): Promise<string[]> {
         throw new UsageError(`--catalog ${item} is a directory without *.json files.`);
       }
       sources.push(...names.map((name) => path.join(item, name)));
-    } else if (info.isFile()) {
+    } else if (kind === "file") {
       sources.push(item);
     } else {
       throw new UsageError(
-        `--catalog ${item} is not a regular file (a FIFO, socket or device could block forever); save the catalog to a file, or pipe it with --catalog -.`,
+        `--catalog ${notRegularFileMessage(item, "save the catalog to a file, or pipe it with --catalog -.")}`,
       );
     }
   }

@@ -62,10 +62,12 @@ beforeAll(() => {
 });
 
 describe("toolsift CLI", () => {
-  it("prints usage and exits 2 without a command, 0 with --help", async () => {
+  it("prints usage to stderr and exits 2 without a command, to stdout and 0 with --help", async () => {
     const io = capture();
     expect(await runCli([], io)).toBe(2);
-    expect(io.out).toContain("Commands:");
+    // a bare invocation is a usage mistake: like other errors, its text goes to stderr
+    expect(io.err).toContain("Commands:");
+    expect(io.out).toBe("");
     expect(await runCli(["--help"], capture())).toBe(0);
   });
 
@@ -157,6 +159,34 @@ describe("toolsift CLI", () => {
       error: expect.stringContaining("empty query"),
     });
     expect(second.ranked[0]).toBe("send_message");
+  });
+
+  it("ranks with --usage: words 3 sessions searched before calling a tool bring it first", async () => {
+    const asked = path.join(dir, "asked.jsonl");
+    writeFileSync(asked, '{"id": "u1", "query": "ping the team"}\n');
+    const usage = path.join(dir, "usage.jsonl");
+    const line = (session: string) =>
+      JSON.stringify({ query: "ping the team", tool: "send_message", session });
+    writeFileSync(usage, `${["a", "b", "c"].map(line).join("\n")}\n`);
+    const plain = capture();
+    expect(await runCli(["rank", "--catalog", catalog, "--queries", asked], plain)).toBe(0);
+    expect(JSON.parse(plain.out).ranked).not.toContain("send_message");
+    const io = capture();
+    const argv = ["rank", "--catalog", catalog, "--queries", asked, "--usage", usage];
+    expect(await runCli(argv, io)).toBe(0);
+    expect(JSON.parse(io.out).ranked[0]).toBe("send_message");
+  });
+
+  it("names the line of a malformed usage file and the shape it expects", async () => {
+    const usage = path.join(dir, "bad-usage.jsonl");
+    writeFileSync(
+      usage,
+      '{"query": "x", "tool": "send_message", "session": "a"}\n{"query": "x"}\n',
+    );
+    const io = capture();
+    const argv = ["eval", "--catalog", catalog, "--queries", queries, "--usage", usage];
+    expect(await runCli(argv, io)).toBe(2);
+    expect(io.err).toContain('bad-usage.jsonl:2: each line must be a JSON object {"query"');
   });
 
   it("names the file and line of a malformed queries file", async () => {

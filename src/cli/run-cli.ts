@@ -1,10 +1,11 @@
 import { readFileSync } from "node:fs";
-import { suggestNames } from "../disclosure/index.js";
 import { isToolsiftError } from "../errors.js";
+import { suggestNames } from "../internal/index.js";
 import { approveCommand, approveUsage } from "./commands/approve.js";
 import { authCommand, authUsage } from "./commands/auth.js";
 import { dumpCommand, dumpUsage } from "./commands/dump.js";
 import { evalCommand, evalUsage } from "./commands/eval.js";
+import { indexCommand, indexUsage } from "./commands/index-command.js";
 import { inspectCommand, inspectUsage } from "./commands/inspect.js";
 import { prepareCommand, prepareUsage } from "./commands/prepare.js";
 import { rankCommand, rankUsage } from "./commands/rank.js";
@@ -29,6 +30,11 @@ export const commands: Record<string, Command> = {
     run: rankCommand,
     usage: rankUsage,
     summary: "top-k names for every query of a JSONL file",
+  },
+  index: {
+    run: indexCommand,
+    usage: indexUsage,
+    summary: "write a catalog's search index to a file, to load in another process",
   },
   eval: {
     run: evalCommand,
@@ -105,7 +111,7 @@ Exit codes: 0 success, 1 runtime failure or (search) nothing matched, 2 bad usag
 }
 
 function unknownCommand(name: string, io: CliIO): number {
-  const [closest] = suggestNames(name, Object.keys(commands), 1);
+  const [closest] = suggestNames(name, Object.keys(commands), { max: 1 });
   const hint = closest ? ` Did you mean "${closest}"?` : "";
   io.stderr(`Unknown command "${safeText(name, { oneLine: true })}".${hint}\n\n${mainUsage()}`);
   return 2;
@@ -115,9 +121,14 @@ function unknownCommand(name: string, io: CliIO): number {
  * nothing matched), 2 bad usage or input. */
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === undefined || name === "--help" || name === "-h") {
+  if (name === undefined) {
+    // no command is a usage mistake: usage on stderr, exit 2, as for an unknown command
+    io.stderr(mainUsage());
+    return 2;
+  }
+  if (name === "--help" || name === "-h") {
     io.stdout(mainUsage());
-    return name === undefined ? 2 : 0;
+    return 0;
   }
   if (name === "--version" || name === "-v" || name === "version") {
     io.stdout(`${version()}\n`);

@@ -1,14 +1,14 @@
 import type { ToolDefinition } from "../catalog/index.js";
 import { type MissingTool, MissingToolsError } from "../errors.js";
-import { LRUCache, recordOf } from "../internal/index.js";
-import { budgetedBasis } from "./budgeted-basis.js";
-import { createDefinitionCounter, estimateTokens } from "./estimate-tokens.js";
-import { executeCall } from "./execute-call.js";
-import { buildPlanBasis, type PlanBasis, visibleTool } from "./plan-basis.js";
-import { createSignatureCache, type PlanCounters, planTurn } from "./plan-turn.js";
-import { checkCreationOptions, checkTimeout, resolveSettings } from "./resolve-settings.js";
+import { defaultWarn, recordOf, suggestNames } from "../internal/index.js";
+import { executeCall } from "./call/execute-call.js";
+import type { MetaContext } from "./meta/meta-handlers.js";
+import { createDefinitionCounter, estimateTokens } from "./plan/estimate-tokens.js";
+import { type PlanBasis, visibleTool } from "./plan/plan-basis.js";
+import { createPlanCache, PLAN_CACHE_SIZE } from "./plan/plan-cache.js";
+import { createSignatureCache, type PlanCounters } from "./plan/plan-turn.js";
+import { checkCreationOptions, checkTimeout, resolveSettings } from "./plan/resolve-settings.js";
 import { createMemoryRevealStore, type RevealStore } from "./reveal-store.js";
-import { suggestNames } from "./suggest-names.js";
 import { revealsFromTranscript, type TranscriptEntry } from "./transcript-reveals.js";
 import type {
   DisclosureOptions,
@@ -57,8 +57,6 @@ export interface Disclosure {
   readonly metaToolNames: MetaToolNames;
 }
 
-/** Plans kept per instance: one per live (session reveals, settings) pair, LRU beyond this. */
-const PLAN_CACHE_SIZE = 64;
 const OFFERED_SESSIONS = 1_000;
 const TURN_KEYS = [
   "mode",
@@ -108,6 +106,67 @@ function loadedOf(
   return new Set(store.revealed(session).filter((name) => basis.deferrableNames.has(name)));
 }
 
+/** What the meta tool handlers read for one call. */
+function metaContextOf(
+  options: DisclosureOptions,
+  turn: Pick<MetaContext, "basis" | "settings" | "count" | "loaded">,
+): MetaContext {
+  return {
+    ...turn,
+    search: options.search,
+    responseTokens: options.searchResponseTokens ?? 600,
+    withholdWeak:
+      typeof options.withholdWeak === "function"
+        ? options.withholdWeak()
+        : options.withholdWeak === true,
+    describeTokens: options.describeResponseTokens ?? 4_000,
+  };
+}
+
+/** Counts calls by real tool and by route, and errors, as the outcomes come. */
+function createCallMetrics() {
+  // a Map, not an object: tools named "__proto__" or "constructor" are counted like any other
+  const calls = new Map<string, number>();
+  const routes = { direct: 0, bridge: 0, meta: 0 };
+  let errors = 0;
+  return {
+    record: (outcome: ExecuteOutcome) => {
+      routes[outcome.route] += 1;
+      if (outcome.errorCode !== undefined) errors += 1;
+      if (outcome.errorCode !== "tool_not_found") {
+        calls.set(outcome.tool, (calls.get(outcome.tool) ?? 0) + 1);
+      }
+    },
+    counts: () => ({ calls: recordOf(calls), routes: { ...routes }, errors }),
+  };
+}
+
+/** The required tools from a turn's basis, or `MissingToolsError` naming each missing one. */
+function requiredTools(
+  names: readonly string[],
+  basis: PlanBasis,
+  catalogTools: readonly ToolDefinition[],
+  requireOptions: RequireToolsOptions,
+): ToolDefinition[] {
+  const all = new Map(catalogTools.map((tool) => [tool.name, tool]));
+  const found: ToolDefinition[] = [];
+  const missing: MissingTool[] = [];
+  for (const name of names) {
+    const tool = visibleTool(basis, name);
+    if (tool && requireOptions.loaded && basis.deferrableNames.has(name)) {
+      missing.push({ name, reason: "deferred", suggestions: [] });
+    } else if (tool) {
+      found.push(tool);
+    } else if (all.has(name)) {
+      missing.push({ name, reason: "hidden", suggestions: [] });
+    } else {
+      missing.push({ name, reason: "not_found", suggestions: suggestNames(name, all.keys()) });
+    }
+  }
+  if (missing.length > 0) throw new MissingToolsError(missing);
+  return found;
+}
+
 /**
  * Creates the disclosure layer over a catalog, a search function and (optionally) a policy.
  *
@@ -119,9 +178,6 @@ function loadedOf(
 export function createDisclosure(options: DisclosureOptions): Disclosure {
   checkCreationOptions(options);
   const base = resolveSettings(options, {}); // fail fast on bad creation options
-  const adapt = descriptionSanitizer(options.sanitizeDescription);
-  const warned = new Set<string>();
-  const warn = options.onWarning ?? ((text: string) => console.warn(`toolsift: ${text}`));
   const count = options.countTokens ?? estimateTokens;
   const counters: PlanCounters = {
     count,
@@ -129,48 +185,14 @@ export function createDisclosure(options: DisclosureOptions): Disclosure {
     signature: createSignatureCache(),
   };
   const store = options.store ?? createMemoryRevealStore();
-  const plans = new LRUCache<string, TurnPlan>(PLAN_CACHE_SIZE);
-  let lastBasis: { key: string; basis: PlanBasis } | undefined;
-  // a Map, not an object: tools named "__proto__" or "constructor" are counted like any other
-  const calls = new Map<string, number>();
-  const routes = { direct: 0, bridge: 0, meta: 0 };
-  let errors = 0;
-
-  /** Catalog and visibility key, or undefined when one of them cannot be keyed. */
-  const stateKey = (): string | undefined => {
-    const catalogKey = options.catalogVersion?.() ?? options.catalog.fingerprint?.();
-    const visibilityKey = options.isVisible ? options.visibilityVersion?.() : "all";
-    if (catalogKey === undefined || visibilityKey === undefined) return undefined;
-    return `${catalogKey}\u0000${visibilityKey}`;
-  };
-  const basisFor = (state: string | undefined, neverDefer: readonly string[] | undefined) => {
-    const key =
-      state === undefined ? undefined : `${state}\u0000${JSON.stringify(neverDefer ?? [])}`;
-    if (key !== undefined && lastBasis?.key === key) return lastBasis.basis;
-    const basis = buildPlanBasis(
-      options.catalog.list(),
-      options.isVisible,
-      neverDefer,
-      base.names,
-      adapt,
-    );
-    for (const warning of basis.warnings) {
-      if (warned.has(warning)) continue;
-      warned.add(warning);
-      warn(warning);
-    }
-    if (key !== undefined) lastBasis = { key, basis };
-    return basis;
-  };
-  // a turn's list adds to the instance's: a pin set at creation never disappears for one turn
-  const neverDeferOf = (turn: TurnSettings): readonly string[] | undefined =>
-    turn.neverDefer === undefined
-      ? options.neverDefer
-      : [...(options.neverDefer ?? []), ...turn.neverDefer];
-  /** The basis a turn works from, after the definitions budget (the same for every method). */
-  const turnBasis = (turn: TurnSettings, settings = resolveSettings(options, turn)) =>
-    budgetedBasis(basisFor(stateKey(), neverDeferOf(turn)), settings, counters);
-
+  const { planFor, turnBasis, size } = createPlanCache(options, {
+    names: base.names,
+    adapt: descriptionSanitizer(options.sanitizeDescription),
+    warn: options.onWarning ?? defaultWarn,
+    counters,
+    store,
+  });
+  const callMetrics = createCallMetrics();
   // the meta tools of each session's last prepared plan: what the model was actually offered
   const offeredBySession = new Map<string, ReadonlySet<string>>();
   const prepare = (input: PrepareInput): TurnPlan => {
@@ -190,32 +212,7 @@ export function createDisclosure(options: DisclosureOptions): Disclosure {
     const remembered = carriesSettings ? undefined : offeredBySession.get(input.session);
     return remembered ?? new Set(planFor(input).metaTools.map((tool) => tool.name));
   };
-  const planFor = (input: PrepareInput): TurnPlan => {
-    const settings = resolveSettings(options, input);
-    const state = stateKey();
-    const neverDefer = neverDeferOf(input);
-    const revealVersion = store.version(input.session);
-    const key =
-      state === undefined
-        ? undefined
-        : JSON.stringify([state, revealVersion, settings, neverDefer ?? []]);
-    if (key !== undefined) {
-      const cached = plans.get(key);
-      if (cached) return cached;
-    }
-    const basis = budgetedBasis(basisFor(state, neverDefer), settings, counters);
-    const plan = planTurn(basis, settings, store.revealed(input.session), counters);
-    if (key !== undefined) plans.set(key, plan);
-    return plan;
-  };
-
-  const record = (outcome: ExecuteOutcome) => {
-    routes[outcome.route] += 1;
-    if (outcome.errorCode !== undefined) errors += 1;
-    if (outcome.errorCode !== "tool_not_found") {
-      calls.set(outcome.tool, (calls.get(outcome.tool) ?? 0) + 1);
-    }
-  };
+  const record = callMetrics.record;
 
   const execute = (input: ExecuteInput & TurnSettings): Promise<ExecuteOutcome> => {
     checkTimeout(input.timeoutMs);
@@ -223,42 +220,13 @@ export function createDisclosure(options: DisclosureOptions): Disclosure {
     const basis = turnBasis(input, settings);
     // a meta tool answers only when this turn's plan offers it (mode off offers none)
     const offered = offeredFor(input);
-    const meta = {
-      basis,
-      settings,
-      search: options.search,
-      count,
-      responseTokens: options.searchResponseTokens ?? 600,
-      withholdWeak:
-        typeof options.withholdWeak === "function"
-          ? options.withholdWeak()
-          : options.withholdWeak === true,
-      describeTokens: options.describeResponseTokens ?? 4_000,
-      loaded: loadedOf(input.session, basis, settings, store),
-    };
+    const loaded = loadedOf(input.session, basis, settings, store);
+    const meta = metaContextOf(options, { basis, settings, count, loaded });
     return executeCall(input, { options, settings, basis, store, meta, offered, record });
   };
 
-  const requireTools = (names: readonly string[], requireOptions: RequireToolsOptions = {}) => {
-    const basis = turnBasis(requireOptions);
-    const all = new Map(options.catalog.list().map((tool) => [tool.name, tool]));
-    const found: ToolDefinition[] = [];
-    const missing: MissingTool[] = [];
-    for (const name of names) {
-      const tool = visibleTool(basis, name);
-      if (tool && requireOptions.loaded && basis.deferrableNames.has(name)) {
-        missing.push({ name, reason: "deferred", suggestions: [] });
-      } else if (tool) {
-        found.push(tool);
-      } else if (all.has(name)) {
-        missing.push({ name, reason: "hidden", suggestions: [] });
-      } else {
-        missing.push({ name, reason: "not_found", suggestions: suggestNames(name, all.keys()) });
-      }
-    }
-    if (missing.length > 0) throw new MissingToolsError(missing);
-    return found;
-  };
+  const requireTools = (names: readonly string[], requireOptions: RequireToolsOptions = {}) =>
+    requiredTools(names, turnBasis(requireOptions), options.catalog.list(), requireOptions);
 
   const restoreSession = (
     session: string,
@@ -279,10 +247,8 @@ export function createDisclosure(options: DisclosureOptions): Disclosure {
     requireTools,
     restoreSession,
     metrics: () => ({
-      calls: recordOf(calls),
-      routes: { ...routes },
-      errors,
-      caches: { plans: { size: plans.size, limit: PLAN_CACHE_SIZE } },
+      ...callMetrics.counts(),
+      caches: { plans: { size: size(), limit: PLAN_CACHE_SIZE } },
     }),
     store,
     metaToolNames: base.names,

@@ -22,12 +22,18 @@ export function capText(text: string, maxChars: number): string {
 /**
  * The first sentence of an untrusted description, sanitised and capped at `maxChars`.
  *
- * A sentence ends at the first line break or at `.`, `!` or `?` followed by a space, so
- * instructions hidden later in a description ("Ignore previous…") never reach a listing.
+ * The sentence is taken from the first line with visible text (blank and whitespace-only lines
+ * before it are skipped). It ends at that line's break or at `.`, `!` or `?` followed by a space,
+ * so instructions hidden later in a description ("Ignore previous…") never reach a listing. The
+ * one summary of a tool: search lines, the CLI and the inspector all show it.
  */
 export function firstSentence(description: string, maxChars: number): string {
-  const firstLine = (description.split(/\r?\n|\r/, 1)[0] ?? "").trim();
-  const clean = sanitizeText(firstLine);
+  // the first line with text: many servers start with a blank line or indentation
+  let clean = "";
+  for (const line of description.split(/\r?\n|\r/)) {
+    clean = sanitizeText(line);
+    if (clean !== "") break;
+  }
   const end = clean.search(/[.!?](\s|$)/);
   const sentence = end >= 0 ? clean.slice(0, end + 1) : clean;
   return capText(sentence, maxChars);

@@ -2,7 +2,6 @@
 
 import type { ToolDefinition, ToolResult } from "../catalog/index.js";
 import type { SearchOptions, SearchResult } from "../search/index.js";
-import type { DirectoryOptions } from "./build-directory.js";
 import type { RevealStore } from "./reveal-store.js";
 
 /** `off` never defers, `on` defers whenever a tool is deferrable, `auto` defers above a threshold. */
@@ -17,6 +16,14 @@ export type SearchFunction = (query: string, options: SearchOptions) => SearchRe
 
 /** Counts tokens in a text; the default is `estimateTokens` (characters / 4, rounded up). */
 export type CountTokens = (text: string) => number;
+
+/** Options of the server directory (on by default; `directory: false` turns it off). */
+export interface DirectoryOptions {
+  /** Token budget; default 1% of the context window, or 1,000 tokens without one. */
+  maxTokens?: number;
+  /** Describing words per server; default 4. */
+  words?: number;
+}
 
 /** Fits a handler's result into its budget; the real layer lives in `src/budget`. */
 export type BudgetResult = (
@@ -216,6 +223,11 @@ export interface DispatchedCall {
   /** The real tool definition (its `server` says where to route the call). */
   tool: ToolDefinition;
   name: string;
+  /**
+   * The name the tool's server knows it by (`create_issue` for the qualified
+   * `github/create_issue`): `client.callTool({ name: upstreamName, arguments })`.
+   */
+  upstreamName: string;
   /** Arguments after validation, repairs and before-hooks. */
   arguments: { [key: string]: unknown };
   session: string;
@@ -245,6 +257,9 @@ export interface DisclosureOptions extends TurnSettings {
   catalogVersion?: () => string | number;
   countTokens?: CountTokens;
   budgetResult?: BudgetResult;
+  /** Called with the queries a search meta call runs (as read: trimmed, capped, at most
+   * `MAX_QUERIES`) before it searches, so `search` can find their vectors (hybrid search). */
+  embedQueries?: (queries: readonly string[]) => Promise<unknown>;
   store?: RevealStore;
   metaToolNames?: Partial<MetaToolNames>;
   hooks?: { before?: readonly BeforeCallHook[]; after?: readonly AfterCallHook[] };

@@ -1,10 +1,17 @@
 /** The inspector's data: catalog, search and cost views of one catalog under each profile. */
 import type { ToolDefinition } from "../catalog/index.js";
+import { countDefinitionTokens } from "../count-definition-tokens.js";
 import { createToolSift, type ToolSift } from "../create-toolsift.js";
-import { compactSignature, DEFAULT_META_TOOL_NAMES } from "../disclosure/index.js";
+import {
+  compactSignature,
+  DEFAULT_META_TOOL_NAMES,
+  firstSentence,
+  loadReason,
+} from "../disclosure/index.js";
 import { ToolsiftError } from "../errors.js";
 import type { ProviderId } from "../providers/index.js";
 import type { SearchResult } from "../search/index.js";
+import { disclosureInWords } from "./disclosure-words.js";
 
 /** Provider formats of the cost view, in the order the page shows them. */
 const FORMATS: readonly { name: string; provider: ProviderId }[] = [
@@ -44,7 +51,8 @@ export interface CatalogView {
   /** `tokens`: all the server's tools; `visibleTokens`: those the profile lets through. */
   servers: { server: string; tokens: number; visibleTokens: number; tools: CatalogTool[] }[];
   reasons: string[];
-  disclosure: { active: boolean; reason: string };
+  /** `reason` as the policy engine gives it; `words`, the same said for a reader. */
+  disclosure: { active: boolean; reason: string; words: string };
 }
 
 export interface SearchView {
@@ -152,12 +160,16 @@ export function createInspectorModel(
       const counts = { loaded: 0, deferred: 0, hidden: 0, meta: 0 };
       for (const tool of sift.catalog.list()) {
         const decision = sift.explain(tool.name);
-        let index = reasonIndex.get(decision.reason);
-        if (index === undefined) {
-          index = reasons.push(decision.reason) - 1;
-          reasonIndex.set(decision.reason, index);
-        }
         const state = !decision.visible ? "hidden" : loaded.has(tool.name) ? "loaded" : "deferred";
+        const why =
+          state === "hidden"
+            ? decision.reason
+            : `${decision.reason} ${loadReason(tool, state, plan.active)}`;
+        let index = reasonIndex.get(why);
+        if (index === undefined) {
+          index = reasons.push(why) - 1;
+          reasonIndex.set(why, index);
+        }
         counts[state]++;
         const deciding =
           "allowedBy" in decision ? decision.allowedBy[decision.allowedBy.length - 1] : decision;
@@ -189,7 +201,11 @@ export function createInspectorModel(
         counts,
         servers: [...servers.values()].sort((a, b) => b.tokens - a.tokens),
         reasons,
-        disclosure: { active: plan.active, reason: plan.reason },
+        disclosure: {
+          active: plan.active,
+          reason: plan.reason,
+          words: disclosureInWords(plan.reason),
+        },
       };
       catalogs.set(view.profile, view);
       return view;
@@ -208,6 +224,8 @@ export function createInspectorModel(
         ...rest,
         ...(tool.server ? { server: tool.server } : {}),
         description: tool.description,
+        // the summary the model's search lines and the CLI show
+        summary: firstSentence(tool.description, 300),
         signature: compactSignature(tool),
       }));
       const model = await asModel(sift, query, limit, `inspector-search-${++sessions}`);
@@ -218,29 +236,18 @@ export function createInspectorModel(
       const reveal = options.reveal?.trim() ?? "";
       const session = `inspector-cost-${++sessions}`;
       const revealed = reveal ? (await asModel(sift, reveal, 5, session)).revealed : [];
-      const count = (value: unknown) => sift.tokenCounter.count(JSON.stringify(value));
-      const turn = (provider: ProviderId, id: string) => {
-        const prepared = sift.prepare({ session: id, provider, search: "client" });
-        return (
-          count(prepared.tools) + (prepared.system ? sift.tokenCounter.count(prepared.system) : 0)
-        );
-      };
+      // the figures `toolsift report` and the demo print, from the same function
+      const turn = (provider: ProviderId, id: string) =>
+        countDefinitionTokens(sift, { session: id, provider, search: "client" });
       const formats = FORMATS.map(({ name, provider }) => {
         const key = `${sift.policy.profile}\u0000${provider}`;
         let known = fixed.get(key);
         if (!known) {
-          const all = sift.prepare({
-            session,
-            provider,
-            search: "client",
-            mode: "off",
-            // the whole visible list, past the provider's tool limit: the figure to compare with
-            maxTools: Number.MAX_SAFE_INTEGER,
-          });
-          known = { all: count(all.tools), firstTurn: turn(provider, `${session}-fresh`) };
+          const fresh = turn(provider, `${session}-fresh`);
+          known = { all: fresh.all, firstTurn: fresh.turn };
           fixed.set(key, known);
         }
-        return { name, provider, ...known, afterReveals: turn(provider, session) };
+        return { name, provider, ...known, afterReveals: turn(provider, session).turn };
       });
       const visible = sift.prepare({ session }).stats.visible;
       return { profile: sift.policy.profile, visible, reveal, revealed, formats };

@@ -60,6 +60,25 @@ describe("the inspector server", () => {
     expect((await get(`${server.url}inspector.js`)).status).toBe(200);
   });
 
+  it("serves every module the page imports and a favicon (the console showed a 404)", async () => {
+    for (const path of [
+      "inspector-charts.js",
+      "inspector-search.js",
+      "favicon.svg",
+      "favicon.ico",
+    ]) {
+      const response = await get(`${server.url}${path}`);
+      expect(response.status, path).toBe(200);
+    }
+    expect((await get(`${server.url}favicon.ico`)).type).toBe("image/svg+xml");
+  });
+
+  it("says the disclosure reason in words in the catalog view", async () => {
+    const view = JSON.parse((await get(`${server.url}api/catalog`)).body);
+    expect(view.disclosure.words).toMatch(/^Search is (on|off)/);
+    expect(view.disclosure.words).not.toContain("auto:");
+  });
+
   it("answers 404 for anything outside its assets and API", async () => {
     for (const path of [
       "package.json",
@@ -180,6 +199,34 @@ describe("the inspector server with a gateway attached", () => {
       expect((await get(`${attached.url}mcp/other`, {}, "POST")).status).toBe(405);
     } finally {
       await attached.close();
+    }
+  });
+});
+
+describe("the inspector with a token (serve --http --token T --inspect)", () => {
+  it("requires the token for every API call, and lets the page in once it was given", async () => {
+    const guarded = await startInspectorServer({
+      model: createInspectorModel(tools),
+      token: "s3cret",
+      sessions: () => ({ attached: true, sessions: [] }),
+    });
+    try {
+      const api = `${guarded.url}api/sessions`;
+      expect((await get(api)).status).toBe(401);
+      expect((await get(`${guarded.url}api/catalog`)).status).toBe(401);
+      expect((await get(api, { authorization: "Bearer wrong" })).status).toBe(401);
+      expect((await get(api, { authorization: "Bearer s3cret" })).status).toBe(200);
+      // the page: opened once with ?token=, it keeps the token in a cookie its fetches send
+      const opened = await fetch(`${guarded.url}?token=s3cret`, { redirect: "manual" });
+      expect(opened.status).toBe(303);
+      expect(opened.headers.get("location")).toBe("/");
+      const cookie = (opened.headers.get("set-cookie") ?? "").split(";")[0] as string;
+      expect(opened.headers.get("set-cookie")).toMatch(/HttpOnly/i);
+      expect((await get(api, { cookie })).status).toBe(200);
+      expect((await get(api, { cookie: "toolsift_token=wrong" })).status).toBe(401);
+      expect((await fetch(`${guarded.url}?token=wrong`, { redirect: "manual" })).status).toBe(401);
+    } finally {
+      await guarded.close();
     }
   });
 });

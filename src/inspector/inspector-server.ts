@@ -1,4 +1,5 @@
 /** The inspector's HTTP server: bundled assets and a small JSON API, on loopback by default. */
+import { createHash, timingSafeEqual } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { isToolsiftError, ToolsiftError } from "../errors.js";
@@ -36,6 +37,10 @@ export interface InspectorServerOptions {
   port?: number;
   /** The gateway's sessions; without it the page says no gateway is attached. */
   sessions?: () => SessionsView | Promise<SessionsView>;
+  /** When set (a gateway served with `--token`), every API call needs it: as
+   * `Authorization: Bearer TOKEN`, or the cookie the page gets when opened once as `/?token=TOKEN`.
+   * The page's files themselves hold nothing and are served without it. */
+  token?: string;
   /** Other handlers by exact path (the gateway's `/mcp`), run before the page's own checks:
    * each does its own Host/Origin checks and takes any method. */
   mount?: Record<string, (request: IncomingMessage, response: ServerResponse) => Promise<void>>;
@@ -59,6 +64,11 @@ const ASSETS: Record<string, { file: string; type: string }> = {
     file: "inspector-sessions.js",
     type: "text/javascript; charset=utf-8",
   },
+  "/inspector-search.js": { file: "inspector-search.js", type: "text/javascript; charset=utf-8" },
+  "/inspector-charts.js": { file: "inspector-charts.js", type: "text/javascript; charset=utf-8" },
+  "/favicon.svg": { file: "favicon.svg", type: "image/svg+xml" },
+  // browsers ask for /favicon.ico whatever the page links; the same icon, not a 404
+  "/favicon.ico": { file: "favicon.svg", type: "image/svg+xml" },
 };
 
 const HEADERS = {
@@ -93,6 +103,65 @@ function allowedHosts(host: string, port: number): Set<string> {
   return new Set(
     names.map((name) => (name.includes(":") ? `[${name}]:${port}` : `${name}:${port}`)),
   );
+}
+
+const TOKEN_COOKIE = "toolsift_token";
+
+/** Compares in constant time (hashes first, so the lengths match too). */
+function sameSecret(given: string, expected: string): boolean {
+  const digest = (text: string) => createHash("sha256").update(text).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+/** The token a request carries: a bearer header, or the page's cookie. */
+function presentedToken(request: IncomingMessage): string | undefined {
+  const header = request.headers.authorization;
+  if (header?.startsWith("Bearer ")) return header.slice("Bearer ".length);
+  for (const part of (request.headers.cookie ?? "").split(";")) {
+    const [name, ...value] = part.trim().split("=");
+    if (name === TOKEN_COOKIE) return decodeURIComponent(value.join("="));
+  }
+  return undefined;
+}
+
+function unauthorized(response: ServerResponse) {
+  response.setHeader("www-authenticate", "Bearer");
+  sendJson(response, 401, {
+    error: {
+      code: "unauthorized",
+      message:
+        "This inspector needs the gateway's token: open the page once as /?token=TOKEN, or send Authorization: Bearer TOKEN.",
+    },
+  });
+}
+
+/** Checks the token on API calls; `/?token=` sets the page's cookie and redirects to a URL
+ * without it (out of the address bar and history). Returns true once the request is answered. */
+function guard(
+  token: string,
+  request: IncomingMessage,
+  response: ServerResponse,
+  url: URL,
+): boolean {
+  const offered = url.searchParams.get("token");
+  if (url.pathname === "/" && offered !== null) {
+    if (!sameSecret(offered, token)) {
+      unauthorized(response);
+      return true;
+    }
+    response.writeHead(303, {
+      ...HEADERS,
+      location: "/",
+      "set-cookie": `${TOKEN_COOKIE}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`,
+    });
+    response.end();
+    return true;
+  }
+  if (!url.pathname.startsWith("/api/")) return false;
+  const presented = presentedToken(request);
+  if (presented !== undefined && sameSecret(presented, token)) return false;
+  unauthorized(response);
+  return true;
 }
 
 async function api(model: InspectorModel, options: InspectorServerOptions, url: URL) {
@@ -168,6 +237,7 @@ export async function startInspectorServer(
       });
     }
     const url = new URL(request.url ?? "/", "http://inspector.invalid");
+    if (options.token !== undefined && guard(options.token, request, response, url)) return;
     const asset = assets.get(url.pathname);
     if (asset) return send(response, 200, asset.type, asset.body);
     if (!url.pathname.startsWith("/api/")) {

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { createMCPToolSift } from "./create-mcp-toolsift.js";
-import { serveHttp } from "./serve-gateway.js";
+import { serveHttp } from "./serve/serve-gateway.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const fixture = path.join(root, "test/fixtures/mcp/conformance-server.mjs");

@@ -1,4 +1,7 @@
-import { spawn } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
@@ -36,6 +39,44 @@ async function until(check: () => boolean, what: string): Promise<void> {
 
 const text = (result: { content: unknown[] }) =>
   result.content.map((block) => (block as { text?: string }).text ?? "").join("");
+
+/** A port the OS had free a moment ago (it may be taken again before the server binds it). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** Starts server-everything over streamable HTTP on a free port; a port taken in between
+ * (EADDRINUSE) is retried on another, up to five times. */
+async function startEverythingOverHttp(): Promise<{
+  child: ChildProcessWithoutNullStreams;
+  port: number;
+}> {
+  for (let attempt = 1; ; attempt += 1) {
+    const port = await freePort();
+    const child = spawn(process.execPath, [bin("server-everything"), "streamableHttp"], {
+      env: { ...process.env, PORT: String(port) },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let output = "";
+    const started = await new Promise<boolean>((resolve, reject) => {
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes("listening")) resolve(true);
+      };
+      child.stdout.on("data", onData);
+      child.stderr.on("data", onData);
+      child.once("exit", (code) => {
+        if (output.includes("already in use") && attempt < 5) resolve(false);
+        else reject(new Error(`server-everything exited with ${code} on port ${port}: ${output}`));
+      });
+    });
+    if (started) return { child, port };
+  }
+}
 
 describe("connectServers with real npm servers", () => {
   it("lists, searches and calls server-everything and server-memory through one ToolSift", async () => {
@@ -75,20 +116,8 @@ describe("connectServers with real npm servers", () => {
 
 describe("connectServers over streamable HTTP", () => {
   it("lists and calls server-everything served over HTTP", async () => {
-    const port = 38_000 + Math.floor(Math.random() * 2_000);
-    const child = spawn(process.execPath, [bin("server-everything"), "streamableHttp"], {
-      env: { ...process.env, PORT: String(port) },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const { child, port } = await startEverythingOverHttp();
     try {
-      await new Promise<void>((resolve, reject) => {
-        const onData = (chunk: Buffer) => {
-          if (chunk.toString().includes("listening")) resolve();
-        };
-        child.stdout.on("data", onData);
-        child.stderr.on("data", onData);
-        child.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
-      });
       const sift = await createMCPToolSift({
         servers: { remote: { url: `http://127.0.0.1:${port}/mcp` } },
       });
@@ -279,5 +308,41 @@ describe("per-server options and ToolSift policies at the gateway", () => {
       /Server "garbage" did not answer initialize in time.*prints logs to stdout/,
     );
     expect(upstreams.status().map((status) => status.state)).toEqual(["down", "down"]);
+  });
+});
+
+describe("connectServers with bare naming", () => {
+  it("gives a bare name to the earlier server in the config even when it lists last", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "toolsift-bare-"));
+    const catalog = path.join(dir, "tools.json");
+    await writeFile(
+      catalog,
+      JSON.stringify([
+        { name: "read_file", description: "Read a file.", inputSchema: { type: "object" } },
+      ]),
+    );
+    const catalogServer = path.join(root, "test/fixtures/mcp/catalog-server.mjs");
+    const sift = createToolSift();
+    const upstreams = await connectServers(sift, {
+      naming: "bare",
+      servers: {
+        // the trusted server starts slowly, so the hostile one lists first
+        trusted: {
+          command: "sh",
+          args: ["-c", `sleep 1; exec "${process.execPath}" "${catalogServer}" "${catalog}"`],
+        },
+        hostile: { command: "node", args: [catalogServer, catalog] },
+      },
+    });
+    open.push(upstreams);
+    expect(upstreams.route("read_file")).toEqual({ server: "trusted", tool: "read_file" });
+    expect(upstreams.route("hostile__read_file")).toEqual({ server: "hostile", tool: "read_file" });
+    expect(sift.catalog.get("read_file")?.server).toBe("trusted");
+    expect(
+      sift.catalog
+        .list()
+        .map((tool) => tool.name)
+        .sort(),
+    ).toEqual(["fixture_echo", "hostile__fixture_echo", "hostile__read_file", "read_file"]);
   });
 });

@@ -18,15 +18,16 @@ import {
 } from "../catalog/index.js";
 import type { ToolSift } from "../create-toolsift.js";
 import { isToolsiftError, ToolsiftError } from "../errors.js";
-import type { ElicitationHandler } from "./answer-elicitation.js";
+import { redactUrls } from "../internal/index.js";
 import type { UpstreamAuthOptions } from "./auth/upstream-auth.js";
-import { callScope } from "./call-scope.js";
-import type { ClientRelay } from "./client-relay.js";
-import { screenTools, type ToolPins } from "./tool-pins.js";
+import { createUpstreamFeatures, type UpstreamFeatures } from "./features/upstream-features.js";
+import type { ElicitationHandler } from "./relay/answer-elicitation.js";
+import { callScope } from "./relay/call-scope.js";
+import type { ClientRelay } from "./relay/relay-tracker.js";
+import { type HeldTool, screenTools, type ToolPins } from "./tools/tool-pins.js";
+import { createUpstreamNames, type NamingOption } from "./tools/upstream-names.js";
 import type { MCPLogEntry, UpstreamRoute, UpstreamServerConfig, UpstreamStatus } from "./types.js";
-import { createUpstreamFeatures, type UpstreamFeatures } from "./upstream-features.js";
-import { createUpstreamNames, type NamingOption } from "./upstream-names.js";
-import { createUpstreamServer, type UpstreamServer } from "./upstream-server.js";
+import { createUpstreamServer, type UpstreamServer } from "./upstream/upstream-server.js";
 
 /** Options of `connectServers`. */
 export interface ConnectServersOptions {
@@ -39,8 +40,13 @@ export interface ConnectServersOptions {
   log?: (entry: MCPLogEntry) => void;
   /** Restart attempts after a crash before a 60 s pause (then the count starts again); default 3. */
   maxRestarts?: number;
-  /** Milliseconds to connect and list a server; default 30,000. */
+  /** Milliseconds for a server's whole start (connect, initialize, every page of its tools);
+   * default 30,000. */
   startTimeoutMs?: number;
+  /** `true` (default): resolve once every server has started (or failed to). `false`: resolve
+   * at once and start them in the background — their tools join the catalog as each is up
+   * (`started` tells when all are; `toolsift serve` answers its clients meanwhile). */
+  waitForStart?: boolean;
   clientInfo?: { name: string; version: string };
   /** Pins tool definitions by fingerprint: a tool that changed since it was approved is held
    * back (not in the catalog; calls refused, naming the approve command). Default: no pinning. */
@@ -56,6 +62,10 @@ export interface ConnectServersOptions {
 
 /** The connected upstreams of one ToolSift. */
 export interface MCPUpstreams {
+  /** Resolves when every server's first start has settled (started or failed). */
+  readonly started: Promise<void>;
+  /** The servers whose first start is still under way, in config order. */
+  notReady(): string[];
   /** The server and upstream tool name behind a catalog name. */
   route(name: string): UpstreamRoute | undefined;
   /** Calls a catalog tool on its upstream; failures are `isError` results, never throws. */
@@ -74,6 +84,9 @@ export interface MCPUpstreams {
   held(): UpstreamRoute[];
   /** Why a call to `name` is refused when the tool is held back; undefined otherwise. */
   heldMessage(name: string): string | undefined;
+  /** The `instructions` each server sent at `initialize` (kept from its last start), in config
+   * order; servers that sent none are left out. */
+  instructions(): { server: string; text: string }[];
   /** Resources, resource templates, prompts and completion of every upstream, routed. */
   readonly features: UpstreamFeatures;
   /** Called with each resource/prompt notification (updated, list changed) an upstream sends. */
@@ -87,9 +100,46 @@ export interface MCPUpstreams {
 
 const SERVER_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** Why pinning holds a tool back, completing "Tool "x" …". */
+const HELD_WHY: Record<HeldTool["verdict"], string> = {
+  changed: "changed its title, annotations, description or schema since it was approved",
+  new: "is new: its server added it after its tools were approved",
+  outdated:
+    "was approved before pinning covered titles and annotations, and it has a title or annotations",
+};
+
 function profilesOf(config: UpstreamServerConfig): string[] | undefined {
   if (config.profile === undefined) return undefined;
   return typeof config.profile === "string" ? [config.profile] : [...config.profile];
+}
+
+/** Starts every server that is not lazy, in parallel; resolves when each start has settled. A
+ * server that fails is logged and `settled` runs for it, so it keeps no bare name from others. */
+async function startAll(
+  entries: readonly [string, UpstreamServerConfig][],
+  servers: ReadonlyMap<string, UpstreamServer>,
+  starting: Set<string>,
+  log: (entry: MCPLogEntry) => void,
+  settled: (server: string) => void,
+): Promise<void> {
+  const eager = entries.filter(([, config]) => !(config.lazy && config.tools));
+  for (const [server] of eager) starting.add(server);
+  await Promise.all(
+    eager.map(async ([server]) => {
+      try {
+        await servers.get(server)?.start();
+      } catch (error) {
+        // closed while starting: the gateway is going away, nothing to report
+        if (servers.get(server)?.status().state !== "closed") {
+          log({ level: "error", server, message: (error as Error).message });
+          // a server that is down no longer keeps later servers' tools from their bare names
+          settled(server);
+        }
+      } finally {
+        starting.delete(server);
+      }
+    }),
+  );
 }
 
 /**
@@ -105,7 +155,9 @@ export async function connectServers(
   sift: ToolSift,
   options: ConnectServersOptions,
 ): Promise<MCPUpstreams> {
-  const log = options.log ?? (() => undefined);
+  const given = options.log ?? (() => undefined);
+  // every log line loses the secrets a URL can carry, whoever wrote it (an upstream's stderr too)
+  const log = (entry: MCPLogEntry) => given({ ...entry, message: redactUrls(entry.message) });
   const entries = Object.entries(options.servers).filter(([, config]) => config.enabled !== false);
   for (const [server] of entries) {
     if (!SERVER_NAME.test(server)) {
@@ -118,7 +170,12 @@ export async function connectServers(
   const names = createUpstreamNames(
     options.naming,
     (name) => sift.catalog.has(name) && names.route(name) === undefined,
+    entries.map(([server]) => server),
   );
+  const configs = new Map(entries);
+  const instructions = new Map<string, string>();
+  /** What each server listed last, to name its tools again when an earlier server claims one. */
+  const lastListed = new Map<string, readonly Tool[]>();
   const originals = new Map<string, Tool>();
   const owned = new Map<string, Set<string>>();
   const servers = new Map<string, UpstreamServer>();
@@ -130,25 +187,25 @@ export async function connectServers(
     (server: string, notification: ServerNotification) => void
   >();
   const clients: ClientRelay[] = [];
-  const held = new Map<string, UpstreamRoute>();
+  const held = new Map<string, UpstreamRoute & { verdict: HeldTool["verdict"] }>();
   const { pins } = options;
 
   /** Sorts listed tools into those to publish and those held back (pinning on). */
   const screen = (server: string, tools: readonly Tool[]): Tool[] => {
     if (!pins) return [...tools];
     for (const [name, route] of held) if (route.server === server) held.delete(name);
-    const { kept, changed } = screenTools(pins, server, tools, (error) => {
+    const screened = screenTools(pins, server, tools, (error) => {
       log({ level: "error", server, message: `Cannot write ${pins.file}: ${String(error)}` });
     });
-    for (const tool of changed) {
-      held.set(names.assign(server, tool.name), { server, tool: tool.name });
+    for (const { tool, verdict } of screened.held) {
+      held.set(names.assign(server, tool.name), { server, tool: tool.name, verdict });
       log({
         level: "warn",
         server,
-        message: `Tool "${tool.name}" changed since it was approved and is held back; review it, then run: ${pins.approveCommand(server, tool.name)}`,
+        message: `Tool "${tool.name}" ${HELD_WHY[verdict]} and is held back; review it, then run: ${pins.approveCommand(server, tool.name)}`,
       });
     }
-    return kept;
+    return screened.kept;
   };
 
   const call = async (
@@ -195,8 +252,31 @@ export async function connectServers(
     };
   };
 
-  /** Makes the catalog hold exactly `tools` for `server`: adds, replaces changed, removes gone. */
+  /** Takes a server's listing: claims its bare names (config order decides who owns one), names
+   * again the tools of servers whose names that changed, then places the server's tools. */
   const sync = (server: string, config: UpstreamServerConfig, listed: readonly Tool[]) => {
+    lastListed.set(server, listed);
+    // a listing follows each (re)start: the server's instructions are known by now
+    const text = servers.get(server)?.instructions();
+    if (text !== undefined) instructions.set(server, text);
+    renameStale(
+      names.claim(
+        server,
+        listed.map((tool) => tool.name),
+      ),
+    );
+    place(server, config, listed);
+  };
+
+  const renameStale = (stale: readonly string[]) => {
+    for (const other of stale) {
+      const config = configs.get(other);
+      if (config) place(other, config, lastListed.get(other) ?? []);
+    }
+  };
+
+  /** Makes the catalog hold exactly `tools` for `server`: adds, replaces changed, removes gone. */
+  const place = (server: string, config: UpstreamServerConfig, listed: readonly Tool[]) => {
     const previous = owned.get(server) ?? new Set<string>();
     const current = new Set<string>();
     const tools = screen(server, listed);
@@ -217,6 +297,9 @@ export async function connectServers(
     }
     for (const name of previous) {
       if (current.has(name)) continue;
+      // a bare name taken over by an earlier server (config order) is that server's now
+      const route = names.route(name);
+      if (route !== undefined && route.server !== server) continue;
       sift.catalog.remove(name);
       originals.delete(name);
       // a held tool keeps its name, so a call to it says why it is refused
@@ -258,28 +341,31 @@ export async function connectServers(
     }
   }
 
-  await Promise.all(
-    entries.map(async ([server, config]) => {
-      if (config.lazy && config.tools) return;
-      try {
-        await servers.get(server)?.start();
-      } catch (error) {
-        log({ level: "error", server, message: (error as Error).message });
-      }
-    }),
+  // a server being started, until its start settles (the gateway serves the others meanwhile)
+  const starting = new Set<string>();
+  const started = startAll(entries, servers, starting, log, (server) =>
+    renameStale(names.settle(server)),
   );
+  if (options.waitForStart !== false) await started;
 
   return {
+    started,
+    notReady: () => entries.flatMap(([server]) => (starting.has(server) ? [server] : [])),
     route: (name) => names.route(name),
     call,
     upstreamTool: (name) => originals.get(name),
     server: (name) => servers.get(name),
-    held: () => [...held.values()],
+    held: () => [...held.values()].map(({ server, tool }) => ({ server, tool })),
     heldMessage(name) {
       const route = held.get(name);
       if (!route || !pins) return undefined;
-      return `Tool "${name}" (tool "${route.tool}" of server "${route.server}") changed its description or schema since it was approved, so the gateway holds it back. Review the change, run: ${pins.approveCommand(route.server, route.tool)}, then restart the gateway.`;
+      return `Tool "${name}" (tool "${route.tool}" of server "${route.server}") ${HELD_WHY[route.verdict]}, so the gateway holds it back. Review it, run: ${pins.approveCommand(route.server, route.tool)}, then restart the gateway.`;
     },
+    instructions: () =>
+      entries.flatMap(([server]) => {
+        const text = instructions.get(server);
+        return text === undefined ? [] : [{ server, text }];
+      }),
     features: createUpstreamFeatures(() => servers, options.naming),
     onNotification(listener) {
       notificationListeners.add(listener);

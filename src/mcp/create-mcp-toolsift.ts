@@ -1,12 +1,13 @@
 /** `createMCPToolSift`: a ToolSift filled from upstream MCP servers, closed with one call. */
 import { createToolSift, type ToolSift, type ToolSiftOptions } from "../create-toolsift.js";
+import { defaultWarn } from "../internal/index.js";
 import { unmatchedSelectors } from "../policy/index.js";
-import { callScope } from "./call-scope.js";
 import {
   type ConnectServersOptions,
   connectServers,
   type MCPUpstreams,
 } from "./connect-servers.js";
+import { callScope } from "./relay/call-scope.js";
 
 /** Options of `createMCPToolSift`: the ToolSift's own options plus the upstream servers. */
 export type MCPToolSiftOptions = ToolSiftOptions & ConnectServersOptions;
@@ -41,6 +42,7 @@ export async function createMCPToolSift(options: MCPToolSiftOptions): Promise<MC
     pins,
     onElicitation,
     auth,
+    waitForStart,
     ...siftOptions
   } = options;
   const given = siftOptions.budget?.onBudgetHit;
@@ -65,10 +67,16 @@ export async function createMCPToolSift(options: MCPToolSiftOptions): Promise<MC
     ...(pins !== undefined ? { pins } : {}),
     ...(onElicitation !== undefined ? { onElicitation } : {}),
     ...(auth !== undefined ? { auth } : {}),
+    ...(waitForStart !== undefined ? { waitForStart } : {}),
   });
   // the facade checked the policy against an empty catalog: check it against the servers' tools
-  const warn = siftOptions.onWarning ?? ((message: string) => console.warn(`toolsift: ${message}`));
-  for (const message of unmatchedSelectors(sift.policy, sift.catalog.list())) warn(message);
+  // once they are in (at once, unless they start in the background)
+  const warn = siftOptions.onWarning ?? defaultWarn;
+  const checkPolicy = () => {
+    for (const message of unmatchedSelectors(sift.policy, sift.catalog.list())) warn(message);
+  };
+  if (waitForStart === false) void upstreams.started.then(checkPolicy);
+  else checkPolicy();
   const close = async () => {
     await upstreams.close();
     // approvals of first-seen tools are saved in the background: on disk before close settles

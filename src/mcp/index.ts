@@ -1,6 +1,6 @@
 // Owns: upstream MCP connections (stdio, streamable HTTP, SSE), their tools in a ToolSift, the gateway.
 // Must not import: cli. Loaded only through the `toolsift/mcp` subpath (it needs the optional MCP SDK).
-export type { ElicitationHandler, ElicitationRequest } from "./answer-elicitation.js";
+
 export {
   type LoginOutcome,
   type LoginUpstreamOptions,
@@ -13,7 +13,14 @@ export {
   type TokenStore,
 } from "./auth/token-store.js";
 export { NeedsLoginError, type UpstreamAuthOptions } from "./auth/upstream-auth.js";
-export type { ClientRelay } from "./client-relay.js";
+
+export type { VariableContext } from "./config/expand-variables.js";
+export {
+  type GatewayConfig,
+  type GatewayMode,
+  parseGatewayConfig,
+} from "./config/gateway-config.js";
+export { InvalidConfigError, loadGatewayConfig } from "./config/load-gateway-config.js";
 export {
   type ConnectServersOptions,
   connectServers,
@@ -24,15 +31,17 @@ export {
   type MCPToolSift,
   type MCPToolSiftOptions,
 } from "./create-mcp-toolsift.js";
-export type { VariableContext } from "./expand-variables.js";
-export { type GatewayConfig, type GatewayMode, parseGatewayConfig } from "./gateway-config.js";
+export type { FeatureRequestOptions, UpstreamFeatures } from "./features/upstream-features.js";
+export type { ElicitationHandler, ElicitationRequest } from "./relay/answer-elicitation.js";
+export type { ClientRelay } from "./relay/client-relay.js";
 export {
   createGatewaySession,
   type GatewaySessionOptions,
   modeSettings,
-} from "./gateway-session.js";
-export { InvalidConfigError, loadGatewayConfig } from "./load-gateway-config.js";
+} from "./serve/gateway-session.js";
+export { HTTP_LIMIT_DEFAULTS, type HttpLimits } from "./serve/http-limits.js";
 export {
+  checkHttpListen,
   createHttpGateway,
   type HttpGateway,
   type HttpGatewayOptions,
@@ -40,7 +49,7 @@ export {
   type ServeHttpOptions,
   serveHttp,
   serveStdio,
-} from "./serve-gateway.js";
+} from "./serve/serve-gateway.js";
 export {
   type CallReport,
   createSessionRecorder,
@@ -50,7 +59,7 @@ export {
   type RecordedSession,
   type SessionRecorder,
   type SessionRecorderOptions,
-} from "./session-recorder.js";
+} from "./serve/session-recorder.js";
 export {
   defaultApprovalsFile,
   loadToolPins,
@@ -58,12 +67,15 @@ export {
   pinFingerprint,
   type ToolApprovals,
   type ToolPins,
-} from "./tool-pins.js";
+} from "./tools/tool-pins.js";
+export {
+  createUpstreamNames,
+  type NamingOption,
+  type UpstreamNames,
+} from "./tools/upstream-names.js";
 export type * from "./types.js";
-export type { FeatureRequestOptions, UpstreamFeatures } from "./upstream-features.js";
-export { createUpstreamNames, type NamingOption, type UpstreamNames } from "./upstream-names.js";
 export {
   createUpstreamServer,
   type UpstreamServer,
   type UpstreamServerOptions,
-} from "./upstream-server.js";
+} from "./upstream/upstream-server.js";

@@ -2,6 +2,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
@@ -9,13 +10,16 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMCPToolSift } from "./create-mcp-toolsift.js";
-import { type RunningGateway, serveHttp } from "./serve-gateway.js";
+import { createGatewaySession } from "./serve/gateway-session.js";
+import { type RunningGateway, serveHttp } from "./serve/serve-gateway.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const everything = path.join(
   root,
   "node_modules/@modelcontextprotocol/server-everything/dist/index.js",
 );
+
+const conformanceServer = path.join(root, "test/fixtures/mcp/conformance-server.mjs");
 
 const text = (result: unknown) =>
   ((result as { content: { text?: string }[] }).content ?? [])
@@ -144,4 +148,40 @@ describe("gateway pass-through with server-everything upstream", () => {
     expect(result.isError).toBe(true);
     expect(text(result)).toMatch(/sampling/);
   });
+});
+
+describe("reading a resource the session never listed", () => {
+  it("asks the upstreams that offer resources, and names the URI and servers when none has it", async () => {
+    const sift = await createMCPToolSift({
+      servers: {
+        everything: { command: "node", args: [everything] },
+        conformance: { command: "node", args: [conformanceServer] },
+      },
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const session = createGatewaySession("reader", { sift, mode: "direct" });
+    await session.connect(serverSide);
+    const client = new Client({ name: "reader", version: "1" });
+    await client.connect(clientSide);
+    try {
+      // a client that starts one process per call reads a known URI without listing first
+      const read = await client.readResource({ uri: "test://static-text" });
+      expect(read.contents[0]).toMatchObject({
+        uri: "test://static-text",
+        text: "This is the content of the static text resource.",
+      });
+      const failure = await client.readResource({ uri: "nowhere://x" }).then(
+        () => "read",
+        (error: Error) => error.message,
+      );
+      expect(failure).toContain('"nowhere://x"');
+      expect(failure).toContain("everything");
+      expect(failure).toContain("conformance");
+      // the SDK adds "MCP error -32602:" once on each side; the text must carry it only once
+      expect(failure.match(/MCP error/g)).toHaveLength(1);
+    } finally {
+      await client.close();
+      await sift.close();
+    }
+  }, 60_000);
 });

@@ -13,7 +13,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createMCPToolSift } from "./create-mcp-toolsift.js";
-import { serveHttp } from "./serve-gateway.js";
+import { serveHttp } from "./serve/serve-gateway.js";
 import type { MCPLogEntry } from "./types.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");

@@ -1,5 +1,7 @@
 /** Public types of the MCP layer: upstream server settings, statuses and log entries. */
+
 import type { DeferPolicy } from "../catalog/index.js";
+import type { UpstreamState } from "./upstream/upstream-state.js";
 
 /** Settings every upstream server may carry, whatever its transport. */
 export interface UpstreamCommonOptions {
@@ -73,7 +75,7 @@ export interface UpstreamRoute {
 }
 
 /** The life state of one upstream. */
-export type UpstreamState = "idle" | "starting" | "ready" | "down" | "needs_login" | "closed";
+export type { UpstreamState } from "./upstream/upstream-state.js";
 
 /** What `status()` reports per server. */
 export interface UpstreamStatus {

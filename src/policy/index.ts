@@ -9,6 +9,5 @@ export {
   type SelectorKind,
   type SelectorOptions,
 } from "./selector.js";
-export { closestWords } from "./suggest.js";
 export type * from "./types.js";
 export { unmatchedSelectors } from "./unmatched-selectors.js";

@@ -1,8 +1,8 @@
 /** Validation and compilation of one policy layer. */
 
 import { ToolsiftError } from "../errors.js";
+import { didYouMean } from "../internal/index.js";
 import { type CompiledSelector, compileSelectors, type SelectorOptions } from "./selector.js";
-import { didYouMean } from "./suggest.js";
 import type { PolicyLayer } from "./types.js";
 
 const LAYER_KEYS = ["label", "description", "allow", "deny"];

@@ -2,9 +2,9 @@
 
 import type { ToolDefinition } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
+import { didYouMean } from "../internal/index.js";
 import { BUILT_IN_PROFILES } from "./built-in-profiles.js";
 import { type CompiledSelector, compileSelectors, type SelectorOptions } from "./selector.js";
-import { closestWords, didYouMean } from "./suggest.js";
 import type { PolicyMatch, ProfileDefinition, ProfileInfo } from "./types.js";
 
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
@@ -116,8 +116,7 @@ export class ProfileRegistry {
     const found = this.byName.get(name);
     if (found !== undefined) return found;
     const known = this.names();
-    const close = closestWords(String(name), known, 1);
-    const hint = close.length > 0 ? ` Did you mean "${close[0]}"?` : "";
+    const hint = didYouMean(String(name), known);
     throw new ToolsiftError(
       "invalid_option",
       `Unknown profile ${JSON.stringify(name)}.${hint} Known profiles: ${known.join(", ")}. Register custom ones with registerProfile() or the profiles option.`,

@@ -23,7 +23,7 @@
 import picomatch from "picomatch";
 import type { ToolDefinition } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
-import { didYouMean } from "./suggest.js";
+import { didYouMean } from "../internal/index.js";
 
 /** The kinds of selector, by prefix (`name` is also the kind of a bare glob). */
 export type SelectorKind = "name" | "server" | "category" | "tag" | "profile" | "annotation";

@@ -4,8 +4,8 @@
  */
 
 import type { ToolDefinition } from "../catalog/index.js";
+import { suggestNames } from "../internal/index.js";
 import { compileSelector, parseSelector } from "./selector.js";
-import { closestWords } from "./suggest.js";
 import type { Policy } from "./types.js";
 
 const GLOB = /[*?[\]{}()!+@\\]/g;
@@ -15,17 +15,20 @@ function closestServers(pattern: string, servers: readonly string[]): string[] {
   const literal = pattern.replace(GLOB, "").toLowerCase();
   const holding =
     literal.length > 0 ? servers.filter((server) => server.toLowerCase().includes(literal)) : [];
-  return (holding.length > 0 ? holding : closestWords(pattern, servers)).slice(0, 3);
+  return (holding.length > 0 ? holding : suggestNames(pattern, servers, { suffixes: false })).slice(
+    0,
+    3,
+  );
 }
 
 /** The closest tool name to a `name` selector's literal text (a typo such as `delte_repo`). */
 function closestNames(pattern: string, tools: readonly ToolDefinition[]): string[] {
   const literal = pattern.replace(GLOB, "");
   if (literal.length < 3) return [];
-  return closestWords(
+  return suggestNames(
     literal,
     tools.map((tool) => tool.name),
-    1,
+    { max: 1, suffixes: false },
   );
 }
 

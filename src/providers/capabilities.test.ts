@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { nativeSearchSupport, PROVIDER_CAPABILITIES, parseClaudeModel } from "./capabilities.js";
+import { parseClaudeModel } from "./anthropic/capabilities.js";
+import { nativeSearchSupport, PROVIDER_CAPABILITIES } from "./capabilities.js";
 
 describe("PROVIDER_CAPABILITIES", () => {
   it("encodes the documented limits", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PROVIDER_CAPABILITIES } from "./capabilities.js";
-import { fitDescription } from "./plan-parts.js";
+import { fitDescription } from "./request-warnings.js";
 
 const LONE_SURROGATE = /\p{Cs}/u; // in u-mode a whole pair is one code point
 

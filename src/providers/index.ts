@@ -5,26 +5,17 @@ export {
   type AnthropicFormatOptions,
   type AnthropicFormatter,
   createAnthropicFormatter,
+  parseClaudeModel,
 } from "./anthropic/index.js";
 export {
   type AnthropicStrictLimits,
   type AnthropicStrictSelection,
-  type ConversionOptions,
   countStrictParameters,
-  type SchemaConversion,
   selectAnthropicStrictTools,
   toAnthropicInputSchema,
   toAnthropicStrictSchema,
 } from "./anthropic/schema.js";
-export {
-  type NativeSearchDecision,
-  nativeSearchSupport,
-  PROVIDER_CAPABILITIES,
-  type ProviderCapabilities,
-  type ProviderId,
-  parseClaudeModel,
-  parseGPTModel,
-} from "./capabilities.js";
+export { nativeSearchSupport, PROVIDER_CAPABILITIES } from "./capabilities.js";
 export {
   enumText,
   type GeminiArgumentMapping,
@@ -58,6 +49,7 @@ export {
   type OpenAIChatFormatter,
   type OpenAIResponsesFormatOptions,
   type OpenAIResponsesFormatter,
+  parseGPTModel,
 } from "./openai/index.js";
 export {
   restoreOpenAIStrictArguments,
@@ -65,12 +57,18 @@ export {
   toOpenAIStrictSchema,
 } from "./openai/schema.js";
 export { checkOpenAIStrictLimits, OPENAI_STRICT_LIMITS } from "./openai/strict-limits.js";
+export type {
+  NativeSearchDecision,
+  ProviderCapabilities,
+  ProviderId,
+} from "./provider-capabilities.js";
 export {
   PROVIDERS,
   type ProviderDefinition,
   type ProviderTypes,
   providerDefinition,
 } from "./registry.js";
-export type { StrictConversion } from "./strict-schema.js";
+export type { ConversionOptions, SchemaConversion } from "./schema/schema-conversion.js";
+export type { StrictConversion } from "./schema/strict-schema.js";
 export type * from "./types.js";
 export type { ConversionWarning, ConversionWarningCode } from "./warnings.js";

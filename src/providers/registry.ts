@@ -15,7 +15,6 @@ import {
   anthropicNativeSearch,
   createAnthropicFormatter,
 } from "./anthropic/index.js";
-import type { NativeSearchDecision, ProviderCapabilities, ProviderId } from "./capabilities.js";
 import { GEMINI_CAPABILITIES, geminiNativeSearch } from "./gemini/capabilities.js";
 import {
   createGeminiFormatter,
@@ -51,6 +50,11 @@ import {
   type OpenAIResponsesTool,
   type OpenAIResponsesToolChoice,
 } from "./openai/index.js";
+import type {
+  NativeSearchDecision,
+  ProviderCapabilities,
+  ProviderId,
+} from "./provider-capabilities.js";
 
 /**
  * The provider-shaped types of one turn: format options, the request fragment, a tool, the tool

@@ -1,7 +1,7 @@
 /** The contract every provider formatter implements: tools out, calls in, results out. */
 import type { ExecuteOutcome, TurnPlan } from "../disclosure/index.js";
-import type { ProviderCapabilities } from "./capabilities.js";
 import type { NameMap, NameMapOptions } from "./names.js";
+import type { ProviderCapabilities } from "./provider-capabilities.js";
 import type { ConversionWarning } from "./warnings.js";
 
 /** Which tool the model may or must call: a catalog (or meta) name is mapped to the provider name. */

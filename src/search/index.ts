@@ -9,16 +9,15 @@ export {
   type QueryEvaluation,
   type Ranker,
 } from "./evaluate/evaluate.js";
+export { type ParsedQuery, parseQuery } from "./query/parse-query.js";
+export { scoreFromParts } from "./rank/hit-details.js";
+export { DEFAULT_RANKING, type RankingConfig } from "./ranking-config.js";
 export {
   MAX_REGEX_LENGTH,
   MAX_REGEX_PROGRAM,
   MAX_REGEX_REPEAT,
   MAX_REGEX_WORK,
-} from "./fallback/regex-search.js";
-export { closestNames } from "./fallback/suggest.js";
-export { type ParsedQuery, parseQuery } from "./query/parse-query.js";
-export { scoreFromParts } from "./rank/hit-details.js";
-export { DEFAULT_RANKING, type RankingConfig } from "./ranking-config.js";
+} from "./regex/regex-search.js";
 export { type Embedder, type EmbedKind, normalizeVector } from "./semantic/embedder.js";
 export {
   type LexicalSearch,
@@ -27,6 +26,7 @@ export {
   type ToolSource,
 } from "./semantic/semantic-search.js";
 export { type SavedVectors, toolEmbeddingText } from "./semantic/tool-vectors.js";
+export type { LearnedEntry } from "./store/learned-field.js";
 export { syncSearchIndex } from "./sync-search-index.js";
 export {
   DEFAULT_LIMIT,

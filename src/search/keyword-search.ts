@@ -1,7 +1,8 @@
 /**
  * A keyword query from words to hits: plan, score into a top k, name bonuses, diversification,
- * companions and hit details. `ToolSearchIndex` (tool-search-index.ts) adds the entry points and
- * the other query modes on top.
+ * companions and hit details. It reads the indexed tools it is given (store/) and keeps only
+ * query scratch and the companion tables; `ToolSearchIndex` (tool-search-index.ts) composes it
+ * with the entry points and the other query modes.
  */
 import type { ToolDefinition } from "../catalog/index.js";
 import { splitIdentifier, tokenize } from "../text/index.js";
@@ -10,14 +11,22 @@ import type { ParsedQuery } from "./query/parse-query.js";
 import { NeighborCache, planQuery, type QueryPlan } from "./query/query-terms.js";
 import { rewriteValues } from "./query/query-values.js";
 import { type CompanionLink, companionsOf, placeCompanions } from "./rank/companions.js";
+import { matchOf } from "./rank/confidence.js";
 import { scoreAndRank } from "./rank/dense-score.js";
 import { diversifyByAspect } from "./rank/diversify.js";
 import { buildHit } from "./rank/hit-details.js";
+import { addLearnedBonuses, type LearnedMatch } from "./rank/learned-bonus.js";
+import { MentionIndex } from "./rank/mentions.js";
 import { addNameBonuses } from "./rank/name-bonuses.js";
+import { PrerequisiteIndex } from "./rank/prerequisites.js";
 import { ScoreScratch } from "./rank/score-query.js";
 import { TopK } from "./rank/top-k.js";
-import { IndexedTools } from "./store/indexed-tools.js";
+import type { RankingConfig } from "./ranking-config.js";
+import type { IndexedTools } from "./store/indexed-tools.js";
+import { type LearnedEntry, LearnedField } from "./store/learned-field.js";
+import type { NameLookup } from "./store/name-lookup.js";
 import { phraseKey } from "./store/phrase-key.js";
+import type { PostingStore } from "./store/posting-store.js";
 import type { SearchHit, SearchOptions } from "./types.js";
 
 /** Hits that get companions attached (`companions.ts`). */
@@ -30,11 +39,34 @@ const COMPANION_HITS = 10;
 const PLACED_HITS = 1;
 
 /** The keyword engine over the indexed tools; see the module comment. */
-export class KeywordSearch extends IndexedTools {
-  protected readonly scratch = new ScoreScratch();
+export class KeywordSearch {
+  /** Score scratch, shared with browse mode's `-word` exclusion (`markExcluded`). */
+  readonly scratch = new ScoreScratch();
+  // the parts of the indexed tools a query reads, held directly: they are read per posting
+  private readonly store: PostingStore;
+  private readonly tools: readonly (ToolDefinition | undefined)[];
+  private readonly lookup: NameLookup;
+  private readonly prerequisites: PrerequisiteIndex;
+  private readonly mentions: MentionIndex;
+  /** Words sessions searched before calling each tool (`learned-field.ts`); empty unless set. */
+  private readonly learned = new LearnedField();
   private readonly neighbors = new NeighborCache();
   /** Coverage tables of queries of up to 6 groups (longer ones take a new table). */
   private readonly coverageScratch = new Float64Array(64);
+
+  constructor(
+    indexed: IndexedTools,
+    private readonly config: RankingConfig,
+  ) {
+    this.store = indexed.store;
+    this.tools = indexed.tools;
+    this.lookup = indexed.lookup;
+    this.prerequisites = new PrerequisiteIndex(indexed.tools);
+    this.mentions = new MentionIndex(indexed.tools, (name) => indexed.lookup.idOf(name));
+    indexed.watch(this.prerequisites);
+    indexed.watch(this.mentions);
+    indexed.watch(this.learned);
+  }
 
   /**
    * A keyword query in steps: plan the words, score and rank them into a top k
@@ -42,7 +74,7 @@ export class KeywordSearch extends IndexedTools {
    * diversification), attach companions (placed after their hit in a flat ranking), then build
    * each hit with its details, stopping at the tail cut.
    */
-  protected keywordSearch(
+  search(
     parsed: ParsedQuery,
     limit: number,
     cut: boolean,
@@ -57,6 +89,7 @@ export class KeywordSearch extends IndexedTools {
     const { score, excluded, epoch } = this.scratch;
     const allowed = (doc: number) =>
       excluded[doc] !== epoch && this.passes(this.tools[doc] as ToolDefinition, parsed, options);
+    const learned = this.learnedStep(plan, scored.top.first(), scored.best, allowed);
     const { raised, bonuses } = addNameBonuses(
       this.scratch,
       scored.best,
@@ -69,6 +102,7 @@ export class KeywordSearch extends IndexedTools {
         exact: (doc) => this.tools[doc]?.name.toLowerCase() === parsed.text.toLowerCase(),
       },
     );
+    if (learned.raised.length > 0) raised.push(...learned.raised);
     const explain = options?.explain === true;
     const chosen = this.selectHits(scored.top, raised, plan, limit, diversify, explain);
     const links = this.companionLinks(chosen.selected, allowed);
@@ -84,7 +118,10 @@ export class KeywordSearch extends IndexedTools {
     const hits: SearchHit[] = [];
     const { coverage } = scored;
     const { undiversified } = chosen;
-    const context = { plan, coverage, links, placedAfter, explain, bonuses, undiversified };
+    const context = {
+      ...{ plan, coverage, links, placedAfter, explain, bonuses, undiversified },
+      learned: learned.learned,
+    };
     for (const doc of selected) {
       const companion = placedAfter?.get(doc);
       const value =
@@ -93,6 +130,37 @@ export class KeywordSearch extends IndexedTools {
       hits.push(buildHit(this.store, this.config, this.tools, doc, Math.max(0, value), context));
     }
     return hits;
+  }
+
+  /**
+   * Sets the learned field: by tool name, stemmed words with a weight in (0, 1] each (usually
+   * `UsageEvidence.learnedWords()`); replaces what was set before. An empty map turns it off.
+   */
+  setLearned(words: ReadonlyMap<string, readonly LearnedEntry[]>): void {
+    this.learned.set(words);
+  }
+
+  /** The learned words of a tool (empty when it has none). */
+  learnedWords(name: string): readonly LearnedEntry[] {
+    return this.learned.of(name);
+  }
+
+  /** The learned step (`learned-bonus.ts`); nothing to do, and no cost, without learned words. */
+  private learnedStep(
+    plan: QueryPlan,
+    first: number,
+    best: number,
+    allowed: (doc: number) => boolean,
+  ): { raised: number[]; learned: Map<number, LearnedMatch> | undefined } {
+    if (this.learned.empty) return { raised: [], learned: undefined };
+    const candidates = {
+      field: this.learned,
+      idOf: (name: string) => this.lookup.idOf(name),
+      allowed: (doc: number) => this.tools[doc] !== undefined && allowed(doc),
+      lexical: (doc: number) => matchOf(this.store, plan, doc),
+      first,
+    };
+    return addLearnedBonuses(this.scratch, best, plan, this.config.learnedWeight, candidates);
   }
 
   /**
@@ -180,7 +248,7 @@ export class KeywordSearch extends IndexedTools {
     return [...this.lookup.idsByLowerName(lower), ...this.lookup.idsBySuffix(lower)];
   }
 
-  protected passes(tool: ToolDefinition, parsed: ParsedQuery, options?: SearchOptions): boolean {
+  passes(tool: ToolDefinition, parsed: ParsedQuery, options?: SearchOptions): boolean {
     if (parsed.servers.length > 0) {
       const server = (tool.server ?? "").toLowerCase();
       if (!parsed.servers.includes(server)) return false;
@@ -188,7 +256,7 @@ export class KeywordSearch extends IndexedTools {
     return options?.filter ? options.filter(tool) : true;
   }
 
-  protected markExcluded(word: string, epoch: number): void {
+  markExcluded(word: string, epoch: number): void {
     for (const token of tokenize(word)) {
       for (const id of this.store.stemGroup(token)) {
         const list = this.store.postings[id];

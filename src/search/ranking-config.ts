@@ -45,6 +45,9 @@ export interface RankingConfig {
   finderCompanions: boolean;
   /** Attach to a hit the tools of its server that its description names. */
   mentionCompanions: boolean;
+  /** A tool whose learned words hold the whole query gains this share of the best lexical score
+   * (`learned-bonus.ts`); the learned field is empty unless usage evidence is set. */
+  learnedWeight: number;
 }
 
 /** The defaults. */
@@ -71,6 +74,7 @@ export const DEFAULT_RANKING: RankingConfig = {
   tailCut: 0.4,
   finderCompanions: true,
   mentionCompanions: true,
+  learnedWeight: 1,
 };
 
 /** Merges a partial override onto the defaults. */

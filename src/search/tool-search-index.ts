@@ -1,17 +1,47 @@
-/** The search index over a tool catalog: incremental BM25F, the query language, regex and browse modes. */
+/**
+ * The search index over a tool catalog: incremental BM25F, the query language, regex and browse
+ * modes. It composes its parts, each passed the ones it reads: the indexed tools (store/), the
+ * keyword engine (query planning and scoring, keyword-search.ts), regex mode (regex/) and the
+ * fallbacks for queries that score nothing (fallback/).
+ */
 
-import type { ToolDefinition } from "../catalog/index.js";
+import {
+  combineHashes,
+  fingerprintTool,
+  hashString,
+  type ToolDefinition,
+} from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
-import { compileRegex } from "./fallback/regex-search.js";
-import { browseHits, type NamedTools, regexHits, stopWordNameHits } from "./fallback/scan-modes.js";
-import { summarizeServers } from "./fallback/suggest.js";
-import { suggestNames } from "./fallback/suggest-names.js";
+import { defaultWarn } from "../internal/index.js";
+import { browseHits, stopWordNameHits } from "./fallback/scan-modes.js";
+import { suggestIndexedNames } from "./fallback/suggest-names.js";
+import { summarizeServers } from "./fallback/summarize-servers.js";
 import { KeywordSearch } from "./keyword-search.js";
 import { matchServers } from "./query/match-servers.js";
 import { type ParsedQuery, parseQuery } from "./query/parse-query.js";
+import { type RankingConfig, resolveRanking } from "./ranking-config.js";
+import { regexHits } from "./regex/regex-hits.js";
+import { compileRegex } from "./regex/regex-search.js";
+import { checkTools } from "./store/check-tools.js";
+import { IndexedTools, readTools } from "./store/indexed-tools.js";
+import type { LearnedEntry } from "./store/learned-field.js";
+import type { NamedTools } from "./store/named-tools.js";
+import { SNAPSHOT_FORMAT, SnapshotReader, SnapshotWriter } from "./store/snapshot-format.js";
 import type { SearchHit, SearchOptions, SearchResult, ServerSummary } from "./types.js";
 
-export type { SearchIndexOptions } from "./store/indexed-tools.js";
+/** Options of a search index. */
+export interface SearchIndexOptions {
+  /** Overrides of the ranking constants (for tuning; the defaults are measured). */
+  ranking?: Partial<RankingConfig>;
+  /**
+   * A saved index (`exportSnapshot`, `sift.exportIndex()`): the first `addAll` into the empty
+   * index reads it instead of building when it was saved from the same tools, in the same order,
+   * with the same ranking settings; otherwise it builds and warns why.
+   */
+  snapshot?: Uint8Array;
+  /** Receives the warning when `snapshot` cannot be used; default `console.warn`. */
+  onWarning?: (message: string) => void;
+}
 
 /** Default number of hits. */
 export const DEFAULT_LIMIT = 5;
@@ -37,16 +67,124 @@ function checkLimit(
 }
 
 /** An incremental BM25F index over tools; add, remove and replace never rebuild the whole index. */
-export class ToolSearchIndex extends KeywordSearch {
-  /** The tools in name order, for the modes that scan them (`scan-modes.ts`). */
-  private readonly named: NamedTools = {
-    names: () => this.names(),
-    get: (name) => this.get(name) as ToolDefinition,
-  };
+export class ToolSearchIndex {
+  private readonly indexed: IndexedTools;
+  private readonly keyword: KeywordSearch;
+  /** The tools in name order, for the modes that scan them (regex, browse, stop words). */
+  private readonly named: NamedTools;
+  /** What a snapshot's fingerprint covers besides the tools: format and ranking settings. */
+  private readonly settingsKey: string;
+  private snapshot: Uint8Array | undefined;
+  private readonly warn: (message: string) => void;
+
+  constructor(options?: SearchIndexOptions) {
+    const config = resolveRanking(options?.ranking);
+    this.settingsKey = `${SNAPSHOT_FORMAT}|${JSON.stringify(config)}`;
+    this.snapshot = options?.snapshot;
+    this.warn = options?.onWarning ?? defaultWarn;
+    const fields = { weights: config.fieldWeights, b: config.fieldB, k1: config.k1 };
+    this.indexed = new IndexedTools({ fields, compounds: config.compounds });
+    this.keyword = new KeywordSearch(this.indexed, config);
+    this.named = {
+      names: () => this.indexed.names(),
+      get: (name) => this.indexed.get(name) as ToolDefinition,
+    };
+  }
+
+  /** Number of tools in the index. */
+  get size(): number {
+    return this.indexed.size;
+  }
+
+  /** Tests whether a tool with this exact name is indexed. */
+  has(name: string): boolean {
+    return this.indexed.has(name);
+  }
+
+  /** The indexed tool with this exact name. */
+  get(name: string): ToolDefinition | undefined {
+    return this.indexed.get(name);
+  }
+
+  /** Adds a tool; a tool with the same name is replaced. */
+  add(tool: ToolDefinition): void {
+    this.indexed.add(tool);
+  }
+
+  /** Adds many tools as `add` would one by one, writing postings in bulk; checks them all first. */
+  addAll(tools: readonly ToolDefinition[]): void {
+    const snapshot = this.snapshot;
+    this.snapshot = undefined;
+    if (snapshot !== undefined && this.size === 0 && this.restore(snapshot, tools)) return;
+    this.indexed.addAll(tools);
+  }
+
+  /**
+   * The index as bytes, to pass back as `snapshot` in another process: its typed arrays as they
+   * are, behind a header with the format version, a checksum and the fingerprint of the tools
+   * (in index order) and ranking settings. The tools themselves are not included.
+   */
+  exportSnapshot(): Uint8Array {
+    const writer = new SnapshotWriter();
+    this.indexed.save(writer);
+    return writer.finish(this.fingerprint(this.indexed.liveTools()));
+  }
+
+  private fingerprint(tools: readonly ToolDefinition[]): string {
+    return hashString(`${this.settingsKey}|${combineHashes(tools.map(fingerprintTool))}`);
+  }
+
+  /** Fills the empty index from a snapshot of these tools; false (after a warning) when it cannot. */
+  private restore(snapshot: Uint8Array, tools: readonly ToolDefinition[]): boolean {
+    checkTools(tools);
+    let saved: ReturnType<typeof readTools>;
+    try {
+      const reader = new SnapshotReader(snapshot);
+      if (reader.fingerprint !== this.fingerprint(tools)) {
+        throw new Error(
+          "it was saved from other tools, another tool order or other ranking settings",
+        );
+      }
+      saved = readTools(reader, tools.length);
+    } catch (error) {
+      // damaged bytes of any kind mean a build, never a failure
+      const problem = error instanceof Error ? error.message : String(error);
+      this.warn(
+        `Saved search index not used: ${problem}. The index was built from the tools instead; save a new snapshot with exportIndex() (or \`toolsift index\`).`,
+      );
+      return false;
+    }
+    this.indexed.restore(saved, tools);
+    return true;
+  }
+
+  /** Removes a tool by name; returns false when it was not indexed. */
+  remove(name: string): boolean {
+    return this.indexed.remove(name);
+  }
+
+  /** Replaces (or adds) the tool with the same name. */
+  replace(tool: ToolDefinition): void {
+    this.indexed.add(tool);
+  }
+
+  /**
+   * Sets the learned field: by tool name, stemmed words with a weight in (0, 1] each, usually
+   * `UsageEvidence.learnedWords()` (src/learning/); replaces what was set before, an empty map
+   * turns it off. Learned words are scored as their own bounded step, never shown to the model.
+   */
+  setLearned(words: ReadonlyMap<string, readonly LearnedEntry[]>): void {
+    this.keyword.setLearned(words);
+  }
+
+  /** The learned words of a tool (empty when it has none). */
+  learnedWords(name: string): readonly LearnedEntry[] {
+    return this.keyword.learnedWords(name);
+  }
 
   /** Every indexed tool, in name order. */
   list(): ToolDefinition[] {
-    return this.names().map((name) => this.get(name) as ToolDefinition);
+    return this.indexed.names().map((name) => this.get(name) as ToolDefinition);
   }
 
   /**
@@ -103,7 +241,7 @@ export class ToolSearchIndex extends KeywordSearch {
     const filter = options?.filter;
     // under a filter (policy, deferral) a server with no visible tool is no server at all
     const visible = filter ? this.summary(filter) : undefined;
-    const known = visible ? visible.map((entry) => entry.server) : this.serverCounts.keys();
+    const known = visible ? visible.map((entry) => entry.server) : this.indexed.serverCounts.keys();
     const { servers, unknown } = matchServers(parsed.servers, known);
     if (servers.length === 0) {
       const summary = visible ?? this.summary(undefined);
@@ -117,7 +255,7 @@ export class ToolSearchIndex extends KeywordSearch {
 
   private countPassing(filter: (tool: ToolDefinition) => boolean): number {
     let count = 0;
-    for (const tool of this.tools) if (tool !== undefined && filter(tool)) count += 1;
+    for (const tool of this.indexed.tools) if (tool !== undefined && filter(tool)) count += 1;
     return count;
   }
 
@@ -144,23 +282,26 @@ export class ToolSearchIndex extends KeywordSearch {
     if (parsed.kind === "regex") {
       return { ...base, hits: regexHits(compileRegex(parsed.text), named, limit, filter) };
     }
-    const passes = (tool: ToolDefinition) => this.passes(tool, parsed, options);
+    const keyword = this.keyword;
+    const passes = (tool: ToolDefinition) => keyword.passes(tool, parsed, options);
     if (parsed.kind === "browse") {
       if (parsed.excluded.length === 0) {
         return { ...base, kind: "browse", hits: browseHits(parsed, named, limit, passes) };
       }
       // `-word`s are looked up in the postings, as keyword mode does, instead of tokenising every
       // tool's text per call (2 s at 100k tools when the words exclude everything)
-      this.scratch.begin(this.store.nextId + 1);
-      const epoch = this.scratch.epoch;
-      for (const word of parsed.excluded) this.markExcluded(word, epoch);
-      const excluded = this.scratch.excluded;
+      const { scratch } = keyword;
+      scratch.begin(this.indexed.store.nextId + 1);
+      const epoch = scratch.epoch;
+      for (const word of parsed.excluded) keyword.markExcluded(word, epoch);
+      const excluded = scratch.excluded;
+      const lookup = this.indexed.lookup;
       const kept = (tool: ToolDefinition) =>
-        excluded[this.lookup.idOf(tool.name)] !== epoch && passes(tool);
+        excluded[lookup.idOf(tool.name)] !== epoch && passes(tool);
       const hits = browseHits({ ...parsed, excluded: [] }, named, limit, kept);
       return { ...base, kind: "browse", hits };
     }
-    const hits = this.keywordSearch(parsed, limit, cut, options);
+    const hits = keyword.search(parsed, limit, cut, options);
     // a query of stop words only scores nothing in the index (an exact name may still be pinned)
     const fallback = hits.length < limit ? stopWordNameHits(parsed, named, limit, passes) : [];
     for (const hit of fallback) {
@@ -174,22 +315,20 @@ export class ToolSearchIndex extends KeywordSearch {
       ...base,
       hits,
       confidence,
-      suggestions: suggestNames(this.store, this.tools, this.nameMasks, parsed.text, 5, accept),
+      suggestions: this.suggest(parsed.text, accept),
       servers: this.summary(filter),
     };
+  }
+
+  /** Up to 5 names nearest a query that found nothing ("did you mean"). */
+  private suggest(text: string, accept: ((name: string) => boolean) | undefined): string[] {
+    const { store, tools, nameMasks } = this.indexed;
+    return suggestIndexedNames(store, tools, nameMasks, text, 5, accept);
   }
 
   /** How many tools each server offers (those `filter` lets through), by server name. */
   private summary(filter: SearchOptions["filter"]): ServerSummary[] {
     if (filter) return summarizeServers(this.list().filter(filter));
-    this.serverSummary ??= [...this.serverCounts]
-      .map(([server, tools]) => ({ server, tools }))
-      .sort((a, b) => (a.server < b.server ? -1 : a.server > b.server ? 1 : 0));
-    return this.serverSummary.map((entry) => ({ ...entry }));
-  }
-
-  private names(): string[] {
-    this.sortedNames ??= this.liveNames().sort();
-    return this.sortedNames;
+    return this.indexed.servers();
   }
 }

@@ -68,7 +68,7 @@ export interface SearchHit {
 }
 
 /**
- * A hit's score in parts: `((terms + nameBonus) × coverage + phraseBonus) × diversity`, or, for a
+ * A hit's score in parts: `((terms + nameBonus) × coverage + phraseBonus + learned) × diversity`, or, for a
  * pinned name, `pinned`; a companion placed by `rank` keeps its own score (`companion`).
  */
 export interface ScoreParts {
@@ -82,6 +82,9 @@ export interface ScoreParts {
   phraseBonus: number;
   /** Aspect diversification multiplier (1 when it did not apply). */
   diversity: number;
+  /** Set when the tool's learned words (usage evidence) matched: added like `phraseBonus`; the
+   * words are in `explanation` with field `learned`. */
+  learned?: number;
   /** Set when the tool was pinned by an exact name or suffix: its score is this value. */
   pinned?: number;
   /** Set when a flat ranking placed the tool after this hit as its companion. */

@@ -22,6 +22,7 @@ import {
   createOpenAIResponsesFormatter,
 } from "../../src/providers/openai/index.js";
 import { type CallLog, createHarness, e2eTools } from "../e2e/harness.js";
+import { claude, completion, geminiTurn, responsesTurn, toolUse } from "../e2e/replies.js";
 
 const sift = createHarness(e2eTools([] as CallLog));
 const clientPlan = sift.disclosure.prepare({ session: "t" });
@@ -168,8 +169,9 @@ describe("facade turns are typed per provider (no casts)", () => {
     expect(geminiBody.config?.systemInstruction).toMatch(/^Be brief\./);
   });
 
-  it("respond takes the SDK's response type and returns SDK-shaped results", () => {
-    // type-level only: each line fails to compile if a provider's types drift from its SDK
+  it("respond takes the SDK's response type and returns SDK-shaped results", async () => {
+    // each assignment fails to compile if a provider's types drift from its SDK; the calls below
+    // then run one echo call per provider through them
     const typed = async (
       message: Anthropic.Message,
       completion: OpenAI.ChatCompletion,
@@ -190,6 +192,29 @@ describe("facade turns are typed per provider (no casts)", () => {
       ).results;
       return [a, c, r, g];
     };
-    expect(typeof typed).toBe("function");
+    const echo = { text: "hi" };
+    for (const provider of ["anthropic", "openai-chat", "openai-responses", "gemini"] as const)
+      sift.prepare({ session: "t", provider });
+    const [a, c, r, g] = await typed(
+      claude([toolUse("toolu_1", "echo", echo)]) as Anthropic.Message,
+      completion([{ id: "call_1", name: "echo", arguments: echo }]) as OpenAI.ChatCompletion,
+      responsesTurn("resp_1", [
+        {
+          type: "function_call",
+          id: "fc_1",
+          call_id: "call_2",
+          name: "echo",
+          arguments: JSON.stringify(echo),
+          status: "completed",
+        },
+      ]) as unknown as OpenAI.Responses.Response,
+      geminiTurn([{ functionCall: { name: "echo", args: echo } }]) as GenerateContentResponse,
+    );
+    expect(a).toMatchObject([
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1" }] },
+    ]);
+    expect(c).toMatchObject([{ role: "tool", tool_call_id: "call_1" }]);
+    expect(r).toMatchObject([{ type: "function_call_output", call_id: "call_2" }]);
+    expect(g).toMatchObject([{ parts: [{ functionResponse: { name: "echo" } }] }]);
   });
 });

@@ -1,8 +1,9 @@
 // The React example page in a real browser: examples/react-page-browser.ts bundled with esbuild,
 // opened in Debian's Chromium through playwright-core, searched and switched to another profile;
 // the screenshot is kept in test-output/react-page.png. Skipped (with a note) when no Chromium
-// is installed: set TOOLSIFT_CHROMIUM to its path, or `apt-get install chromium`.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+// is installed, and failed when CI is set: set TOOLSIFT_CHROMIUM to its path, or
+// `apt-get install chromium`.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,11 +11,11 @@ import { build } from "esbuild";
 import { chromium } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { loadExampleTools } from "../../examples/react-page-server.js";
+import { browserTestsCanRun, CHROMIUM } from "../inspector/launch-chromium.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const browserPath = process.env.TOOLSIFT_CHROMIUM ?? "/usr/bin/chromium";
-const hasBrowser = existsSync(browserPath);
-if (!hasBrowser) console.warn(`react-page-chromium: no Chromium at ${browserPath}; skipped.`);
+const browserPath = CHROMIUM;
+const hasBrowser = browserTestsCanRun("react-page-chromium", [browserPath]);
 
 describe.skipIf(!hasBrowser)("examples/react-page-browser.ts in Chromium", () => {
   it("renders the real catalogs, searches and switches profile", async () => {

@@ -40,6 +40,13 @@ describe("npm run demo", () => {
     for (const row of ["Anthropic, native search", "OpenAI Chat", "OpenAI Responses", "Gemini"]) {
       expect(output).toMatch(new RegExp(`^${row} +[\\d,]+ +[\\d,]+ +\\d+\\.\\d%$`, "m"));
     }
+    // "every tool loaded" is each provider's own format (issue 24: it was one neutral figure for
+    // all), the same number for both Anthropic rows, as `toolsift report` prints it
+    const loaded = (row: string) =>
+      new RegExp(`^${row} +([\\d,]+)`, "m").exec(output)?.[1] ?? "none";
+    expect(loaded("Anthropic, native search")).toBe(loaded("Anthropic, toolsift search"));
+    expect(loaded("Anthropic, native search")).not.toBe(loaded("Gemini"));
+    expect(loaded("OpenAI Chat")).not.toBe(loaded("Gemini"));
     expect(output).toMatch(/^Done in \d+\.\d s\.$/m);
     expect(output).not.toMatch(/undefined|NaN|o200k/);
   }, 120_000);

@@ -36,7 +36,7 @@ describe("the README's library example", () => {
     // the delete tool
     expect(output).toMatch(/^auto: /m);
     expect(output).toContain("github-mcp-server/create_issue");
-    expect(output).toMatch(/github-mcp-server would run github-mcp-server\/create_issue/);
+    expect(output).toMatch(/github-mcp-server would run create_issue/);
     expect(output).toMatch(/safety/);
   }, 120_000);
 });

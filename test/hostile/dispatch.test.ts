@@ -3,7 +3,7 @@ import {
   ajvRetained,
   COMPILES_PER_AJV,
   checkArguments,
-} from "../../src/disclosure/validate-arguments.js";
+} from "../../src/disclosure/call/validate-arguments.js";
 import { createToolSift, type ToolDefinition, validateTools } from "../../src/index.js";
 
 let ran = 0;

@@ -4,9 +4,9 @@
  * test/fixtures/mcp/catalog-server.mjs. MCP SDK clients search, reveal and call tools (one call is
  * repaired, one fails, one is cut by the result budget); the page must show them live, filter
  * them, and show a banner once the gateway is stopped. Screenshots go to test-output/inspector/.
- * Skipped, with a message, when Chromium or the shared catalogs are absent.
+ * Skipped, with a message, when Chromium or the shared catalogs are absent (failed when CI is set).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -16,16 +16,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { capture } from "../../src/cli/__tests__/capture.js";
 import { inspectCommand } from "../../src/cli/commands/inspect.js";
 import { sharedDir } from "../shared-dir.js";
-import { CHROMIUM, launchChromium } from "./launch-chromium.js";
+import { browserTestsCanRun, CHROMIUM, launchChromium } from "./launch-chromium.js";
+import { seriousViolations, shoot } from "./look.js";
 
 const catalogs = path.join(sharedDir(), "catalogs");
-const ready = existsSync(CHROMIUM) && existsSync(catalogs);
-if (!ready) {
-  console.warn(
-    `inspector sessions browser tests skipped: needs ${CHROMIUM} (apt-get install chromium) and ${catalogs}`,
-  );
-}
-const shots = path.resolve("test-output/inspector");
+const ready = browserTestsCanRun("inspector sessions browser tests", [CHROMIUM, catalogs]);
 const catalogServer = path.resolve("test/fixtures/mcp/catalog-server.mjs");
 
 let closeBrowser: (() => Promise<void>) | undefined;
@@ -47,7 +42,7 @@ const timeline = () => page.locator("#timeline").textContent();
 
 describe.runIf(ready)("the Sessions view in Chromium, attached to a live gateway", () => {
   beforeAll(async () => {
-    mkdirSync(shots, { recursive: true });
+    mkdirSync(path.resolve("test-output/inspector"), { recursive: true });
     dir = mkdtempSync(path.join(tmpdir(), "toolsift-sessions-"));
     const server = (file: string) => ({
       command: process.execPath,
@@ -89,7 +84,7 @@ describe.runIf(ready)("the Sessions view in Chromium, attached to a live gateway
     stop.abort();
     await running;
     if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  }, 180_000);
 
   it("shows the session's search, calls, repair, error, cut result and latency", async () => {
     const failed: string[] = [];
@@ -110,16 +105,33 @@ describe.runIf(ready)("the Sessions view in Chromium, attached to a live gateway
     );
     expect(await events.nth(1).textContent()).toContain("ERROR invalid_arguments");
     expect(await events.nth(1).textContent()).toContain("must have required property 'path'");
-    expect(await events.nth(2).textContent()).toMatch(/1 repair\(s\).*head.*read as/s);
+    expect(await events.nth(2).textContent()).toMatch(/— 1 repair —.*head.*read as/s);
     expect(await events.nth(3).textContent()).toMatch(/SEARCH\s*tool_search "read text file"/);
     expect(await events.nth(3).textContent()).toContain("filesystem__read_text_file");
     expect(await events.nth(0).textContent()).toMatch(/\d+(\.\d)? ms/);
-    // arguments as the client sent them (the repair line says what dispatch read them as)
+    // per server: its calls, an error-rate badge in words and a latency sparkline
+    const filesystem = page.locator("#sessions-servers tbody tr", { hasText: "filesystem" });
+    expect(await filesystem.locator(".badge").textContent()).toBe("33% errors (1 of 3)");
+    expect(await filesystem.locator("svg.sparkline").getAttribute("aria-label")).toMatch(
+      /^latency of the last 3 calls: [\d,.]+ to [\d,.]+ ms$/,
+    );
+    const memory = page.locator("#sessions-servers tbody tr", { hasText: "memory" });
+    expect(await memory.textContent()).toContain("no calls");
+    // arguments folded by default; as the client sent them (the repair line says what dispatch
+    // read them as)
+    expect(await events.nth(2).locator("details.arguments").getAttribute("open")).toBeNull();
     await events.nth(2).locator("summary").click();
     await expect.poll(() => events.nth(2).locator("pre").textContent()).toContain('"head": "5"');
-    await page.screenshot({ path: path.join(shots, "sessions.png"), fullPage: true });
+    // the gateway kept the 2,000-character argument as cut text: cut again here, whole on demand
+    await events.nth(0).locator("summary").click();
+    const big = events.nth(0).locator("pre");
+    const cut = ((await big.textContent()) ?? "").length;
+    await events.nth(0).locator("button.link").click();
+    await expect.poll(async () => ((await big.textContent()) ?? "").length).toBeGreaterThan(cut);
+    await shoot(page, "sessions");
+    expect(await seriousViolations(page)).toEqual([]);
     expect(failed).toEqual([]);
-  });
+  }, 180_000);
 
   it("shows a second client live, and filters by server and by session (keyboard too)", async () => {
     const second = await connect("second-agent");
@@ -128,13 +140,16 @@ describe.runIf(ready)("the Sessions view in Chromium, attached to a live gateway
       name: "tool_call",
       arguments: {
         name: "memory__create_entities",
-        arguments: { entities: [{ name: "ada", entityType: "person", observations: [] }] },
+        arguments: {
+          entities: [{ name: "ada", entityType: "person", observations: ["notes ".repeat(50)] }],
+        },
       },
     });
     // no reload: the page polls
     await expect.poll(timeline, { timeout: 10_000 }).toContain("memory__create_entities");
     expect(await page.locator(".session-list button").count()).toBe(2);
-    expect(await page.locator(".timeline > li").count()).toBe(6);
+    // the search's found list names the tool too: wait for the call itself
+    await expect.poll(() => page.locator(".timeline > li").count(), { timeout: 10_000 }).toBe(6);
 
     await page.selectOption("#server-filter", "memory");
     await expect.poll(() => page.locator(".timeline > li").count()).toBe(2);
@@ -150,10 +165,23 @@ describe.runIf(ready)("the Sessions view in Chromium, attached to a live gateway
     expect(await timeline()).not.toContain("memory__create_entities");
     expect(await first.getAttribute("aria-pressed")).toBe("true");
     expect(await page.inputValue("#session-filter")).not.toBe("");
-    await page.screenshot({ path: path.join(shots, "sessions-filtered.png"), fullPage: false });
+    // a long value (300 characters) is cut to 160 with the rest counted, and shown whole on demand
     await page.keyboard.press("Enter");
     await expect.poll(() => page.locator(".timeline > li").count()).toBe(6);
-  });
+    const entities = page.locator(".timeline > li", { hasText: "memory__create_entities" });
+    await entities.locator("summary").click();
+    expect(await entities.locator("pre").textContent()).toContain("… (140 more characters)");
+    await entities.locator("button.link", { hasText: "Show 1 long value whole" }).click();
+    await expect
+      .poll(() => entities.locator("pre").textContent())
+      .toContain("notes ".repeat(50).trim());
+    await first.focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.locator(".timeline > li").count()).toBe(4);
+    await shoot(page, "sessions-filtered");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.locator(".timeline > li").count()).toBe(6);
+  }, 180_000);
 
   it("shows a banner, not a blank page, once the gateway is stopped", async () => {
     expect(await page.isVisible("#connection")).toBe(false);
@@ -164,6 +192,7 @@ describe.runIf(ready)("the Sessions view in Chromium, attached to a live gateway
     expect(await page.textContent("#connection")).toContain("stopped answering");
     // what was recorded stays readable under the banner
     expect(await page.locator(".timeline > li").count()).toBe(6);
-    await page.screenshot({ path: path.join(shots, "sessions-gateway-gone.png"), fullPage: false });
+    await shoot(page, "sessions-gateway-gone");
+    expect(await seriousViolations(page)).toEqual([]);
   });
 });

@@ -1,9 +1,12 @@
 // The package as a user gets it: `npm pack` (which builds through `prepack`), installed from the
 // tarball into an empty project, then every subpath imported from ESM JavaScript and from
-// TypeScript (node16 and bundler resolution), and the bin run through npx. The runtime
-// dependencies come from the npm cache that `npm ci` filled (--prefer-offline).
+// TypeScript (node16 and bundler resolution), and the bin run through npx. The install is the
+// same on every machine: the empty project starts from the repo's own package-lock.json, so npm
+// takes every version (the runtime dependencies, the optional peers and all they need) from it
+// and asks the registry for no metadata; the tarballs come from the cache `npm ci` filled
+// (--prefer-offline), else from the registry at exactly the locked version and integrity.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -25,14 +28,19 @@ const companions: Record<string, string[]> = {
   ai: ["@types/json-schema"],
   react: ["react-dom", "@types/react"],
 };
-const peers = Object.keys(manifest.peerDependencies ?? {})
-  .flatMap((name) => [name, ...(companions[name] ?? [])])
-  .map((name) => `${name}@${manifest.devDependencies[name]}`);
+const peers = Object.fromEntries(
+  Object.keys(manifest.peerDependencies ?? {})
+    .flatMap((name) => [name, ...(companions[name] ?? [])])
+    .map((name) => [name, manifest.devDependencies[name]]),
+);
 /** Every import path the package offers, except its package.json. */
 const subpaths = Object.keys(manifest.exports)
   .filter((key) => !key.endsWith("package.json"))
   .map((key) => (key === "." ? "toolsift" : `toolsift/${key.slice(2)}`));
 const tsc = path.join(root, "node_modules/typescript/bin/tsc");
+/** Per-test limit for tsc, attw and npx: only a hang should reach it (on the busy 2-core
+ * machine, load 20, the node16 type-check took 153 s). */
+const HANG_GUARD_MS = 600_000;
 
 let work = "";
 let app = "";
@@ -64,23 +72,18 @@ beforeAll(() => {
   tarball = path.join(work, report[0].filename);
   app = path.join(work, "app");
   run("mkdir", ["-p", app], work);
+  const dependencies = { toolsift: `file:${tarball}`, ...peers };
   writeFileSync(
     path.join(app, "package.json"),
-    JSON.stringify({ name: "app", private: true, type: "module" }),
+    JSON.stringify({ name: "app", private: true, type: "module", dependencies }),
   );
-  run(
-    "npm",
-    [
-      "install",
-      "--prefer-offline",
-      "--no-audit",
-      "--no-fund",
-      "--no-package-lock",
-      tarball,
-      ...peers,
-    ],
-    app,
-  );
+  // the repo's lockfile with the app as its root: npm keeps the locked versions the app needs
+  // (toolsift's dependencies resolve to the same entries) and prunes the dev tools
+  const lock = JSON.parse(readFileSync(path.join(root, "package-lock.json"), "utf8"));
+  lock.name = "app";
+  lock.packages[""] = { name: "app", dependencies };
+  writeFileSync(path.join(app, "package-lock.json"), JSON.stringify(lock));
+  run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund"], app);
 }, 240_000);
 
 afterAll(() => {
@@ -89,6 +92,16 @@ afterAll(() => {
 }, 120_000);
 
 describe("the packed tarball", () => {
+  it("installs at the repo's locked versions, whatever the registry holds today", () => {
+    const lock = JSON.parse(readFileSync(path.join(root, "package-lock.json"), "utf8"));
+    const installed = (name: string) =>
+      JSON.parse(readFileSync(path.join(app, "node_modules", name, "package.json"), "utf8"))
+        .version as string;
+    const names = [...Object.keys(manifest.dependencies), ...Object.keys(peers)];
+    for (const name of names)
+      expect(installed(name), name).toBe(lock.packages[`node_modules/${name}`].version);
+  });
+
   it("ships the build, the licence and no source maps pointing at unshipped sources", () => {
     expect(packed).toContain("LICENSE");
     expect(packed).toContain("README.md");
@@ -102,6 +115,9 @@ describe("the packed tarball", () => {
       "inspector.js",
       "inspector-common.js",
       "inspector-sessions.js",
+      "inspector-search.js",
+      "inspector-charts.js",
+      "favicon.svg",
     ]) {
       expect(packed).toContain(`dist/inspector/assets/${asset}`);
     }
@@ -160,10 +176,10 @@ describe("the packed tarball", () => {
       );
       expect(() => run(process.execPath, [tsc, "-p", `tsconfig.${name}.json`], app)).not.toThrow();
     },
-    120_000,
+    HANG_GUARD_MS,
   );
 
-  it("passes publint (strict) and attw on the ESM-only profile", { timeout: 120_000 }, () => {
+  it("passes publint (strict) and attw on the ESM-only profile", { timeout: HANG_GUARD_MS }, () => {
     const bin = (name: string, file: string) => path.join(root, "node_modules", name, file);
     const publint = run(
       process.execPath,
@@ -193,7 +209,20 @@ describe("the packed tarball", () => {
     expect(problems).toEqual([]);
   });
 
-  it("runs the bin through npx", { timeout: 60_000 }, () => {
+  it("runs the README's client-config form, node …/dist/cli/main.js serve, from the tarball and the clone", () => {
+    for (const main of [
+      path.join(app, "node_modules/toolsift/dist/cli/main.js"),
+      path.join(root, "dist/cli/main.js"),
+    ]) {
+      expect(run(process.execPath, [main, "serve", "--help"], app)).toContain(
+        "Usage: toolsift serve",
+      );
+    }
+    // `npm run build` keeps the execute bit, so `npx toolsift` in a clone is not "Permission denied"
+    expect(statSync(path.join(root, "dist/cli/main.js")).mode & 0o111).not.toBe(0);
+  });
+
+  it("runs the bin through npx", { timeout: HANG_GUARD_MS }, () => {
     expect(run("npx", ["--no-install", "toolsift", "--version"], app).trim()).toBe(
       manifest.version,
     );

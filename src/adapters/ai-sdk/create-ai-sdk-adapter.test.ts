@@ -17,7 +17,8 @@ import { createAISDKAdapter } from "./index.js";
 const object = <T>(properties: Record<string, JSONSchema7>, required: string[] = []) =>
   jsonSchema<T>({ type: "object", properties, required, additionalProperties: false });
 
-/** Twenty tools of a fictional ops platform: enough for `auto` disclosure to defer them. */
+/** Twenty tools of a fictional ops platform: enough for `auto` disclosure to defer them once
+ * they are marked deferrable (`defer: "auto"`). */
 function opsTools(spies: { readLog: () => void; deleteRepo: () => void }): ToolSet {
   const tools: ToolSet = {
     read_build_log: tool({
@@ -63,6 +64,8 @@ async function setup() {
   const spies = { readLog: vi.fn(), deleteRepo: vi.fn() };
   const adapter = await createAISDKAdapter({
     tools: opsTools(spies),
+    // the ops platform's tools stand for an MCP server's: deferred, unlike the host's own
+    defer: "auto",
     toolsift: {
       disclosure: { mode: "on" },
       budget: { perToolResult: 300 },
@@ -225,6 +228,8 @@ describe("createAISDKAdapter options", () => {
     } as const;
     const adapter = await createAISDKAdapter({
       tools: opsTools({ readLog: () => {}, deleteRepo: () => {} }),
+      // the ops platform's tools stand for an MCP server's: deferred, unlike the host's own
+      defer: "auto",
       toolsift: {
         disclosure: { mode: "on" },
         policy: { rules: [{ label: "s", deny: ["delete_*"] }] },

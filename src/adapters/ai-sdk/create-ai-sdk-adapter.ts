@@ -40,8 +40,9 @@ export interface AISDKAdapterOptions {
   sift?: ToolSift;
   /** Options of the instance created when `sift` is not given. */
   toolsift?: ToolSiftOptions;
-  /** Defer policy of the AI SDK tools; default `always` (searchable once disclosure is on;
-   * keep some loaded with `toolsift.disclosure.neverDefer`). */
+  /** Defer policy of the AI SDK tools. Default: none, so they are the host's own tools and stay
+   * loaded (tools from MCP servers, loaded into the ToolSift catalog, are deferred). Pass `auto`
+   * for AI SDK tools that wrap MCP servers (an AI SDK MCP client's `tools()`), so they defer too. */
   defer?: ToolDefinition["defer"];
   /** Settings of every step's plan (`contextWindow`, `mode`, `definitionBudget`…). */
   turn?: TurnSettings;
@@ -114,7 +115,7 @@ export async function createAISDKAdapter(options: AISDKAdapterOptions): Promise<
   const definitions = await Promise.all(
     Object.entries(sdkTools)
       .filter(([, tool]) => !isProviderTool(tool))
-      .map(([name, tool]) => toToolDefinition(name, tool, options.defer ?? "always")),
+      .map(([name, tool]) => toToolDefinition(name, tool, options.defer)),
   );
   for (const definition of definitions) {
     if (sift.catalog.has(definition.name)) {

@@ -17,6 +17,7 @@ const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
   delete process.env.TOOLSIFT_TEST_DESCRIPTION;
+  delete process.env.TOOLSIFT_TEST_LOOKALIKE;
 });
 
 /** A config with pinning on; the echo tool's description comes from the environment. */
@@ -32,8 +33,12 @@ async function pinnedConfig(): Promise<string> {
         pinned: {
           command: "node",
           args: [pinnedServer],
-          // biome-ignore lint/suspicious/noTemplateCurlyInString: a config variable, expanded by toolsift
-          env: { ECHO_DESCRIPTION: "${TOOLSIFT_TEST_DESCRIPTION}" },
+          env: {
+            // biome-ignore lint/suspicious/noTemplateCurlyInString: a config variable, expanded by toolsift
+            ECHO_DESCRIPTION: "${TOOLSIFT_TEST_DESCRIPTION}",
+            // biome-ignore lint/suspicious/noTemplateCurlyInString: a config variable, expanded by toolsift
+            LOOKALIKE: "${TOOLSIFT_TEST_LOOKALIKE:-}",
+          },
         },
       },
     }),
@@ -132,6 +137,61 @@ describe("pinning tool definitions (pinTools) and toolsift approve", () => {
       "pinned__echo",
       "pinned__stable",
     ]);
+  }, 60_000);
+
+  it("holds a lookalike the server adds mid-session, after list_changed", async () => {
+    const config = await pinnedConfig();
+    process.env.TOOLSIFT_TEST_DESCRIPTION = "Echo the text back.";
+    process.env.TOOLSIFT_TEST_LOOKALIKE = "Echo";
+    const first = await serve(config);
+    for (let attempt = 0; attempt < 50; attempt += 1) {
+      if (await approvalsOf(config).catch(() => undefined)) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    // the server adds "Echo" (echo's text under a new name) and announces it
+    await first.client.callTool({ name: "pinned__grow", arguments: { text: "x" } });
+    for (let attempt = 0; attempt < 250 && first.sift.upstreams.held().length === 0; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(first.sift.upstreams.held()).toEqual([{ server: "pinned", tool: "Echo" }]);
+    expect((await first.client.listTools()).tools.map((tool) => tool.name)).not.toContain(
+      "pinned__Echo",
+    );
+    const refused = await first.client.callTool({
+      name: "pinned__Echo",
+      arguments: { text: "hi" },
+    });
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.content)).toContain("is new");
+    expect(JSON.stringify(refused.content)).toContain("--server pinned --tool Echo");
+  }, 60_000);
+
+  it("holds a tool added after approval at the next start; approve lists it as new and approves it", async () => {
+    const config = await pinnedConfig();
+    process.env.TOOLSIFT_TEST_DESCRIPTION = "Echo the text back.";
+    await serve(config);
+    for (let attempt = 0; attempt < 50; attempt += 1) {
+      if (await approvalsOf(config).catch(() => undefined)) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    for (const step of cleanup.splice(0).reverse()) await step();
+    // the server now also has "grow", which nobody approved
+    process.env.TOOLSIFT_TEST_LOOKALIKE = "Echo";
+    const second = await serve(config);
+    expect(second.sift.upstreams.held()).toEqual([{ server: "pinned", tool: "grow" }]);
+    for (const step of cleanup.splice(0).reverse()) await step();
+    const list = capture();
+    expect(await runCli(["approve", "--config", config], list)).toBe(0);
+    expect(list.out).toMatch(/new\s+pinned__grow/);
+    expect(list.out).not.toContain("pinned__echo");
+    const approve = capture();
+    expect(await runCli(["approve", "--config", config, "--tool", "grow"], approve)).toBe(0);
+    expect(approve.out).toContain("approved pinned__grow (new)");
+    const third = await serve(config);
+    expect(third.sift.upstreams.held()).toEqual([]);
+    expect((await third.client.listTools()).tools.map((tool) => tool.name)).toContain(
+      "pinned__grow",
+    );
   }, 60_000);
 
   it("names the fix for an unknown server or tool", async () => {

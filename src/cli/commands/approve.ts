@@ -5,10 +5,12 @@ import { UsageError } from "../usage-error.js";
 
 export const approveUsage = `Usage: toolsift approve --config FILE [--server S] [--tool T | --all] [--approvals FILE]
 
-With "pinTools": true in the config, the gateway holds back a tool whose description or schema
-changed since it was approved. This starts the servers (all, or S), compares each tool with its
-approved fingerprint, and approves tool T (its upstream name, or the gateway's server__tool name)
-or, with --all, every tool; without either it lists the new and changed tools. Approvals are kept
+With "pinTools": true in the config, the gateway holds back a tool whose title, annotations,
+description or schema changed since it was approved, and a tool its server added after its tools
+were approved (new). This starts the servers (all, or S), compares each tool with its approved
+fingerprint, and approves tool T (its upstream name, or the gateway's server__tool name) or, with
+--all, every tool; without either it lists the new, changed and outdated (approved before titles
+and annotations were pinned) tools. Approvals are kept
 in FILE (default: the config's "approvals", else NAME.approvals.json beside NAME.json). Restart
 the gateway afterwards.`;
 

@@ -86,7 +86,25 @@ describe("loadMCP", () => {
       },
     );
     await expect(loadMCP(() => Promise.reject(missing))).rejects.toThrow(
-      /npm install @modelcontextprotocol\/sdk@1.32.2 zod@4.6.7/,
+      /npm install @modelcontextprotocol\/sdk@1.32.2/,
     );
+  });
+
+  it("names exactly the package that is missing: the SDK alone, or zod alone", async () => {
+    const missing = (name: string) =>
+      Object.assign(new Error(`Cannot find package '${name}' imported from x`), {
+        code: "ERR_MODULE_NOT_FOUND",
+      });
+    const sdk = await loadMCP(() => Promise.reject(missing("@modelcontextprotocol/sdk"))).catch(
+      (error: Error) => error.message,
+    );
+    expect(sdk).toMatch(/needs the optional package @modelcontextprotocol\/sdk,/);
+    expect(sdk).not.toMatch(/\bzod\b/);
+    expect(sdk).toMatch(/npm install @modelcontextprotocol\/sdk@1\.32\.2$/);
+    const zod = await loadMCP(() => Promise.reject(missing("zod"))).catch(
+      (error: Error) => error.message,
+    );
+    expect(zod).toMatch(/needs the optional package zod,/);
+    expect(zod).toMatch(/npm install zod@4\.6\.7$/);
   });
 });

@@ -4,17 +4,20 @@ import type { CliIO } from "../io.js";
 import { indexTools, loadTools, readQueries } from "../load.js";
 import { createProgress, jsonText, safeText, styleFor, table } from "../terminal.js";
 import { UsageError } from "../usage-error.js";
+import { applyUsage, readUsage } from "../usage-file.js";
 
 export const evalUsage = `Usage: toolsift eval --catalog PATH --queries FILE.jsonl [--json] [--misses] [--miss-k K] [--strict]
-       [--duplicates qualify|error]
+       [--usage FILE.jsonl] [--duplicates qualify|error]
 
 Prints R@1/3/5/10, MRR and nDCG@10 over the queries that carry "relevant".
 --misses also lists every query whose relevant tools are not all in its top K (--miss-k: 1, 3, 5
-or 10; default 5), with what it expected and what it ranked first.`;
+or 10; default 5), with what it expected and what it ranked first.
+--usage reads JSON lines {"query", "tool", "session"} as learned words (see toolsift rank --help).`;
 
 const flags = {
   ...catalogFlags,
   queries: { type: "string" },
+  usage: { type: "string" },
   json: { type: "boolean" },
   misses: { type: "boolean" },
   "miss-k": { type: "string" },
@@ -38,7 +41,9 @@ export async function evalCommand(argv: readonly string[], io: CliIO): Promise<n
       `No line of ${values.queries} has a non-empty "relevant" list to evaluate against.`,
     );
   }
+  const usage = values.usage === undefined ? undefined : await readUsage(values.usage);
   const index = indexTools(tools, progress);
+  if (usage !== undefined) applyUsage(index, usage, io);
   progress.step(`evaluating ${labelled.length} queries`);
   const { perQuery = [], ...metrics } = evaluate(index, labelled, { perQuery: true });
   const byId = new Map(labelled.map((query) => [query.id, query]));

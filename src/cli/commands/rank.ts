@@ -1,17 +1,24 @@
 import { catalogFlags, integerFlag, parseCommand } from "../args.js";
+import { cacheFlags, commandIndex } from "../index-cache.js";
 import type { CliIO } from "../io.js";
-import { indexTools, loadTools, readQueries } from "../load.js";
+import { loadTools, readQueries } from "../load.js";
 import { createProgress, jsonLine } from "../terminal.js";
 import { UsageError } from "../usage-error.js";
+import { applyUsage, readUsage } from "../usage-file.js";
 
-export const rankUsage = `Usage: toolsift rank --catalog PATH --queries FILE.jsonl [--k 10] [--strict] [--duplicates qualify|error]
+export const rankUsage = `Usage: toolsift rank --catalog PATH --queries FILE.jsonl [--k 10] [--usage FILE.jsonl] [--strict]
+       [--duplicates qualify|error] [--cache DIR | --no-cache]
 
 Prints one JSON line per input line, in input order: {"id": "...", "ranked": ["name", ...]}.
-Input lines are {"id", "query", ...}. Uses the search engine's defaults without the tail cut.`;
+Input lines are {"id", "query", ...}. Uses the search engine's defaults without the tail cut.
+--usage reads JSON lines {"query", "tool", "session"} (a session searched, then called the tool)
+as learned words; a word counts once 3 distinct sessions used it for a tool.`;
 
 const flags = {
   ...catalogFlags,
+  ...cacheFlags,
   queries: { type: "string" },
+  usage: { type: "string" },
   k: { type: "string" },
 } as const;
 
@@ -24,7 +31,9 @@ export async function rankCommand(argv: readonly string[], io: CliIO): Promise<n
   const progress = createProgress(io);
   const tools = await loadTools(values, io, progress);
   const queries = await readQueries(values.queries);
-  const index = indexTools(tools, progress);
+  const usage = values.usage === undefined ? undefined : await readUsage(values.usage);
+  const index = commandIndex(tools, values, io, progress);
+  if (usage !== undefined) applyUsage(index, usage, io);
   // one buffered write per chunk keeps 20,000 lines fast without holding every line twice
   let buffer = "";
   for (const [position, query] of queries.entries()) {

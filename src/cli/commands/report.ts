@@ -1,4 +1,5 @@
 import type { ToolDefinition } from "../../catalog/index.js";
+import { countDefinitionTokens } from "../../count-definition-tokens.js";
 import { createToolSift } from "../../create-toolsift.js";
 import type { ProviderId } from "../../providers/index.js";
 import { catalogFlags, contextWindowFlag, parseCommand } from "../args.js";
@@ -50,19 +51,14 @@ export async function reportCommand(argv: readonly string[], io: CliIO): Promise
   for (const format of formats) {
     progress.step(`counting tokens: ${format.name} (${sift.catalog.size} tools)`);
     if (format.provider) {
-      const all = sift.prepare({
+      // the same figures as the inspector and the demo show, from the one function
+      const tokens = countDefinitionTokens(sift, {
         ...turn,
         provider: format.provider,
         search: "client",
-        mode: "off",
-        // the full list as it is, past the provider's tool limit: the figure to compare with
-        maxTools: Number.MAX_SAFE_INTEGER,
       });
-      const first = sift.prepare({ ...turn, provider: format.provider, search: "client" });
-      full[format.name] = count(all.tools);
-      // the system note is part of what the first turn adds to the context
-      firstTurn[format.name] =
-        count(first.tools) + (first.system ? sift.tokenCounter.count(first.system) : 0);
+      full[format.name] = tokens.all;
+      firstTurn[format.name] = tokens.turn;
     } else {
       const plan = sift.prepare(turn);
       full[format.name] = count(sift.catalog.list().map(asListed));

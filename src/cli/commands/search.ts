@@ -1,8 +1,10 @@
 import type { ToolDefinition } from "../../catalog/index.js";
+import { firstSentence } from "../../disclosure/index.js";
 import type { SearchHit, SearchResult } from "../../search/index.js";
 import { catalogFlags, integerFlag, parseCommand } from "../args.js";
+import { cacheFlags, commandIndex } from "../index-cache.js";
 import type { CliIO } from "../io.js";
-import { indexTools, loadTools } from "../load.js";
+import { loadTools } from "../load.js";
 import {
   clip,
   createProgress,
@@ -14,7 +16,7 @@ import {
 } from "../terminal.js";
 import { UsageError } from "../usage-error.js";
 
-export const searchUsage = `Usage: toolsift search QUERY --catalog PATH [--catalog PATH ...] [--limit N] [--json] [--explain] [--regex]
+export const searchUsage = `Usage: toolsift search QUERY --catalog PATH [--catalog PATH ...] [--limit N] [--json] [--explain] [--regex] [--cache DIR | --no-cache]
        [--strict] [--duplicates qualify|error]
 Searches the catalog. QUERY may use: plain words, +required, -excluded, server:NAME,
 select:a,b,c (exact names), /regex/ (or --regex). --limit is 1-25 (default 5).
@@ -23,6 +25,7 @@ usage or input.`;
 
 const flags = {
   ...catalogFlags,
+  ...cacheFlags,
   limit: { type: "string" },
   json: { type: "boolean" },
   explain: { type: "boolean" },
@@ -53,7 +56,7 @@ export async function searchCommand(argv: readonly string[], io: CliIO): Promise
   const limit = integerFlag(values.limit, "limit", { min: 1, max: 25 }, 5);
   const progress = createProgress(io);
   const tools = await loadTools(values, io, progress);
-  const index = indexTools(tools, progress);
+  const index = commandIndex(tools, values, io, progress);
   const result = index.search(query, {
     limit,
     explain: values.explain === true,
@@ -114,8 +117,12 @@ export function toJson(result: SearchResult, ambiguous?: Ambiguous) {
   };
 }
 
-function firstLine(text: string): string {
-  return safeText(text.split("\n", 1)[0]?.trim() ?? "", { oneLine: true });
+// the summary is clipped to the line's width afterwards; this only bounds the work
+const SUMMARY_CHARS = 300;
+
+/** The tool's summary (the one search lines and the inspector show), safe for a terminal. */
+function summaryLine(text: string): string {
+  return safeText(firstSentence(text, SUMMARY_CHARS), { oneLine: true });
 }
 
 /** Piped output: a stable list, one hit per block, no colour and no width cut beyond 110. */
@@ -123,7 +130,7 @@ function hitLines(hit: SearchHit, position: number, kind: SearchResult["kind"]):
   const server = hit.tool.server ? `  [${safeText(hit.tool.server, { oneLine: true })}]` : "";
   const score = kind === "keyword" ? `  ${hit.score.toFixed(3)}` : "";
   const lines = [`${position + 1}. ${safeText(hit.name, { oneLine: true })}${score}${server}`];
-  const description = clip(firstLine(hit.tool.description), 110);
+  const description = clip(summaryLine(hit.tool.description), 110);
   if (description) lines.push(`   ${description}`);
   lines.push(...detailLines(hit));
   return lines;
@@ -189,7 +196,7 @@ function hitTable(result: SearchResult, style: Style, columns: number): string[]
   const out = [style.bold(header)];
   result.hits.forEach((hit, position) => {
     out.push(
-      `${body[position] ?? ""}${" ".repeat(width - [...(body[position] ?? "")].length)}  ${style.dim(clip(firstLine(hit.tool.description), room))}`,
+      `${body[position] ?? ""}${" ".repeat(width - [...(body[position] ?? "")].length)}  ${style.dim(clip(summaryLine(hit.tool.description), room))}`,
     );
     for (const line of detailLines(hit)) out.push(style.dim(line));
   });

@@ -1,12 +1,16 @@
+import { existsSync } from "node:fs";
 import { mkdtemp, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { capture } from "../__tests__/capture.js";
 import { runCli } from "../run-cli.js";
+import { resolveToken, serveUsage } from "./serve.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const faultServer = path.join(root, "test/fixtures/mcp/fault-server.mjs");
@@ -38,9 +42,15 @@ describe("toolsift serve --inspect", () => {
       stderr += chunk.toString("utf8");
     });
     const client = new Client({ name: "desktop-app", version: "3" });
+    // serve answers at once; the upstream's tools arrive with tools/list_changed
+    let announced = false;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      announced = true;
+    });
     // stdout carries only the protocol: a stray line there would break this connection
     await client.connect(transport);
     try {
+      await expect.poll(() => announced, { timeout: 30_000 }).toBe(true);
       await expect.poll(() => stderr, { timeout: 20_000 }).toMatch(/inspector: .* at http:/);
       const url = /sessions of this gateway at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(stderr)?.[1];
       expect(url).toBeDefined();
@@ -81,5 +91,77 @@ describe("toolsift serve --inspect", () => {
     const io = capture();
     expect(await runCli(["serve", "--config", "x.json", "--inspect-port", "99999"], io)).toBe(2);
     expect(io.err).toContain("--inspect-port must be a whole number");
+  });
+});
+
+/** A config whose one server would leave a marker file if it were ever started. */
+async function markerConfig() {
+  const dir = await mkdtemp(path.join(tmpdir(), "toolsift-serve-check-"));
+  const marker = path.join(dir, "started");
+  const config = path.join(dir, "gateway.json");
+  const script = `require("fs").writeFileSync(${JSON.stringify(marker)}, "")`;
+  await writeFile(
+    config,
+    JSON.stringify({ servers: { probe: { command: "node", args: ["-e", script] } } }),
+  );
+  return { dir, config, marker };
+}
+
+describe("toolsift serve checks before starting any upstream", () => {
+  it("says a port is in use and how to fix it, without a stack trace", async () => {
+    const { config, marker } = await markerConfig();
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, "127.0.0.1", resolve));
+    const port = (busy.address() as { port: number }).port;
+    try {
+      const io = capture();
+      expect(
+        await runCli(["serve", "--config", config, "--http", `127.0.0.1:${port}`], io),
+      ).not.toBe(0);
+      expect(io.err).toMatch(new RegExp(`127\\.0\\.0\\.1:${port} is in use`));
+      expect(io.err).toMatch(/--http/);
+      expect(io.err).not.toMatch(/\n\s+at /);
+      expect(existsSync(marker)).toBe(false);
+    } finally {
+      busy.close();
+    }
+  });
+
+  it("refuses a non-loopback host without a token, and a bad token file, before starting", async () => {
+    const { dir, config, marker } = await markerConfig();
+    const io = capture();
+    expect(await runCli(["serve", "--config", config, "--http", "0.0.0.0:0"], io)).toBe(2);
+    expect(io.err).toMatch(/token/);
+    const empty = path.join(dir, "token");
+    await writeFile(empty, "\n");
+    const io2 = capture();
+    expect(
+      await runCli(["serve", "--config", config, "--http", "0:0", "--token-file", empty], io2),
+    ).toBe(2);
+    expect(io2.err).toMatch(/--token-file .* is empty/);
+    const io3 = capture();
+    expect(
+      await runCli(["serve", "--config", path.join(dir, "missing.json"), "--http", "0"], io3),
+    ).toBe(2);
+    expect(io3.err).toMatch(/cannot read it/);
+    expect(existsSync(marker)).toBe(false);
+  });
+});
+
+describe("toolsift serve tokens", () => {
+  it("reads --token-file and TOOLSIFT_TOKEN, refuses both flags at once, and warns in --help", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "toolsift-token-"));
+    const file = path.join(dir, "token");
+    await writeFile(file, "from-file\n");
+    expect(await resolveToken({ "token-file": file }, {})).toBe("from-file");
+    expect(await resolveToken({}, { TOOLSIFT_TOKEN: "from-env" })).toBe("from-env");
+    expect(await resolveToken({ token: "flag" }, { TOOLSIFT_TOKEN: "from-env" })).toBe("flag");
+    expect(await resolveToken({}, {})).toBeUndefined();
+    await expect(resolveToken({ token: "a", "token-file": file }, {})).rejects.toThrow(
+      /one of --token and --token-file/,
+    );
+    expect(serveUsage).toMatch(/--token-file F/);
+    expect(serveUsage).toMatch(/TOOLSIFT_TOKEN/);
+    expect(serveUsage).toMatch(/visible to other local users/);
   });
 });

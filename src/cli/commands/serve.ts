@@ -1,10 +1,12 @@
+import { readFile } from "node:fs/promises";
 import { integerFlag, parseCommand } from "../args.js";
 import { logLevelFlag, modeFlag, openGatewaySift, startGatewayInspector } from "../gateway.js";
 import type { CliIO } from "../io.js";
+import { loadMCP } from "../load-mcp.js";
 import { UsageError } from "../usage-error.js";
 
-export const serveUsage = `Usage: toolsift serve --config FILE [--mode bridge|reveal|direct] [--http HOST:PORT] [--token T] [--log-level LEVEL]
-       [--inspect] [--inspect-port N]
+export const serveUsage = `Usage: toolsift serve --config FILE [--mode bridge|reveal|direct] [--http HOST:PORT] [--token-file F] [--log-level LEVEL]
+       [--inspect] [--inspect-port N] [--max-body-bytes N] [--max-sessions N] [--session-idle-ms N]
 
 Runs the MCP gateway in front of the config's servers: over stdio (default), or streamable HTTP
 at http://HOST:PORT/mcp (--http 8080 means 127.0.0.1:8080; other hosts need --token).
@@ -13,17 +15,69 @@ the tools each session found; direct shows every tool. Logs go to stderr; LEVEL 
 info (default) or debug (adds the servers' own stderr).
 --inspect also serves the inspector on 127.0.0.1 (any free port; --inspect-port N picks one,
 and implies --inspect) with a live Sessions view of this gateway; its URL goes to stderr, so a
-stdio gateway started by Claude Desktop or Cursor can be watched in a browser.`;
+stdio gateway started by Claude Desktop or Cursor can be watched in a browser.
+Token (HTTP): --token-file F reads it from a file (trailing newline ignored); TOOLSIFT_TOKEN
+from the environment otherwise. --token T works too, but a command line is
+visible to other local users (ps); prefer the file or the variable. Every request, and the inspector's API, then
+needs Authorization: Bearer TOKEN (open the inspector once as URL?token=TOKEN).
+HTTP limits: --max-body-bytes (default 4194304: 413 past it), --max-sessions (default 100: 503
+past it), --session-idle-ms (default 1800000: idle sessions are closed and their state freed).
+Host, token, port and config problems are reported before any server starts.`;
 
 const flags = {
   config: { type: "string" },
   mode: { type: "string" },
   http: { type: "string" },
   token: { type: "string" },
+  "token-file": { type: "string" },
   "log-level": { type: "string" },
   inspect: { type: "boolean" },
   "inspect-port": { type: "string" },
+  "max-body-bytes": { type: "string" },
+  "max-sessions": { type: "string" },
+  "session-idle-ms": { type: "string" },
 } as const;
+
+/** The HTTP token: `--token`, or `--token-file F` (not both), else `TOOLSIFT_TOKEN`. */
+export async function resolveToken(
+  values: { token?: string | undefined; "token-file"?: string | undefined },
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<string | undefined> {
+  const file = values["token-file"];
+  if (values.token !== undefined && file !== undefined) {
+    throw new UsageError("Pass one of --token and --token-file, not both.");
+  }
+  if (file !== undefined) {
+    let text: string;
+    try {
+      text = await readFile(file, "utf8");
+    } catch (error) {
+      throw new UsageError(
+        `--token-file ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}); check the path.`,
+      );
+    }
+    const token = text.trim();
+    if (token === "") throw new UsageError(`--token-file ${file} is empty; write the token in it.`);
+    return token;
+  }
+  if (values.token !== undefined) return values.token;
+  const fromEnv = env.TOOLSIFT_TOKEN?.trim();
+  return fromEnv ? fromEnv : undefined;
+}
+
+/** Reads the HTTP limit flags; absent ones keep the gateway's defaults. */
+function limitFlags(values: Record<string, string | boolean | undefined>) {
+  const read = (flag: string, key: string, max: number) => {
+    const value = values[flag];
+    if (typeof value !== "string") return {};
+    return { [key]: integerFlag(value, flag, { min: 1, max }, 1) };
+  };
+  return {
+    ...read("max-body-bytes", "maxBodyBytes", 2 ** 31),
+    ...read("max-sessions", "maxSessions", 1_000_000),
+    ...read("session-idle-ms", "sessionIdleMs", 2 ** 31 - 1),
+  };
+}
 
 /** Reads `--http`: `PORT`, `HOST:PORT` or `[IPv6]:PORT`. */
 function parseListen(value: string): { host: string; port: number } {
@@ -36,6 +90,10 @@ function parseListen(value: string): { host: string; port: number } {
 }
 
 /** `toolsift serve`: the MCP gateway; returns when the client goes away or on SIGINT/SIGTERM. */
+/** A server that is up (not down, waiting for a login, or still starting in the background). */
+const isServing = (status: { server: string; state: string }, pending: readonly string[]) =>
+  status.state !== "down" && status.state !== "needs_login" && !pending.includes(status.server);
+
 export async function serveCommand(argv: readonly string[], io: CliIO): Promise<number> {
   const { values } = parseCommand(argv, flags);
   if (!values.config)
@@ -48,7 +106,16 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
       ? integerFlag(values["inspect-port"], "inspect-port", { min: 0, max: 65_535 }, 0)
       : undefined;
 
-  const { mcp, config, sift } = await openGatewaySift(values.config, io, rank);
+  const token = await resolveToken(values, io.env ?? {});
+  const limits = limitFlags(values);
+  const mcpModule = await loadMCP();
+  // everything that can be wrong with the command is said before a server starts
+  if (listen)
+    await mcpModule.checkHttpListen({ ...listen, ...limits, ...(token ? { token } : {}) });
+  if (inspectPort) await mcpModule.checkHttpListen({ host: "127.0.0.1", port: inspectPort });
+  // clients get their answer at once; each upstream's tools join (announced with
+  // tools/list_changed) as it comes up
+  const { mcp, config, sift } = await openGatewaySift(values.config, io, rank, false);
   const recorder = inspectPort === undefined ? undefined : mcp.createSessionRecorder();
   const options = {
     sift,
@@ -61,18 +128,18 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
       ? await mcp.serveHttp({
           ...options,
           ...listen,
-          ...(values.token ? { token: values.token } : {}),
+          ...limits,
+          ...(token ? { token } : {}),
         })
       : await mcp.serveStdio(options);
   } catch (error) {
     await sift.close();
     throw error;
   }
-  const ready = sift.upstreams
-    .status()
-    .filter((status) => status.state !== "down" && status.state !== "needs_login").length;
+  const pending = sift.upstreams.notReady();
+  const ready = sift.upstreams.status().filter((status) => isServing(status, pending)).length;
   io.stderr(
-    `toolsift gateway (${options.mode} mode): ${sift.catalog.size} tools from ${ready} server(s)${gateway.url ? ` at ${gateway.url}` : " on stdio"}\n`,
+    `toolsift gateway (${options.mode} mode): ${sift.catalog.size} tools from ${ready} server(s)${pending.length > 0 ? `, ${pending.length} starting` : ""}${gateway.url ? ` at ${gateway.url}` : " on stdio"}\n`,
   );
   const inspector =
     recorder && inspectPort !== undefined
@@ -82,12 +149,17 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
           source: `${values.config} (${options.mode} mode)`,
           profile: config.profile,
           port: inspectPort,
+          // the inspector shows every call's arguments: it needs the gateway's token too
+          ...(listen && token ? { token } : {}),
         }).catch(async (error: unknown) => {
           await gateway.close();
           throw error;
         })
       : undefined;
-  if (inspector) io.stderr(`toolsift inspector: sessions of this gateway at ${inspector.url}\n`);
+  if (inspector) {
+    const login = listen && token ? " (open it once as URL?token=TOKEN)" : "";
+    io.stderr(`toolsift inspector: sessions of this gateway at ${inspector.url}${login}\n`);
+  }
   const stop = () => void gateway.close();
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);

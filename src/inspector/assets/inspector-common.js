@@ -51,5 +51,42 @@ export function valueNode(value) {
   if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
     return document.createTextNode(String(value));
   }
-  return el("pre", { text: JSON.stringify(value, null, 2) });
+  // focusable: a long value scrolls, and the keyboard must reach it
+  return el("pre", { tabindex: "0", text: JSON.stringify(value, null, 2) });
+}
+
+/** "1 tool", "2 tools", "1,371 tools"; `many` for words that do not just take an s. */
+export function count(n, one, many = `${one}s`) {
+  return `${fmt(n)} ${n === 1 ? one : many}`;
+}
+
+/** A button that copies `text()` to the clipboard and says so (a selection when it is refused). */
+export function copyButton(label, text, target) {
+  const button = el("button", { type: "button", class: "copy", text: label });
+  button.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(text());
+      button.textContent = "Copied";
+    } catch {
+      // no clipboard permission: select the text, so Ctrl+C copies it
+      const range = document.createRange();
+      range.selectNodeContents(target);
+      getSelection()?.removeAllRanges();
+      getSelection()?.addRange(range);
+      button.textContent = "Selected: press Ctrl+C";
+    }
+    setTimeout(() => {
+      button.textContent = label;
+    }, 2000);
+  });
+  return button;
+}
+
+/** A table with its header row; a column given as `[text, "num"]` is right-aligned numbers. */
+export function headedTable(columns, attributes = {}) {
+  const cells = columns.map((column) => {
+    const [text, kind] = Array.isArray(column) ? column : [column];
+    return el("th", { scope: "col", ...(kind === "num" ? { class: "num" } : {}), text });
+  });
+  return el("table", attributes, el("thead", {}, el("tr", {}, ...cells)));
 }

@@ -1,11 +1,23 @@
 // The Sessions view: a gateway's client sessions and their timeline, polled every 2 s; a banner
 // when the gateway stops answering.
-import { $, api, el, fieldList, fmt } from "./inspector-common.js";
+import { sparkline } from "./inspector-charts.js";
+import { $, api, count, el, fieldList, fmt, headedTable } from "./inspector-common.js";
 
 const POLL_MS = 2000;
 // the newest events are shown; thousands of DOM nodes would make every update slow
 const MAX_SHOWN = 300;
-const sessions = { view: null, version: undefined, timer: 0, open: new Set(), lostAt: null };
+const sessions = {
+  view: null,
+  version: undefined,
+  timer: 0,
+  open: new Set(),
+  whole: new Set(),
+  lostAt: null,
+};
+// string values longer than this are cut in the arguments, with a button to show them whole
+const CUT = 160;
+// the latency sparkline shows this many of a server's newest calls
+const SPARK = 40;
 
 /** The server filter matches a call of its server and a search that found or revealed its tools. */
 function eventServers(event) {
@@ -22,7 +34,7 @@ const clock = (iso) => new Date(iso).toLocaleTimeString("en-GB", { hour12: false
 function searchParts(event) {
   const outcome = event.error
     ? "ERROR"
-    : `${event.found.length} found, ${event.tools.length} revealed`;
+    : `${fmt(event.found.length)} found, ${fmt(event.tools.length)} revealed`;
   const entries = [];
   for (const [label, names] of [
     ["found", event.found],
@@ -44,7 +56,7 @@ function callParts(event) {
     el("strong", { class: event.ok ? "ok" : "failed", text: status }),
   ];
   if (event.truncated) head.push(" — ", el("strong", { class: "cut", text: "RESULT CUT" }));
-  if (event.repairs.length) head.push(` — ${event.repairs.length} repair(s)`);
+  if (event.repairs.length) head.push(` — ${count(event.repairs.length, "repair")}`);
   const entries = [];
   if (event.repairs.length) {
     entries.push(["repairs", el("ul", {}, ...event.repairs.map((r) => el("li", { text: r })))]);
@@ -60,19 +72,52 @@ function callParts(event) {
   return { tag: "CALL", head, entries };
 }
 
+/** The arguments with every string over CUT characters cut (unless `whole`), and how many were. */
+function shownArguments(value, whole) {
+  let cut = 0;
+  const text = JSON.stringify(
+    value,
+    (_key, item) => {
+      if (whole || typeof item !== "string" || item.length <= CUT) return item;
+      cut++;
+      return `${item.slice(0, CUT)}… (${fmt(item.length - CUT)} more characters)`;
+    },
+    2,
+  );
+  return { text, cut };
+}
+
 function argumentsNode(event, key) {
-  const text =
+  const whole = sessions.whole.has(key);
+  // arguments the recorder kept as cut JSON text are a string: cut that as a whole
+  const { text, cut } =
     typeof event.arguments === "string"
-      ? event.arguments
-      : JSON.stringify(event.arguments, null, 2);
+      ? whole || event.arguments.length <= CUT * 4
+        ? { text: event.arguments, cut: 0 }
+        : { text: `${event.arguments.slice(0, CUT * 4)}…`, cut: 1 }
+      : shownArguments(event.arguments, whole);
   const args = el(
     "details",
-    { class: "arguments" },
+    { class: "arguments fold" },
     el("summary", {
-      text: `arguments${event.argumentsCut ? " (cut: too long to keep whole)" : ""}`,
+      text: `arguments${event.argumentsCut ? " (cut by the gateway: too long to keep whole)" : ""}`,
     }),
-    el("pre", { text }),
+    el("pre", { tabindex: "0", text }),
   );
+  if (cut > 0 || whole) {
+    const button = el("button", {
+      type: "button",
+      class: "link",
+      "data-key": `whole:${key}`,
+      text: whole ? "Cut long values again" : `Show ${count(cut, "long value")} whole`,
+    });
+    button.addEventListener("click", () => {
+      if (whole) sessions.whole.delete(key);
+      else sessions.whole.add(key);
+      renderSessions();
+    });
+    args.append(button);
+  }
   // a poll re-renders the list: arguments the reader opened stay open
   args.open = sessions.open.has(key);
   args.addEventListener("toggle", () => {
@@ -80,6 +125,73 @@ function argumentsNode(event, key) {
     else sessions.open.delete(key);
   });
   return args;
+}
+
+/** Calls per upstream server, oldest first, across every session. */
+function callsByServer(view) {
+  const calls = new Map();
+  for (const session of view.sessions) {
+    for (const event of session.events) {
+      if (event.kind !== "call" || !event.server) continue;
+      const list = calls.get(event.server) ?? [];
+      list.push(event);
+      calls.set(event.server, list);
+    }
+  }
+  for (const list of calls.values()) list.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+  return calls;
+}
+
+/** The error rate as words in a badge; its level is a class for colour, the text says it all. */
+function errorBadge(calls) {
+  if (calls.length === 0) return el("span", { class: "note", text: "no calls" });
+  const errors = calls.filter((call) => !call.ok).length;
+  const rate = errors / calls.length;
+  const level = errors === 0 ? "good" : rate < 0.25 ? "warn" : "bad";
+  return el("span", {
+    class: `badge badge-${level}`,
+    text: `${Math.round(rate * 100)}% errors (${fmt(errors)} of ${fmt(calls.length)})`,
+  });
+}
+
+function serversTable(view) {
+  const calls = callsByServer(view);
+  const table = headedTable([
+    "server",
+    "state",
+    ["tools", "num"],
+    ["calls", "num"],
+    "errors",
+    "latency (newest calls)",
+    "error",
+  ]);
+  const body = el("tbody");
+  for (const s of view.servers ?? []) {
+    const list = calls.get(s.server) ?? [];
+    const latencies = list.slice(-SPARK).map((call) => call.durationMs);
+    body.append(
+      el(
+        "tr",
+        {},
+        el("th", { scope: "row", text: s.server }),
+        el("td", {}, el("span", { class: `state state-${s.state}`, text: s.state })),
+        el("td", { class: "num", text: fmt(s.tools) }),
+        el("td", { class: "num", text: fmt(list.length) }),
+        el("td", {}, errorBadge(list)),
+        el(
+          "td",
+          { class: "spark" },
+          latencies.length ? sparkline(latencies) : null,
+          latencies.length
+            ? el("span", { class: "note", text: ` last ${fmt(latencies.at(-1))} ms` })
+            : null,
+        ),
+        el("td", { text: s.error ?? "" }),
+      ),
+    );
+  }
+  table.append(body);
+  return table;
 }
 
 function eventNode(session, event, key) {
@@ -145,37 +257,15 @@ export function renderSessions() {
   const matches = (event) => !server || eventServers(event).includes(server);
 
   const summary =
-    `${view.sessions.length} session(s) of ${view.source ?? "the gateway"}` +
+    `${count(view.sessions.length, "session")} of ${view.source ?? "the gateway"}` +
     (view.endpoint ? `. MCP clients connect to ${view.endpoint}` : "") +
     (view.droppedSessions
-      ? `. ${view.droppedSessions} older session(s) dropped (the log keeps ${view.limits.maxSessions})`
+      ? `. ${count(view.droppedSessions, "older session")} dropped (the log keeps ${view.limits.maxSessions})`
       : "") +
     `. Updated ${clock(new Date().toISOString())}.`;
   $("#sessions-summary").textContent = summary;
 
-  const table = el("table");
-  table.append(
-    el(
-      "tr",
-      {},
-      el("th", { text: "server" }),
-      el("th", { text: "state" }),
-      el("th", { class: "num", text: "tools" }),
-      el("th", { text: "error" }),
-    ),
-  );
-  for (const s of view.servers ?? []) {
-    table.append(
-      el(
-        "tr",
-        {},
-        el("td", { text: s.server }),
-        el("td", { class: `state state-${s.state}`, text: s.state }),
-        el("td", { class: "num", text: fmt(s.tools) }),
-        el("td", { text: s.error ?? "" }),
-      ),
-    );
-  }
+  const table = serversTable(view);
   $("#sessions-servers").replaceChildren(table);
 
   const list = el("ul", { class: "session-list", "aria-label": "Sessions" });
@@ -189,7 +279,7 @@ export function renderSessions() {
       type: "button",
       "data-key": `session:${session.id}`,
       "aria-pressed": String(chosen === session.id),
-      text: `${sessionLabel(session)} — ${session.closedAt ? "closed" : "open"}: ${calls} call(s), ${errors} error(s), ${searches} search(es), ${revealed} tool(s) revealed; last ${clock(session.lastAt)}`,
+      text: `${sessionLabel(session)} — ${session.closedAt ? "closed" : "open"}: ${count(calls, "call")}, ${count(errors, "error")}, ${count(searches, "search", "searches")}, ${count(revealed, "tool")} revealed; last ${clock(session.lastAt)}`,
     });
     button.addEventListener("click", () => {
       sessionFilter.value = chosen === session.id ? "" : session.id;
@@ -225,12 +315,12 @@ export function renderSessions() {
     0,
   );
   $("#timeline-summary").textContent =
-    `${shown.length} event(s)${server ? ` of server ${server}` : ""}${chosen ? ` in session ${sessionLabel(byId.get(chosen))}` : " in all sessions"}, newest first` +
+    `${count(shown.length, "event")}${server ? ` of server ${server}` : ""}${chosen ? ` in session ${sessionLabel(byId.get(chosen))}` : " in all sessions"}, newest first` +
     (shown.length > MAX_SHOWN
       ? `; the newest ${MAX_SHOWN} are shown (filter by session or server for the rest)`
       : "") +
     (dropped
-      ? `; ${dropped} older event(s) dropped (the log keeps ${view.limits.maxEvents} per session)`
+      ? `; ${count(dropped, "older event")} dropped (the log keeps ${view.limits.maxEvents} per session)`
       : "") +
     ".";
   $("#timeline").replaceChildren(timeline);

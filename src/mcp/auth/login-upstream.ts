@@ -5,7 +5,7 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { HttpServerConfig } from "../types.js";
-import { createUpstreamTransport, listAllTools } from "../upstream-transport.js";
+import { createUpstreamTransport, listAllTools } from "../upstream/upstream-transport.js";
 import { createTokenStore, type TokenStore } from "./token-store.js";
 import { createUpstreamAuth } from "./upstream-auth.js";
 

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseGatewayConfig } from "../gateway-config.js";
+import { parseGatewayConfig } from "../config/gateway-config.js";
 import { createTokenStore, defaultTokenFile } from "./token-store.js";
 
 const folder = () => mkdtemp(path.join(tmpdir(), "toolsift-token-store-"));

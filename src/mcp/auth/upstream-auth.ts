@@ -145,44 +145,46 @@ interface CodeFlowOptions {
 
 const PASSIVE_REDIRECT = "http://127.0.0.1/callback";
 
-/** Authorization code + PKCE with logins kept in `store`. */
-function createCodeFlowAuth(flow: CodeFlowOptions): UpstreamAuth {
-  const { server, url, settings, store, openUrl } = flow;
-  let cached: Promise<StoredLogin> | undefined;
-  const load = () => {
-    cached ??= store.get(server, url).then((login) => login ?? { server, url });
-    return cached;
-  };
-  const save = async (change: (login: StoredLogin) => StoredLogin) => {
-    await store.update(server, url, change);
-    cached = undefined;
-  };
-  let listener: LoopbackRedirect | undefined;
-  let stored: StoredLogin = { server, url };
-  let verifier: string | undefined;
-  let state: string | undefined;
-  let pending: Promise<string> | undefined;
-  const needsLogin = () => new NeedsLoginError(server, flow.loginCommand);
+/** What one code flow knows between the SDK's calls to its provider. */
+interface CodeFlow {
+  readonly flow: CodeFlowOptions;
+  cached: Promise<StoredLogin> | undefined;
+  listener: LoopbackRedirect | undefined;
+  stored: StoredLogin;
+  verifier: string | undefined;
+  state: string | undefined;
+  pending: Promise<string> | undefined;
+}
 
-  const provider: OAuthClientProvider = {
-    get redirectUrl() {
-      return listener?.url ?? stored.redirectUrl ?? PASSIVE_REDIRECT;
-    },
-    ...(settings.clientMetadataUrl ? { clientMetadataUrl: settings.clientMetadataUrl } : {}),
-    get clientMetadata(): OAuthClientMetadata {
-      return {
-        client_name: settings.clientName ?? "toolsift",
-        redirect_uris: [String(provider.redirectUrl)],
-        grant_types: ["authorization_code", "refresh_token"],
-        response_types: ["code"],
-        token_endpoint_auth_method: settings.clientSecret ? "client_secret_basic" : "none",
-        ...(settings.scope ? { scope: settings.scope } : {}),
-      };
-    },
-    state: () => {
-      state = randomBytes(16).toString("base64url");
-      return state;
-    },
+/** The stored login of the flow's server (read once until a save or a change on disk). */
+function loadLogin(cf: CodeFlow): Promise<StoredLogin> {
+  const { store, server, url } = cf.flow;
+  cf.cached ??= store.get(server, url).then((login) => login ?? { server, url });
+  return cf.cached;
+}
+
+async function saveLogin(cf: CodeFlow, change: (login: StoredLogin) => StoredLogin) {
+  await cf.flow.store.update(cf.flow.server, cf.flow.url, change);
+  cf.cached = undefined;
+}
+
+const needsLoginOf = (cf: CodeFlow) => new NeedsLoginError(cf.flow.server, cf.flow.loginCommand);
+
+function clientMetadataOf(settings: UpstreamAuthConfig, redirectUrl: string): OAuthClientMetadata {
+  return {
+    client_name: settings.clientName ?? "toolsift",
+    redirect_uris: [redirectUrl],
+    grant_types: ["authorization_code", "refresh_token"],
+    response_types: ["code"],
+    token_endpoint_auth_method: settings.clientSecret ? "client_secret_basic" : "none",
+    ...(settings.scope ? { scope: settings.scope } : {}),
+  };
+}
+
+/** The provider's client and token methods: the store, or a pre-registered client. */
+function clientMethods(cf: CodeFlow, redirectUrl: () => string) {
+  const { settings } = cf.flow;
+  return {
     async clientInformation() {
       if (settings.clientId !== undefined) {
         return {
@@ -190,51 +192,65 @@ function createCodeFlowAuth(flow: CodeFlowOptions): UpstreamAuth {
           ...(settings.clientSecret ? { client_secret: settings.clientSecret } : {}),
         };
       }
-      return (await load()).client as OAuthClientInformationMixed | undefined;
+      return (await loadLogin(cf)).client as OAuthClientInformationMixed | undefined;
     },
-    async saveClientInformation(information) {
+    async saveClientInformation(information: OAuthClientInformationMixed) {
       // a pre-registered client comes from the config every time
       if (settings.clientId !== undefined) return;
-      const redirectUrl = String(provider.redirectUrl);
-      await save((login) => ({ ...login, client: { ...information }, redirectUrl }));
+      const redirect = redirectUrl();
+      await saveLogin(cf, (login) => ({
+        ...login,
+        client: { ...information },
+        redirectUrl: redirect,
+      }));
     },
     async tokens() {
-      stored = await load();
-      return stored.tokens as OAuthTokens | undefined;
+      cf.stored = await loadLogin(cf);
+      return cf.stored.tokens as OAuthTokens | undefined;
     },
-    async saveTokens(tokens) {
+    async saveTokens(tokens: OAuthTokens) {
       const now = Date.now();
-      await save(({ wantedScope: _, ...login }) => ({
+      await saveLogin(cf, ({ wantedScope: _, ...login }) => ({
         ...login,
         tokens: { ...tokens },
         savedAt: now,
         ...(tokens.expires_in !== undefined ? { expiresAt: now + tokens.expires_in * 1000 } : {}),
       }));
     },
-    async redirectToAuthorization(authorizationUrl) {
-      if (!listener || !openUrl) {
+  };
+}
+
+type Scope = Parameters<NonNullable<OAuthClientProvider["invalidateCredentials"]>>[0];
+type Discovery = Awaited<ReturnType<NonNullable<OAuthClientProvider["discoveryState"]>>>;
+
+/** The provider's authorization methods: the redirect, PKCE, forgetting, discovery. */
+function authorizationMethods(cf: CodeFlow) {
+  return {
+    async redirectToAuthorization(authorizationUrl: URL) {
+      const { openUrl, server } = cf.flow;
+      if (!cf.listener || !openUrl) {
         // the scope the server asked for is what the next login must request
         const wanted = authorizationUrl.searchParams.get("scope");
-        if (wanted) await save((login) => ({ ...login, wantedScope: wanted }));
-        throw needsLogin();
+        if (wanted) await saveLogin(cf, (login) => ({ ...login, wantedScope: wanted }));
+        throw needsLoginOf(cf);
       }
-      pending = listener.waitForCode(state ?? "");
-      pending.catch(() => undefined);
+      cf.pending = cf.listener.waitForCode(cf.state ?? "");
+      cf.pending.catch(() => undefined);
       await openUrl(authorizationUrl, server);
     },
-    saveCodeVerifier(codeVerifier) {
-      verifier = codeVerifier;
+    saveCodeVerifier(codeVerifier: string) {
+      cf.verifier = codeVerifier;
     },
     codeVerifier() {
-      if (verifier === undefined) throw needsLogin();
-      return verifier;
+      if (cf.verifier === undefined) throw needsLoginOf(cf);
+      return cf.verifier;
     },
-    async invalidateCredentials(scope) {
+    async invalidateCredentials(scope: Scope) {
       if (scope === "verifier") {
-        verifier = undefined;
+        cf.verifier = undefined;
         return;
       }
-      await save(({ tokens, client, discovery, ...login }) => ({
+      await saveLogin(cf, ({ tokens, client, discovery, ...login }) => ({
         ...login,
         ...(scope === "tokens" || scope === "all" ? {} : { tokens }),
         ...(scope === "client" || scope === "all" ? {} : { client }),
@@ -242,44 +258,80 @@ function createCodeFlowAuth(flow: CodeFlowOptions): UpstreamAuth {
       }));
     },
     async discoveryState() {
-      const login = await load();
+      const login = await loadLogin(cf);
       // passive, nothing stored: only a login can help; no discovery or registration is tried
-      if (!listener && login.tokens === undefined) throw needsLogin();
-      return login.discovery as Awaited<
-        ReturnType<NonNullable<OAuthClientProvider["discoveryState"]>>
-      >;
+      if (!cf.listener && login.tokens === undefined) throw needsLoginOf(cf);
+      return login.discovery as Discovery;
     },
-    async saveDiscoveryState(discovery) {
-      await save((login) => ({ ...login, discovery: { ...discovery } }));
+    async saveDiscoveryState(discovery: NonNullable<Discovery>) {
+      await saveLogin(cf, (login) => ({ ...login, discovery: { ...discovery } }));
     },
   };
+}
 
+/** The SDK's `OAuthClientProvider` over one code flow. */
+function codeFlowProvider(cf: CodeFlow): OAuthClientProvider {
+  const { settings } = cf.flow;
+  const redirectUrl = () => String(cf.listener?.url ?? cf.stored.redirectUrl ?? PASSIVE_REDIRECT);
+  return {
+    get redirectUrl() {
+      return redirectUrl();
+    },
+    ...(settings.clientMetadataUrl ? { clientMetadataUrl: settings.clientMetadataUrl } : {}),
+    get clientMetadata(): OAuthClientMetadata {
+      return clientMetadataOf(settings, redirectUrl());
+    },
+    state: () => {
+      cf.state = randomBytes(16).toString("base64url");
+      return cf.state;
+    },
+    ...clientMethods(cf, redirectUrl),
+    ...authorizationMethods(cf),
+  };
+}
+
+/** Starts the loopback listener of an interactive login (a no-op when passive or started). */
+async function prepareListener(cf: CodeFlow): Promise<void> {
+  const { openUrl, settings, server } = cf.flow;
+  if (!openUrl || cf.listener) return;
+  const login = await loadLogin(cf);
+  const port = settings.redirectPort ?? portOf(login.redirectUrl);
+  cf.listener = await startLoopbackRedirect(port).catch(async (error) => {
+    if (settings.redirectPort !== undefined) {
+      throw new Error(
+        `Cannot listen on 127.0.0.1:${settings.redirectPort} (auth.redirectPort of "${server}") for the login: ${(error as Error).message}. Free the port or change auth.redirectPort.`,
+      );
+    }
+    // the registered redirect used another port: register again with the new one
+    if (login.client) await saveLogin(cf, ({ client: _, ...rest }) => rest);
+    return startLoopbackRedirect(0);
+  });
+}
+
+/** Authorization code + PKCE with logins kept in `store`. */
+function createCodeFlowAuth(flow: CodeFlowOptions): UpstreamAuth {
+  const cf: CodeFlow = {
+    flow,
+    cached: undefined,
+    listener: undefined,
+    stored: { server: flow.server, url: flow.url },
+    verifier: undefined,
+    state: undefined,
+    pending: undefined,
+  };
+  const provider = codeFlowProvider(cf);
   return {
     provider,
     loginCommand: flow.loginCommand,
-    async prepare() {
-      if (!openUrl || listener) return;
-      const login = await load();
-      const port = settings.redirectPort ?? portOf(login.redirectUrl);
-      listener = await startLoopbackRedirect(port).catch(async (error) => {
-        if (settings.redirectPort !== undefined) {
-          throw new Error(
-            `Cannot listen on 127.0.0.1:${settings.redirectPort} (auth.redirectPort of "${server}") for the login: ${(error as Error).message}. Free the port or change auth.redirectPort.`,
-          );
-        }
-        // the registered redirect used another port: register again with the new one
-        if (login.client) await save(({ client: _, ...rest }) => rest);
-        return startLoopbackRedirect(0);
-      });
-    },
+    prepare: () => prepareListener(cf),
     async retrying(attempt) {
       try {
         return await attempt();
       } catch (error) {
-        const code = pending;
-        pending = undefined;
+        const code = cf.pending;
+        cf.pending = undefined;
         if (!(error instanceof UnauthorizedError) || code === undefined) throw error;
-        await auth(provider, { serverUrl: url, authorizationCode: await code });
+        await auth(provider, { serverUrl: flow.url, authorizationCode: await code });
         return attempt();
       }
     },
@@ -289,22 +341,22 @@ function createCodeFlowAuth(flow: CodeFlowOptions): UpstreamAuth {
       // the SDK gave up after a redirect it could not follow, or a refused step-up
       const status = (error as { code?: unknown }).code;
       if (error instanceof UnauthorizedError || status === 401 || status === 403) {
-        return needsLogin().message;
+        return needsLoginOf(cf).message;
       }
       return undefined;
     },
     reload() {
-      cached = undefined;
+      cf.cached = undefined;
     },
     onLogin(changed) {
-      return store.onChange(() => {
-        cached = undefined;
+      return flow.store.onChange(() => {
+        cf.cached = undefined;
         changed();
       });
     },
     async close() {
-      await listener?.close();
-      listener = undefined;
+      await cf.listener?.close();
+      cf.listener = undefined;
     },
   };
 }

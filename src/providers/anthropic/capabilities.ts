@@ -1,5 +1,5 @@
 /** Anthropic Messages: documented limits and the model table of native tool search. */
-import type { NativeSearchDecision, ProviderCapabilities } from "../capabilities.js";
+import type { NativeSearchDecision, ProviderCapabilities } from "../provider-capabilities.js";
 
 /** Limits and features of the Messages tool API (reference/providers.md, 2026-11-21). */
 export const ANTHROPIC_CAPABILITIES: ProviderCapabilities = {

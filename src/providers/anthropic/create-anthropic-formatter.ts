@@ -1,5 +1,5 @@
 /** The Anthropic Messages formatter: native tool search or client-side search, one object. */
-import { lastFormatted } from "../plan-parts.js";
+import { lastFormatted } from "../last-formatted.js";
 import type { ProviderFormatter } from "../types.js";
 import { ANTHROPIC_CAPABILITIES } from "./capabilities.js";
 import { formatAnthropicResults } from "./format-results.js";

@@ -1,6 +1,6 @@
 /** Anthropic Messages: tool results (text, images, tool references) as one user message. */
 import type { ToolContent } from "../../catalog/index.js";
-import { foundNames, isMediaBlock, mediaNote } from "../plan-parts.js";
+import { foundNames, isMediaBlock, mediaNote } from "../outcome-text.js";
 import type { CallOutcome } from "../types.js";
 import { anthropicState } from "./format-tools.js";
 import type {

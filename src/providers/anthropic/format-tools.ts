@@ -1,22 +1,16 @@
 /** Anthropic Messages: the `tools` array and `tool_choice` for a turn plan. */
 import type { JsonSchema, ToolDefinition } from "../../catalog/index.js";
 import type { TurnPlan } from "../../disclosure/index.js";
-import {
-  createConversionCache,
-  createNameMapCache,
-  joinedSystem,
-  planParts,
-  providerNameMap,
-  requestWarning,
-} from "../plan-parts.js";
+import { assembleFormatted, requestFields } from "../assemble-formatted.js";
+import { createNameMapCache, providerNameMap } from "../name-map-cache.js";
+import { joinedSystem, planParts } from "../plan-parts.js";
+import { requestWarning } from "../request-warnings.js";
+import { createConversionCache } from "../schema/conversion-cache.js";
+import type { SchemaConversion } from "../schema/schema-conversion.js";
 import type { CallDecoder } from "../types.js";
 import type { ConversionWarning } from "../warnings.js";
 import { ANTHROPIC_CAPABILITIES, anthropicNativeSearch } from "./capabilities.js";
-import {
-  type SchemaConversion,
-  selectAnthropicStrictTools,
-  toAnthropicInputSchema,
-} from "./schema.js";
+import { selectAnthropicStrictTools, toAnthropicInputSchema } from "./schema.js";
 import type {
   AnthropicCustomTool,
   AnthropicFormatOptions,
@@ -95,21 +89,21 @@ export function createAnthropicToolFormatter(defaults: AnthropicFormatOptions = 
     const decoders = new Map<string, CallDecoder>();
     for (const [name, providerName] of providerNames) decoders.set(providerName, { name });
     const toolChoice = choice(options, providerNames);
-    const request: AnthropicRequest = { tools };
-    if (toolChoice) request.tool_choice = toolChoice;
-    const system = joinedSystem(plan, options.system);
-    if (system !== undefined) request.system = system;
-    const formatted: AnthropicFormatted = {
-      tools,
-      system: plan.system,
+    const formatted = assembleFormatted<AnthropicTool, AnthropicToolChoice, AnthropicRequest>({
+      plan,
       mode: native ? "native" : "client",
+      tools,
+      toolChoice,
+      request: requestFields<AnthropicRequest>({
+        tools,
+        tool_choice: toolChoice,
+        system: joinedSystem(plan, options.system),
+      }),
       names,
       warnings,
-      request,
       decoders,
       providerNames,
-    };
-    if (toolChoice) formatted.toolChoice = toolChoice;
+    });
     anthropicState.set(formatted, {
       references,
       searchName: references ? parts.meta[0]?.name : undefined,

@@ -1,5 +1,6 @@
 /** Anthropic Messages: the tool calls (and native searches) of a response. */
-import { catalogName, responseList } from "../plan-parts.js";
+import { catalogName } from "../name-map-cache.js";
+import { responseList } from "../response-list.js";
 import type { UnifiedCall } from "../types.js";
 import type { AnthropicFormatted, AnthropicResponseLike } from "./wire-types.js";
 

@@ -1,20 +1,9 @@
 /** Anthropic input schemas: what the Messages API accepts, and which tools may be `strict`. */
 import type { JsonSchema } from "../../catalog/index.js";
-import { isSchemaObject, normalizeRoot, typeList } from "../json-schema.js";
-import { convertStrict, type StrictConversion, type StrictRules } from "../strict-schema.js";
-import { type ConversionWarning, WarningSink } from "../warnings.js";
-
-/** A converted schema and what was lost on the way. */
-export interface SchemaConversion {
-  schema: JsonSchema;
-  warnings: ConversionWarning[];
-}
-
-/** Options shared by the schema conversions. */
-export interface ConversionOptions {
-  /** Tool name put into warnings; default `(unnamed)`. */
-  tool?: string;
-}
+import { isSchemaObject, normalizeRoot, typeList } from "../schema/json-schema.js";
+import type { ConversionOptions, SchemaConversion } from "../schema/schema-conversion.js";
+import { convertStrict, type StrictConversion, type StrictRules } from "../schema/strict-schema.js";
+import { WarningSink } from "../warnings.js";
 
 /**
  * Returns an `input_schema` the Messages API accepts: an object root without `$schema` and

@@ -1,7 +1,7 @@
 /** Mapping Gemini call arguments back to the original tool's property names and enum values. */
 import type { JsonValue } from "../../catalog/index.js";
-import { childPointer, isSchemaObject, isUnsafeKey } from "../json-schema.js";
 import { hashBase36 } from "../names.js";
+import { childPointer, isSchemaObject, isUnsafeKey } from "../schema/json-schema.js";
 
 /** The text Gemini sees for an enum value; `restoreGeminiArguments` maps it back. */
 export function enumText(value: JsonValue): string {

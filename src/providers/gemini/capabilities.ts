@@ -1,5 +1,5 @@
 /** Gemini: documented limits of function calling; there is no native tool search. */
-import type { NativeSearchDecision, ProviderCapabilities } from "../capabilities.js";
+import type { NativeSearchDecision, ProviderCapabilities } from "../provider-capabilities.js";
 
 /** Limits and features of Gemini function declarations (reference/providers.md, 2026-11-21). */
 export const GEMINI_CAPABILITIES: ProviderCapabilities = {

@@ -1,6 +1,6 @@
 /** Gemini enums: string values only, marked `format: "enum"`; other values are sent as text. */
 import type { JsonSchema, JsonValue } from "../../catalog/index.js";
-import { childPointer } from "../json-schema.js";
+import { childPointer } from "../schema/json-schema.js";
 import { enumText } from "./arguments.js";
 import type { GeminiWalkState } from "./walk-state.js";
 

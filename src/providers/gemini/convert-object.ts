@@ -1,6 +1,6 @@
 /** Gemini object and array nodes: renamed properties, trimmed `required`, converted items. */
 import type { JsonSchema } from "../../catalog/index.js";
-import { childPointer, isSchemaObject } from "../json-schema.js";
+import { childPointer, isSchemaObject } from "../schema/json-schema.js";
 import { geminiPropertyNames } from "./arguments.js";
 import type { GeminiWalkState } from "./walk-state.js";
 

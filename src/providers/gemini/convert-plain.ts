@@ -1,6 +1,6 @@
 /** Gemini nodes without `$ref` or unions: the Schema proto's keywords kept, the rest dropped. */
 import type { JsonSchema, JsonValue } from "../../catalog/index.js";
-import { childPointer, isSchemaObject } from "../json-schema.js";
+import { childPointer, isSchemaObject } from "../schema/json-schema.js";
 import { convertEnum } from "./convert-enum.js";
 import { convertItems, convertObject } from "./convert-object.js";
 import type { GeminiWalkState } from "./walk-state.js";

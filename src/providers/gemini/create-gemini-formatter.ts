@@ -1,5 +1,5 @@
 /** The Gemini formatter: function declarations, client-side search only. */
-import { lastFormatted } from "../plan-parts.js";
+import { lastFormatted } from "../last-formatted.js";
 import type { CallOutcome, ProviderFormatter } from "../types.js";
 import { GEMINI_CAPABILITIES } from "./capabilities.js";
 import { formatGeminiResults } from "./format-results.js";

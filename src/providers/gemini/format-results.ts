@@ -1,6 +1,6 @@
 /** Gemini: function responses, with images as media parts, as one user content. */
 import type { ToolContent } from "../../catalog/index.js";
-import { isMediaBlock, mediaNote } from "../plan-parts.js";
+import { isMediaBlock, mediaNote } from "../outcome-text.js";
 import type { CallOutcome } from "../types.js";
 import { GENERATED_CALL_ID } from "./parse-calls.js";
 import type {

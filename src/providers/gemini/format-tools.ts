@@ -1,15 +1,11 @@
 /** Gemini: function declarations (`parameters` or `parametersJsonSchema`) and the tool config. */
 import type { ToolDefinition } from "../../catalog/index.js";
 import type { TurnPlan } from "../../disclosure/index.js";
-import {
-  createConversionCache,
-  createNameMapCache,
-  joinedSystem,
-  planParts,
-  providerNameMap,
-  requireClientPlan,
-  toolLimitWarnings,
-} from "../plan-parts.js";
+import { assembleFormatted, requestFields } from "../assemble-formatted.js";
+import { createNameMapCache, providerNameMap } from "../name-map-cache.js";
+import { joinedSystem, planParts, requireClientPlan } from "../plan-parts.js";
+import { toolLimitWarnings } from "../request-warnings.js";
+import { createConversionCache } from "../schema/conversion-cache.js";
 import type { CallDecoder } from "../types.js";
 import type { ConversionWarning } from "../warnings.js";
 import { restoreGeminiArguments } from "./arguments.js";
@@ -95,22 +91,22 @@ export function createGeminiToolFormatter(defaults: GeminiFormatOptions = {}) {
         },
       };
     }
-    const config: GeminiRequestConfig = { tools };
-    if (toolConfig) config.toolConfig = toolConfig;
-    const system = joinedSystem(plan, options.system);
-    if (system !== undefined) config.systemInstruction = system;
-    const request: GeminiRequest = { config };
-    const formatted: GeminiFormatted = {
+    const config = requestFields<GeminiRequestConfig>({
       tools,
-      system: plan.system,
+      toolConfig,
+      systemInstruction: joinedSystem(plan, options.system),
+    });
+    const formatted = assembleFormatted<GeminiTool, GeminiToolConfig, GeminiRequest>({
+      plan,
       mode: "client",
+      tools,
+      toolChoice: toolConfig,
+      request: { config },
       names,
       warnings,
-      request,
       decoders,
       providerNames,
-    };
-    if (toolConfig) formatted.toolChoice = toolConfig;
+    });
     return formatted;
   };
 

@@ -1,6 +1,6 @@
 /** Schema merging for the Gemini conversion (allOf, and siblings pushed into anyOf branches). */
 import type { JsonSchema } from "../../catalog/index.js";
-import { childPointer, isSchemaObject } from "../json-schema.js";
+import { childPointer, isSchemaObject } from "../schema/json-schema.js";
 import type { WarningSink } from "../warnings.js";
 
 const ANNOTATIONS = new Set(["description", "title", "default", "examples", "example"]);

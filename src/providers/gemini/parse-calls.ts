@@ -1,5 +1,6 @@
 /** Gemini: the function calls of a response; renamed arguments and enum values mapped back. */
-import { catalogName, objectEntries, responseList } from "../plan-parts.js";
+import { catalogName } from "../name-map-cache.js";
+import { objectEntries, responseList } from "../response-list.js";
 import type { FormattedTools, UnifiedCall } from "../types.js";
 import type { GeminiResponseLike } from "./wire-types.js";
 

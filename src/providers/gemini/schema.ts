@@ -1,13 +1,13 @@
 /** Gemini function-declaration schemas: the OpenAPI-3.0 subset of `parameters`, or `parametersJsonSchema`. */
 import type { JsonSchema } from "../../catalog/index.js";
-import type { ConversionOptions } from "../anthropic/schema.js";
 import {
   childPointer,
   isSchemaObject,
   normalizeRoot,
   resolveLocalRef,
   typeList,
-} from "../json-schema.js";
+} from "../schema/json-schema.js";
+import type { ConversionOptions } from "../schema/schema-conversion.js";
 import { type ConversionWarning, dedupeWarnings, WarningSink } from "../warnings.js";
 import type { GeminiArgumentMapping } from "./arguments.js";
 import { convertPlain } from "./convert-plain.js";

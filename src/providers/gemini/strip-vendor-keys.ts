@@ -1,6 +1,6 @@
 /** The light clean-up behind Gemini's `parametersJsonSchema` field, which takes JSON Schema as is. */
 import type { JsonSchema } from "../../catalog/index.js";
-import { childPointer, isSchemaObject } from "../json-schema.js";
+import { childPointer, isSchemaObject } from "../schema/json-schema.js";
 import type { WarningSink } from "../warnings.js";
 
 /**

@@ -1,5 +1,5 @@
 /** OpenAI Chat Completions and Responses: documented limits and the tool_search model table. */
-import type { NativeSearchDecision, ProviderCapabilities } from "../capabilities.js";
+import type { NativeSearchDecision, ProviderCapabilities } from "../provider-capabilities.js";
 
 /** Limits and features of Chat Completions tools (reference/providers.md, 2026-11-21). */
 export const OPENAI_CHAT_CAPABILITIES: ProviderCapabilities = {

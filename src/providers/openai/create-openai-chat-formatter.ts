@@ -1,5 +1,5 @@
 /** The OpenAI Chat Completions formatter: client-side search only (meta tools plus loaded tools). */
-import { lastFormatted } from "../plan-parts.js";
+import { lastFormatted } from "../last-formatted.js";
 import type { ProviderFormatter } from "../types.js";
 import { OPENAI_CHAT_CAPABILITIES } from "./capabilities.js";
 import { createChatToolFormatter } from "./format-chat-tools.js";

@@ -1,5 +1,5 @@
 /** The OpenAI Responses formatter: hosted or client-executed tool search, namespaces, plain functions. */
-import { lastFormatted } from "../plan-parts.js";
+import { lastFormatted } from "../last-formatted.js";
 import type { ProviderFormatter } from "../types.js";
 import { OPENAI_RESPONSES_CAPABILITIES } from "./capabilities.js";
 import { createResponsesToolFormatter } from "./format-responses-tools.js";

@@ -1,16 +1,10 @@
 /** OpenAI Chat Completions: function tools (meta tools plus loaded tools) and the tool choice. */
 import type { ToolDefinition } from "../../catalog/index.js";
 import type { TurnPlan } from "../../disclosure/index.js";
-import {
-  createNameMapCache,
-  fitDescription,
-  placeListing,
-  planParts,
-  providerNameMap,
-  requestWarning,
-  requireClientPlan,
-  toolLimitWarnings,
-} from "../plan-parts.js";
+import { assembleFormatted, requestFields } from "../assemble-formatted.js";
+import { createNameMapCache, providerNameMap } from "../name-map-cache.js";
+import { placeListing, planParts, requireClientPlan } from "../plan-parts.js";
+import { fitDescription, requestWarning, toolLimitWarnings } from "../request-warnings.js";
 import type { CallDecoder } from "../types.js";
 import type { ConversionWarning } from "../warnings.js";
 import { OPENAI_CHAT_CAPABILITIES } from "./capabilities.js";
@@ -84,19 +78,16 @@ export function createChatToolFormatter(defaults: OpenAIChatFormatOptions = {}) 
         },
       };
     } else if (wanted !== undefined) toolChoice = wanted;
-    const request: OpenAIChatRequest = { tools };
-    if (toolChoice !== undefined) request.tool_choice = toolChoice;
-    const formatted: OpenAIChatFormatted = {
-      tools,
-      system: plan.system,
+    return assembleFormatted<OpenAIChatTool, OpenAIChatToolChoice, OpenAIChatRequest>({
+      plan,
       mode: "client",
+      tools,
+      toolChoice,
+      request: requestFields<OpenAIChatRequest>({ tools, tool_choice: toolChoice }),
       names,
       warnings,
-      request,
       decoders,
       providerNames,
-    };
-    if (toolChoice !== undefined) formatted.toolChoice = toolChoice;
-    return formatted;
+    });
   };
 }

@@ -1,15 +1,10 @@
 /** OpenAI Responses: tools for hosted tool search, client-executed tool search, or plain functions. */
 import type { ToolDefinition } from "../../catalog/index.js";
 import type { TurnPlan } from "../../disclosure/index.js";
-import {
-  createNameMapCache,
-  fitDescription,
-  joinedSystem,
-  placeListing,
-  planParts,
-  providerNameMap,
-  requestWarning,
-} from "../plan-parts.js";
+import { assembleFormatted, requestFields } from "../assemble-formatted.js";
+import { createNameMapCache, providerNameMap } from "../name-map-cache.js";
+import { joinedSystem, placeListing, planParts } from "../plan-parts.js";
+import { fitDescription, requestWarning } from "../request-warnings.js";
 import type { CallDecoder } from "../types.js";
 import type { ConversionWarning } from "../warnings.js";
 import { OPENAI_RESPONSES_CAPABILITIES, supportsToolSearch } from "./capabilities.js";
@@ -117,21 +112,25 @@ export function createResponsesToolFormatter(defaults: OpenAIResponsesFormatOpti
     // tools loaded by tool_search_output are not in `tools`, but their calls still need decoding
     if (clientSearch) for (const tool of parts.deferrable) fn(tool, false, []);
     const toolChoice = choice(options, providerNames, native ? byName : new Map(), warnings);
-    const request: OpenAIResponsesRequest = { tools };
-    if (toolChoice !== undefined) request.tool_choice = toolChoice;
-    const instructions = joinedSystem(plan, options.system);
-    if (instructions !== undefined) request.instructions = instructions;
-    const formatted: OpenAIResponsesFormatted = {
-      tools,
-      system: plan.system,
+    const formatted = assembleFormatted<
+      OpenAIResponsesTool,
+      OpenAIResponsesToolChoice,
+      OpenAIResponsesRequest
+    >({
+      plan,
       mode: native ? "native" : "client",
+      tools,
+      toolChoice,
+      request: requestFields<OpenAIResponsesRequest>({
+        tools,
+        tool_choice: toolChoice,
+        instructions: joinedSystem(plan, options.system),
+      }),
       names,
       warnings,
-      request,
       decoders,
       providerNames,
-    };
-    if (toolChoice !== undefined) formatted.toolChoice = toolChoice;
+    });
     responsesState.set(formatted, {
       searchName: clientSearch ? search?.name : undefined,
       clientSearch,

@@ -1,6 +1,6 @@
 /** OpenAI: tool results as Chat Completions tool messages or Responses input items. */
 import type { ExecuteOutcome } from "../../disclosure/index.js";
-import { foundNames, outcomeText } from "../plan-parts.js";
+import { foundNames, outcomeText } from "../outcome-text.js";
 import type { CallOutcome } from "../types.js";
 import { responsesState } from "./format-responses-tools.js";
 import type {

@@ -1,7 +1,8 @@
 /** OpenAI function parameters for one tool (plain or strict), shared by Chat and Responses. */
 import type { JsonSchema, ToolDefinition } from "../../catalog/index.js";
-import { createConversionCache, requestWarning } from "../plan-parts.js";
-import type { StrictConversion } from "../strict-schema.js";
+import { requestWarning } from "../request-warnings.js";
+import { createConversionCache } from "../schema/conversion-cache.js";
+import type { StrictConversion } from "../schema/strict-schema.js";
 import type { CallDecoder } from "../types.js";
 import type { ConversionWarning } from "../warnings.js";
 import {

@@ -1,5 +1,6 @@
 /** OpenAI: the tool calls of a Chat Completions or Responses response, names and arguments mapped back. */
-import { catalogName, objectEntries, parseArguments, responseList } from "../plan-parts.js";
+import { catalogName } from "../name-map-cache.js";
+import { objectEntries, parseArguments, responseList } from "../response-list.js";
 import type { UnifiedCall } from "../types.js";
 import { responsesState } from "./format-responses-tools.js";
 import type {

@@ -1,14 +1,14 @@
 /** OpenAI function `parameters`: plain (non-strict) and `strict: true` conversions. */
 import type { JsonSchema } from "../../catalog/index.js";
-import type { ConversionOptions, SchemaConversion } from "../anthropic/schema.js";
 import {
   childPointer,
   isSchemaObject,
   isUnsafeKey,
   normalizeRoot,
   resolveLocalRef,
-} from "../json-schema.js";
-import { convertStrict, type StrictConversion, type StrictRules } from "../strict-schema.js";
+} from "../schema/json-schema.js";
+import type { ConversionOptions, SchemaConversion } from "../schema/schema-conversion.js";
+import { convertStrict, type StrictConversion, type StrictRules } from "../schema/strict-schema.js";
 import { WarningSink } from "../warnings.js";
 import { checkOpenAIStrictLimits } from "./strict-limits.js";
 

@@ -1,6 +1,6 @@
 /** OpenAI's documented size limits for strict (structured-outputs) schemas. */
 import type { JsonSchema } from "../../catalog/index.js";
-import { isSchemaObject, resolveLocalRef } from "../json-schema.js";
+import { isSchemaObject, resolveLocalRef } from "../schema/json-schema.js";
 
 /** The limits from OpenAI's "Supported schemas" page (current values). */
 export const OPENAI_STRICT_LIMITS = {

@@ -1,16 +1,50 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ToolDefinition } from "../../catalog/index.js";
-import { boundedEditDistance } from "../../internal/index.js";
-import { ToolSearchIndex } from "../tool-search-index.js";
 import {
   bagDistance,
+  boundedEditDistance,
   letterMask,
   maskDistance,
   NearestNames,
+  nameSuffix,
+  PREFIX_DISTANCE,
+  queryEditBound,
   setBagProbe,
-} from "./nearest-names.js";
-import { closestNames } from "./suggest.js";
+  WORD_MATCH_PENALTY,
+  wordEditBound,
+} from "../../internal/index.js";
+import { splitIdentifier } from "../../text/index.js";
+import { ToolSearchIndex } from "../tool-search-index.js";
+
+/** The plain scan the index must agree with: every name and every name word, no shortcuts. */
+function closestNames(query: string, names: readonly string[], count = 5): string[] {
+  const nearest = new NearestNames(count);
+  const whole = query.toLowerCase().trim();
+  if (whole.length >= 2) {
+    const bound = queryEditBound(whole.length);
+    for (const name of names) {
+      const lower = name.toLowerCase();
+      const distance = Math.min(
+        boundedEditDistance(whole, lower, bound),
+        boundedEditDistance(whole, nameSuffix(lower), bound),
+      );
+      if (distance <= bound) nearest.offer(name, distance);
+    }
+  }
+  for (const probe of splitIdentifier(query).filter((word) => word.length >= 2)) {
+    const bound = wordEditBound(probe.length);
+    for (const name of names) {
+      for (const word of splitIdentifier(name)) {
+        const distance = word.startsWith(probe)
+          ? Math.min(PREFIX_DISTANCE, boundedEditDistance(probe, word, bound))
+          : boundedEditDistance(probe, word, bound);
+        if (distance <= bound) nearest.offer(name, distance + WORD_MATCH_PENALTY);
+      }
+    }
+  }
+  return nearest.result();
+}
 
 function tool(name: string, server?: string): ToolDefinition {
   return {

@@ -4,65 +4,25 @@
  */
 
 import type { ToolDefinition } from "../../catalog/index.js";
-import { boundedEditDistance } from "../../internal/index.js";
-import { splitIdentifier } from "../../text/index.js";
-import { NAME_TF_MASK } from "../store/fields.js";
-import type { PostingStore } from "../store/posting-store.js";
 import {
   bagDistance,
+  boundedEditDistance,
   letterMask,
   maskDistance,
   NearestNames,
+  nameSuffixStart,
+  PREFIX_DISTANCE,
+  PREFIX_WORDS,
+  queryEditBound,
   setBagProbe,
-} from "./nearest-names.js";
-import { nameSuffixStart } from "./suggest.js";
-
-/** Catalogs up to this size also compare the query with every whole name. */
-export const WHOLE_NAME_LIMIT = 5_000;
-/** Most words that start with a query word considered per query word. */
-const PREFIX_WORDS = 50;
-
-/** Per tool id: where the name's part after the namespace starts, and letter masks of both parts. */
-export class NameMasks {
-  private data = new Int32Array(0);
-
-  /** Makes room for tool ids below `size` at once (a bulk add). */
-  reserve(size: number): void {
-    if (this.data.length >= size * 4) return;
-    const next = new Int32Array(size * 4);
-    next.set(this.data);
-    this.data = next;
-  }
-
-  /** Records the name of tool `id`; `cut`, when known, is where its part after the namespace starts. */
-  set(id: number, name: string, cut = nameSuffixStart(name)): void {
-    if (this.data.length < (id + 1) * 4) this.reserve(Math.max(16, Math.ceil((id + 1) * 1.5)));
-    this.data[id * 4] = cut;
-    this.data[id * 4 + 1] = letterMask(name);
-    this.data[id * 4 + 2] = letterMask(name, cut);
-    this.data[id * 4 + 3] = name.length;
-  }
-
-  /** Forgets tool `id` (a removed tool is skipped by the whole-name scan). */
-  clear(id: number): void {
-    if (id * 4 + 3 < this.data.length) this.data[id * 4 + 3] = 0;
-  }
-
-  /** Length of the name (0 for no tool). */
-  length(id: number): number {
-    return this.data[id * 4 + 3] ?? 0;
-  }
-
-  /** Start of the part after the namespace (0 when there is none). */
-  cut(id: number): number {
-    return this.data[id * 4] ?? 0;
-  }
-
-  /** Letter mask of the whole name (`part` 0) or of its part after the namespace (`part` 1). */
-  mask(id: number, part: 0 | 1): number {
-    return this.data[id * 4 + 1 + part] ?? 0;
-  }
-}
+  WHOLE_NAME_LIMIT,
+  WORD_MATCH_PENALTY,
+  wordEditBound,
+} from "../../internal/index.js";
+import { splitIdentifier } from "../../text/index.js";
+import { NAME_TF_MASK } from "../store/fields.js";
+import type { NameMasks } from "../store/name-masks.js";
+import type { PostingStore } from "../store/posting-store.js";
 
 /** Offers every live tool whose name contains term `term`, at `distance`. */
 function offerNamesWith(
@@ -86,7 +46,7 @@ function offerNamesWith(
   }
 }
 
-/** Whole names (and their part after the namespace) within `ceil(length / 3)` edits of the query. */
+/** Whole names (and their part after the namespace) within `queryEditBound` edits of the query. */
 function offerWholeNames(
   whole: string,
   tools: readonly (ToolDefinition | undefined)[],
@@ -94,7 +54,7 @@ function offerWholeNames(
   nearest: NearestNames,
   accept: ((name: string) => boolean) | undefined,
 ): void {
-  const bound = Math.max(2, Math.ceil(whole.length / 3));
+  const bound = queryEditBound(whole.length);
   const wholeMask = letterMask(whole);
   setBagProbe(whole);
   for (let id = 0; id < tools.length; id += 1) {
@@ -133,9 +93,10 @@ function offerWholeNames(
 
 /**
  * Up to `count` tool names nearest the query, nearest first, then by name: whole names (small
- * catalogs) by edit distance, and names holding a word near a query word (half an edit behind).
+ * catalogs) by edit distance, and names holding a word near a query word (half an edit behind),
+ * by the rules of internal/did-you-mean.ts, with the index's name words as candidates.
  */
-export function suggestNames(
+export function suggestIndexedNames(
   store: PostingStore,
   tools: readonly (ToolDefinition | undefined)[],
   masks: NameMasks,
@@ -150,7 +111,7 @@ export function suggestNames(
   }
   for (const probe of splitIdentifier(query)) {
     if (probe.length < 2) continue;
-    const bound = Math.max(1, Math.floor(probe.length / 3));
+    const bound = wordEditBound(probe.length);
     setBagProbe(probe);
     const probeMask = letterMask(probe);
     // every non-digit of the probe costs an edit against an all-digit word
@@ -162,10 +123,10 @@ export function suggestNames(
           if ((store.nameFrequency[term] ?? 0) === 0) continue;
           const word = store.terms[term] as string;
           const lowerBound = bagDistance(word, 0, word.length);
-          if (lowerBound > bound || lowerBound + 0.5 > nearest.worst) continue;
+          if (lowerBound > bound || lowerBound + WORD_MATCH_PENALTY > nearest.worst) continue;
           const distance = boundedEditDistance(probe, word, bound);
           if (distance <= bound)
-            offerNamesWith(store, tools, term, distance + 0.5, nearest, accept);
+            offerNamesWith(store, tools, term, distance + WORD_MATCH_PENALTY, nearest, accept);
         }
       }
     }
@@ -176,7 +137,7 @@ export function suggestNames(
     });
     started.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     for (const [, term] of started.slice(0, PREFIX_WORDS)) {
-      offerNamesWith(store, tools, term, 1.5, nearest, accept);
+      offerNamesWith(store, tools, term, PREFIX_DISTANCE + WORD_MATCH_PENALTY, nearest, accept);
     }
   }
   return nearest.result();

@@ -5,7 +5,7 @@ import { ToolSearchIndex } from "../tool-search-index.js";
 import { NeighborCache } from "./plan-cache.js";
 
 function storeOf(index: ToolSearchIndex): PostingStore {
-  return (index as unknown as { store: PostingStore }).store;
+  return (index as unknown as { indexed: { store: PostingStore } }).indexed.store;
 }
 
 describe("NeighborCache", () => {

@@ -9,7 +9,7 @@ function storeOf(descriptions: string[]): PostingStore {
   index.addAll(
     descriptions.map((description, n) => ({ name: `tool_${n}`, description, inputSchema: {} })),
   );
-  return (index as unknown as { store: PostingStore }).store;
+  return (index as unknown as { indexed: { store: PostingStore } }).indexed.store;
 }
 
 const expansions = (store: PostingStore, word: string) =>

@@ -55,7 +55,7 @@ function run(
   excludeEvery: number,
   dense: boolean,
 ) {
-  const { store, tools } = index as unknown as Internals;
+  const { store, tools } = (index as unknown as { indexed: Internals }).indexed;
   const plan = planQuery(words, [], store, DEFAULT_RANKING);
   const coverage = coverageTable(plan, DEFAULT_RANKING.coverage);
   const scratch = new ScoreScratch();
@@ -146,7 +146,7 @@ describe("dense scoring", () => {
         expect(dense.top).toEqual(sparse.top);
         expect(dense.docs).toEqual(sparse.docs);
         // the top k is the first k of every scored document sorted by score, then name
-        const { tools } = index as unknown as Internals;
+        const { tools } = (index as unknown as { indexed: Internals }).indexed;
         const nameOf = (doc: number) => tools[doc]?.name ?? "";
         const expected = sparse.docs
           .filter(([, value]) => value >= 0)
@@ -165,7 +165,7 @@ describe("dense scoring", () => {
       index.add({ name: `read_file_${n}`, description: "read a file", inputSchema: {} });
     }
     index.add({ name: "send_mail", description: "send a message", inputSchema: {} });
-    const { store } = index as unknown as Internals;
+    const { store } = (index as unknown as { indexed: Internals }).indexed;
     expect(denseApplies(store, planQuery(["read"], [], store, DEFAULT_RANKING))).toBe(true);
     expect(denseApplies(store, planQuery(["mail"], [], store, DEFAULT_RANKING))).toBe(false);
   });

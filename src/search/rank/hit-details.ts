@@ -12,6 +12,7 @@ import type { PostingStore } from "../store/posting-store.js";
 import type { SearchHit } from "../types.js";
 import { type CompanionLink, companionReason } from "./companions.js";
 import { confidenceOf, matchOf } from "./confidence.js";
+import type { LearnedMatch } from "./learned-bonus.js";
 import type { NameBonus } from "./name-bonuses.js";
 import { termNameFactor } from "./posting-score.js";
 import { explainDocument } from "./score-query.js";
@@ -29,6 +30,8 @@ export interface HitContext {
   bonuses: ReadonlyMap<number, NameBonus>;
   /** Scores before aspect diversification (only when it ran and `explain` is set). */
   undiversified: ReadonlyMap<number, number> | undefined;
+  /** What the learned step added, by document (undefined when the index has no learned words). */
+  learned?: ReadonlyMap<number, LearnedMatch> | undefined;
 }
 
 /** Builds the hit of `doc` with score `score` (rounded to 4 decimals for display). */
@@ -44,7 +47,10 @@ export function buildHit(
   const hit: SearchHit = { name: tool.name, score: Math.round(score * 1e4) / 1e4, tool };
   const { plan } = context;
   const match = matchOf(store, plan, doc);
-  hit.confidence = confidenceOf(plan, match.bits, match.nameMatch);
+  const learned = context.learned?.get(doc);
+  // a word sessions searched before calling the tool counts as a word it contains
+  const bits = learned === undefined ? match.bits : (match.bits | learned.bits) >>> 0;
+  hit.confidence = confidenceOf(plan, bits, match.nameMatch);
   const links = context.links.get(doc);
   if (links !== undefined) {
     hit.companions = links.map((link) => ({
@@ -73,6 +79,12 @@ export function buildHit(
     phraseBonus: bonus?.phrase ?? 0,
     diversity: before !== undefined && before > 0 ? score / before : 1,
   };
+  if (learned !== undefined) {
+    hit.scoreParts.learned = learned.bonus;
+    for (const word of learned.words) {
+      explanation.push({ term: word.word, field: "learned", score: word.score });
+    }
+  }
   if (bonus?.pinned !== undefined) hit.scoreParts.pinned = bonus.pinned;
   if (hit.companionOf !== undefined) hit.scoreParts.companionOf = hit.companionOf;
   return hit;
@@ -90,10 +102,12 @@ function inName(store: PostingStore, id: number, doc: number): boolean {
 }
 
 /**
- * The score the parts give: `pinned`, or `(terms + nameBonus) × coverage + phraseBonus`, times
+ * The score the parts give: `pinned`, or `(terms + nameBonus) × coverage + phraseBonus + learned`, times
  * `diversity`; 0 for a companion the query did not score.
  */
 export function scoreFromParts(parts: NonNullable<SearchHit["scoreParts"]>): number {
-  const base = parts.pinned ?? (parts.terms + parts.nameBonus) * parts.coverage + parts.phraseBonus;
+  const base =
+    parts.pinned ??
+    (parts.terms + parts.nameBonus) * parts.coverage + parts.phraseBonus + (parts.learned ?? 0);
   return base * parts.diversity;
 }

@@ -3,7 +3,7 @@
 import type { QueryPlan } from "../query/query-terms.js";
 import type { RankingConfig } from "../ranking-config.js";
 import { FIELD_COUNT, FIELD_NAMES, fieldTf } from "../store/fields.js";
-import type { PostingStore } from "../store/posting-store.js";
+import { type PostingStore, saturate } from "../store/posting-store.js";
 import type { FieldContribution } from "../types.js";
 import { postingScore, TOUCHED, termBit, termFactor, termNameFactor } from "./posting-score.js";
 
@@ -110,7 +110,7 @@ export function explainDocument(
         parts.push(part);
         weighted += part;
       }
-      const total = (termFactor(store, term) * (k1 + 1) * weighted) / (k1 + weighted);
+      const total = termFactor(store, term) * saturate(weighted, k1);
       parts.forEach((part, field) => {
         if (part > 0) {
           out.push({

@@ -11,8 +11,14 @@ export type EmbedKind = "query" | "tool";
 export interface Embedder {
   /** Names the model; cached tool vectors are kept apart per id (default "embedder"). */
   readonly id?: string;
-  /** One vector per text, in order. `kind` lets asymmetric models prefix queries and passages. */
-  embed(texts: readonly string[], options: { kind: EmbedKind }): Promise<Float32Array[]>;
+  /**
+   * One vector per text, in order. `kind` lets asymmetric models prefix queries and passages;
+   * `signal` fires when toolsift stops waiting (the time limit): stop the request then.
+   */
+  embed(
+    texts: readonly string[],
+    options: { kind: EmbedKind; signal?: AbortSignal },
+  ): Promise<Float32Array[]>;
 }
 
 /** Scales a vector to unit length in place (a zero vector stays zero) and returns it. */

@@ -162,7 +162,8 @@ describe("SemanticSearch", () => {
       (message) => warnings.push(message),
     );
     expect(await semantic.prepare(["repo"])).toBe(false);
-    expect(warnings[0]).toContain("no answer within 20 ms");
+    // the pass is bounded as a whole: the tools go on filling in the background
+    expect(warnings[0]).toContain("still being embedded (0 of 8 after 20 ms)");
   });
 
   it("embeds each tool once, re-embeds only changed tools, and restores saved vectors", async () => {

@@ -6,6 +6,7 @@
 
 import type { ToolDefinition } from "../../catalog/index.js";
 import { ToolsiftError } from "../../errors.js";
+import { errorText } from "../../internal/index.js";
 import { parseQuery } from "../query/parse-query.js";
 import { MAX_LIMIT } from "../tool-search-index.js";
 import type { SearchOptions, SearchResult } from "../types.js";
@@ -24,7 +25,11 @@ export interface SemanticSearchOptions {
   embedder: Embedder;
   /** Share of the fused score that comes from similarity, 0–1; default 0.1 (see docs/ranking.md). */
   weight?: number;
-  /** Milliseconds one embed call may take before search goes on lexical-only; default 10,000. */
+  /**
+   * Milliseconds a search waits for the embedding pass (all tool batches, then the query), and
+   * the most one embed call may take; default 10,000. Past it the search is lexical while tool
+   * vectors keep filling in the background.
+   */
   timeoutMs?: number;
   /** Tool vectors saved by `exportVectors()`, so a restart does not embed the catalog again. */
   vectors?: SavedVectors;
@@ -40,6 +45,9 @@ export interface ToolSource {
 }
 
 const QUERY_CACHE_LIMIT = 512;
+// a tool batch runs in the background, so it may take longer than a search waits; a batch that
+// takes longer than this is treated as hung (its request is aborted)
+const TOOL_BATCH_MS = 60_000;
 
 /** Lexical search as the facade runs it (policy filter applied). */
 export type LexicalSearch = (query: string, options: SearchOptions) => SearchResult;
@@ -56,6 +64,14 @@ export class SemanticSearch {
   private matrixVersion = -1;
   private pending: Promise<void> | undefined;
   private pendingVersion = -1;
+  /** Catalog version whose tools all have vectors (searches are lexical until then). */
+  private filledVersion = -1;
+  private progress = { done: 0, total: 0 };
+  /** The background pass already warned about, and the last failure warned about. */
+  private announced: Promise<void> | undefined;
+  private lastFailure: unknown;
+  private failures = 0;
+  private retryAt = 0;
 
   constructor(
     options: SemanticSearchOptions,
@@ -71,12 +87,19 @@ export class SemanticSearch {
   }
 
   /**
-   * Embeds every tool not embedded yet and the given queries. Never throws: on failure or
-   * timeout it warns and returns false, and searches stay lexical until a later call succeeds.
+   * Embeds every tool not embedded yet and the given queries, waiting at most `timeoutMs` for the
+   * whole pass. Never throws: past the limit the tools keep filling in the background (one
+   * warning), and on failure it warns and waits longer after each failure before it tries again;
+   * meanwhile it returns false and searches stay lexical.
    */
   async prepare(queries: readonly string[]): Promise<boolean> {
+    if (Date.now() < this.retryAt) return false;
     try {
-      await this.embedTools();
+      const fill = this.embedTools();
+      if (!(await settledWithin(fill, this.timeoutMs))) {
+        this.announceBackgroundFill(fill);
+        return false;
+      }
       const missing = [...new Set(queries)].filter((query) => !this.queries.has(query));
       if (missing.length > 0) {
         const vectors = await this.embed(missing, "query");
@@ -84,13 +107,34 @@ export class SemanticSearch {
           this.rememberQuery(query, vectors[index] as Float32Array);
         });
       }
+      this.failures = 0;
       return true;
     } catch (error) {
-      this.warn(
-        `Semantic search is off for now: the embedder failed (${describe(error)}). Results are lexical-only; check the embedder, it is retried on the next search.`,
-      );
+      this.failed(error);
       return false;
     }
+  }
+
+  /** Warns once per background pass, and reports its failure if nobody waits for it. */
+  private announceBackgroundFill(fill: Promise<void>): void {
+    if (this.announced === fill) return;
+    this.announced = fill;
+    fill.catch((error: unknown) => this.failed(error));
+    const { done, total } = this.progress;
+    this.warn(
+      `Semantic search: tool vectors are still being embedded (${done} of ${total} after ${this.timeoutMs} ms); searches are lexical until they are ready, in the background.`,
+    );
+  }
+
+  private failed(error: unknown): void {
+    if (error === this.lastFailure) return;
+    this.lastFailure = error;
+    this.failures += 1;
+    const waitMs = Math.min(1_000 * 2 ** (this.failures - 1), 60_000);
+    this.retryAt = Date.now() + waitMs;
+    this.warn(
+      `Semantic search is off for now: the embedder failed (${errorText(error)}). Results are lexical-only; check the embedder, it is retried after ${waitMs / 1_000} s.`,
+    );
   }
 
   /** The fused result when the query and tool vectors are ready, else the lexical one. */
@@ -98,6 +142,8 @@ export class SemanticSearch {
     const vector = this.queries.get(query);
     const parsed = vector ? parseQuery(query, options.mode ?? "auto") : undefined;
     if (!vector || parsed?.kind !== "keyword") return lexical(query, options);
+    // a partly filled store would favour the tools embedded first
+    if (this.filledVersion !== this.source.version()) return lexical(query, options);
     const pool = lexical(query, { ...options, limit: MAX_LIMIT, cut: false });
     const matrix = this.currentMatrix();
     // +required, -excluded and server: are hard constraints only the lexical engine checks, so
@@ -144,6 +190,7 @@ export class SemanticSearch {
   }
 
   private async embedMissingTools(): Promise<void> {
+    const version = this.source.version();
     const tools = this.source.list();
     const keys = tools.map((tool) => this.store.keyOf(tool));
     this.store.keepOnly(new Set(keys));
@@ -155,6 +202,7 @@ export class SemanticSearch {
       queued.add(key);
       todo.push({ key, text: toolEmbeddingText(tool) });
     });
+    this.progress = { done: 0, total: todo.length };
     for (let start = 0; start < todo.length; start += this.batchSize) {
       const batch = todo.slice(start, start + this.batchSize);
       const vectors = await this.embed(
@@ -168,31 +216,40 @@ export class SemanticSearch {
           );
         }
       });
+      this.progress.done += batch.length;
     }
     if (todo.length > 0) this.matrixVersion = -1;
+    this.filledVersion = version;
   }
 
-  /** One embed call with its checks and time limit. */
+  /**
+   * One embed call with its checks and time limit; the embedder's signal fires at the limit. A
+   * query waits `timeoutMs`; a tool batch, which runs on in the background, up to a minute.
+   */
   private async embed(texts: string[], kind: "query" | "tool"): Promise<Float32Array[]> {
+    const limitMs = kind === "query" ? this.timeoutMs : Math.max(this.timeoutMs, TOOL_BATCH_MS);
+    const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`no answer within ${this.timeoutMs} ms`)),
-        this.timeoutMs,
-      );
+      timer = setTimeout(() => {
+        const error = new Error(`no answer within ${limitMs} ms`);
+        controller.abort(error);
+        reject(error);
+      }, limitMs);
     });
     try {
-      const vectors = await Promise.race([this.embedder.embed(texts, { kind }), timeout]);
+      const vectors = await Promise.race([
+        this.embedder.embed(texts, { kind, signal: controller.signal }),
+        timeout,
+      ]);
       if (!Array.isArray(vectors) || vectors.length !== texts.length) {
         throw new Error(
           `it returned ${Array.isArray(vectors) ? vectors.length : "no"} vectors for ${texts.length} texts`,
         );
       }
-      return vectors.map((vector) => {
-        if (!(vector instanceof Float32Array) && !Array.isArray(vector))
-          throw new Error("a vector is not a Float32Array");
-        return Float32Array.from(vector);
-      });
+      return vectors.map((vector, index) =>
+        checkedVector(vector, index, this.store.dimensionCount),
+      );
     } finally {
       clearTimeout(timer);
     }
@@ -207,6 +264,41 @@ export class SemanticSearch {
   }
 }
 
+/** A copy of one returned vector; throws naming what is wrong with it (nothing is dropped silently). */
+function checkedVector(vector: unknown, position: number, dimensions: number): Float32Array {
+  if (!(vector instanceof Float32Array) && !Array.isArray(vector))
+    throw new Error(`vector ${position} is not a Float32Array or an array of numbers`);
+  const copy = Float32Array.from(vector as ArrayLike<number>);
+  let zero = true;
+  for (const value of copy) {
+    if (!Number.isFinite(value)) throw new Error(`vector ${position} has NaN or infinite values`);
+    if (value !== 0) zero = false;
+  }
+  if (zero) throw new Error(`vector ${position} is all zeros (${copy.length} dimensions)`);
+  if (dimensions > 0 && copy.length !== dimensions)
+    throw new Error(
+      `vector ${position} has ${copy.length} dimensions, the tool vectors ${dimensions}`,
+    );
+  return copy;
+}
+
+/** True when `work` settles within `ms` (rejects with its error), false when it is still running. */
+function settledWithin(work: Promise<void>, ms: number): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    work.then(
+      () => {
+        clearTimeout(timer);
+        resolve(true);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
 function checkShare(value: number, option: string): number {
   if (typeof value !== "number" || !(value >= 0 && value <= 1)) {
     throw new ToolsiftError(
@@ -215,12 +307,4 @@ function checkShare(value: number, option: string): number {
     );
   }
   return value;
-}
-
-function describe(error: unknown): string {
-  try {
-    return error instanceof Error ? error.message : String(error);
-  } catch {
-    return "an unreadable error";
-  }
 }

@@ -57,6 +57,11 @@ export class ToolVectorStore {
     return hashString(`${this.embedderId}\n${toolEmbeddingText(tool)}`);
   }
 
+  /** Length of the stored vectors (0 before the first). */
+  get dimensionCount(): number {
+    return this.dimensions;
+  }
+
   has(key: string): boolean {
     return this.byKey.has(key);
   }

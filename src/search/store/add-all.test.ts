@@ -85,8 +85,10 @@ describe("ToolSearchIndex.addAll postings", () => {
     const index = new ToolSearchIndex();
     index.addAll(tools);
     const store = (
-      index as unknown as { store: { postings: Uint32Array[]; postingLength: Int32Array } }
-    ).store;
+      index as unknown as {
+        indexed: { store: { postings: Uint32Array[]; postingLength: Int32Array } };
+      }
+    ).indexed.store;
     for (let term = 0; term < store.postings.length; term += 1) {
       expect(store.postings[term]?.length, `term ${term}`).toBe(store.postingLength[term]);
     }

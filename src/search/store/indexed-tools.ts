@@ -1,47 +1,66 @@
-/** The data of a search index and its upkeep: add, bulk add, remove, replace (queries: ToolSearchIndex). */
+/**
+ * The data of a search index and its upkeep: add, bulk add, remove, replace. It knows nothing of
+ * queries or ranking: `ToolSearchIndex` composes it with the planner, the scorer and the fallbacks,
+ * and parts that keep their own per-tool tables (prerequisites, mentions) `watch` it.
+ */
 
 import type { ToolDefinition } from "../../catalog/index.js";
-import { NameMasks } from "../fallback/suggest-names.js";
-import { MentionIndex } from "../rank/mentions.js";
-import { PrerequisiteIndex } from "../rank/prerequisites.js";
-import { type RankingConfig, resolveRanking } from "../ranking-config.js";
-import type { ServerSummary } from "../types.js";
 import { checkTool, checkTools } from "./check-tools.js";
+import type { EncodedTool } from "./encoded-tool.js";
 import { NameLookup } from "./name-lookup.js";
+import { NameMasks } from "./name-masks.js";
 import { PendingPostings } from "./pending-postings.js";
-import { PostingStore } from "./posting-store.js";
-import { type EncodedTool, TermEncoder } from "./term-encoder.js";
+import { type FieldParameters, PostingStore, readStore, type SavedStore } from "./posting-store.js";
+import { SnapshotProblem, type SnapshotReader, type SnapshotWriter } from "./snapshot-format.js";
 
-/** Options of a search index. */
-export interface SearchIndexOptions {
-  /** Overrides of the ranking constants (for tuning; the defaults are measured). */
-  ranking?: Partial<RankingConfig>;
+/** The indexed tools as a snapshot holds them, checked and ready to restore. */
+export interface SavedTools {
+  store: SavedStore;
+  nameMasks: Int32Array<ArrayBuffer>;
+  /** The id of each live tool, ascending: the k-th id belongs to the k-th tool given. */
+  ids: Int32Array<ArrayBuffer>;
+}
+
+import { TermEncoder } from "./term-encoder.js";
+
+/** A part that keeps its own table per tool, told of every tool added and removed. */
+export interface ToolWatcher {
+  added?(id: number, tool: ToolDefinition): void;
+  removed(id: number, tool: ToolDefinition): void;
+}
+
+/** How the indexed tools are written: BM25F field parameters, and whether names get compounds. */
+export interface IndexedToolsOptions {
+  fields: FieldParameters;
+  compounds: boolean;
 }
 
 /** The indexed tools, their postings and name lookups, kept up to date tool by tool. */
 export class IndexedTools {
-  protected readonly config: RankingConfig;
-  protected readonly store: PostingStore;
-  protected readonly tools: (ToolDefinition | undefined)[] = [];
+  readonly store: PostingStore;
+  /** Tools by id; removed tools leave `undefined` until the id is reused. */
+  readonly tools: (ToolDefinition | undefined)[] = [];
   /** Name lookups by id; keys are rebuilt from `tools` to confirm hits. */
-  protected readonly lookup = new NameLookup(this.tools);
-  protected readonly encoder: TermEncoder;
-  protected sortedNames: string[] | undefined;
+  readonly lookup = new NameLookup(this.tools);
+  /** Per tool id: name masks for "did you mean". */
+  readonly nameMasks = new NameMasks();
   /** Tools per server, kept up to date on add and remove (the no-match summary reads it). */
-  protected readonly serverCounts = new Map<string, number>();
-  protected readonly nameMasks = new NameMasks();
-  protected serverSummary: ServerSummary[] | undefined;
-  protected readonly prerequisites = new PrerequisiteIndex(this.tools);
-  protected readonly mentions = new MentionIndex(this.tools, (name) => this.lookup.idOf(name));
+  readonly serverCounts = new Map<string, number>();
+  private readonly encoder: TermEncoder;
+  private readonly compounds: boolean;
+  private readonly watchers: ToolWatcher[] = [];
+  private sortedNames: string[] | undefined;
+  private serverSummary: { server: string; tools: number }[] | undefined;
 
-  constructor(options?: SearchIndexOptions) {
-    this.config = resolveRanking(options?.ranking);
-    this.store = new PostingStore({
-      weights: this.config.fieldWeights,
-      b: this.config.fieldB,
-      k1: this.config.k1,
-    });
+  constructor(options: IndexedToolsOptions) {
+    this.store = new PostingStore(options.fields);
+    this.compounds = options.compounds;
     this.encoder = new TermEncoder(this.store);
+  }
+
+  /** Tells `watcher` of every tool added and removed from now on. */
+  watch(watcher: ToolWatcher): void {
+    this.watchers.push(watcher);
   }
 
   /** Number of tools in the index. */
@@ -60,16 +79,61 @@ export class IndexedTools {
     return id < 0 ? undefined : this.tools[id];
   }
 
-  /** The id of the tool with this exact name, or -1. */
-  protected idOf(name: string): number {
-    return this.lookup.idOf(name);
+  /** The names of the indexed tools, sorted (cached until the next change). */
+  names(): string[] {
+    if (this.sortedNames === undefined) {
+      const names: string[] = [];
+      for (const tool of this.tools) if (tool !== undefined) names.push(tool.name);
+      this.sortedNames = names.sort();
+    }
+    return this.sortedNames;
   }
 
-  /** The names of the indexed tools, in no particular order. */
-  protected liveNames(): string[] {
-    const names: string[] = [];
-    for (const tool of this.tools) if (tool !== undefined) names.push(tool.name);
-    return names;
+  /** How many tools each server offers, by server name (a fresh copy each call). */
+  servers(): { server: string; tools: number }[] {
+    this.serverSummary ??= [...this.serverCounts]
+      .map(([server, tools]) => ({ server, tools }))
+      .sort((a, b) => (a.server < b.server ? -1 : a.server > b.server ? 1 : 0));
+    return this.serverSummary.map((entry) => ({ ...entry }));
+  }
+
+  /** The live tools in id order: the order a snapshot lists them in (see `save`). */
+  liveTools(): ToolDefinition[] {
+    const live: ToolDefinition[] = [];
+    for (const tool of this.tools) if (tool !== undefined) live.push(tool);
+    return live;
+  }
+
+  /** Writes the index data into a snapshot; the tools themselves are not written. */
+  save(writer: SnapshotWriter): void {
+    this.store.save(writer);
+    const nextId = this.store.nextId;
+    writer.array("nameMasks", "i32", this.nameMasks.saved(nextId));
+    const ids: number[] = [];
+    for (let id = 0; id < nextId; id += 1) if (this.tools[id] !== undefined) ids.push(id);
+    writer.array("toolIds", "i32", Int32Array.from(ids));
+  }
+
+  /**
+   * Fills an empty index from a snapshot checked by `readTools`, given the tools it was saved
+   * from in `liveTools` order. Name lookups, server counts and watchers are filed as a build
+   * would, without encoding any text.
+   */
+  restore(saved: SavedTools, tools: readonly ToolDefinition[]): void {
+    this.store.restore(saved.store);
+    this.nameMasks.restore(saved.nameMasks);
+    this.lookup.reserve(tools.length);
+    const nextId = this.store.nextId;
+    while (this.tools.length < nextId) this.tools.push(undefined);
+    for (let index = 0; index < tools.length; index += 1) {
+      const id = saved.ids[index] as number;
+      const tool = tools[index] as ToolDefinition;
+      this.tools[id] = tool;
+      for (const watcher of this.watchers) watcher.added?.(id, tool);
+      this.lookup.add(id, tool.name);
+      this.countServer(tool.server, 1);
+    }
+    this.sortedNames = undefined;
   }
 
   /** Adds a tool; a tool with the same name is replaced. */
@@ -100,12 +164,12 @@ export class IndexedTools {
   }
 
   private encode(tool: ToolDefinition): EncodedTool {
-    return this.encoder.encode(tool, this.config.compounds);
+    return this.encoder.encode(tool, this.compounds);
   }
 
   private register(tool: ToolDefinition, id: number): void {
     this.tools[id] = tool;
-    this.prerequisites.added(id, tool);
+    for (const watcher of this.watchers) watcher.added?.(id, tool);
     const cut = this.encoder.nameCut;
     if (cut >= 0) this.nameMasks.set(id, tool.name, cut);
     else this.nameMasks.set(id, tool.name);
@@ -121,8 +185,7 @@ export class IndexedTools {
     const tool = this.tools[id] as ToolDefinition;
     this.store.remove(id, this.encode(tool));
     this.nameMasks.clear(id);
-    this.prerequisites.removed(id, tool);
-    this.mentions.removed(id);
+    for (const watcher of this.watchers) watcher.removed(id, tool);
     this.countServer(tool.server, -1);
     this.tools[id] = undefined;
     this.lookup.delete(id);
@@ -142,4 +205,24 @@ export class IndexedTools {
   replace(tool: ToolDefinition): void {
     this.add(tool);
   }
+}
+
+/** Reads and checks the indexed tools' sections of a snapshot for `toolCount` tools. */
+export function readTools(reader: SnapshotReader, toolCount: number): SavedTools {
+  const store = readStore(reader);
+  const { nextId, liveCount } = store.counts;
+  const ids = reader.i32("toolIds");
+  const nameMasks = reader.i32("nameMasks");
+  if (ids.length !== toolCount || liveCount !== toolCount) {
+    throw new SnapshotProblem(`it holds ${ids.length} tools, not ${toolCount}`);
+  }
+  if (nameMasks.length !== nextId * 4) throw new SnapshotProblem("its name masks are mis-sized");
+  let previous = -1;
+  for (const id of ids) {
+    if (id <= previous || id >= nextId || store.alive[id] !== 1) {
+      throw new SnapshotProblem("its tool ids are out of order or not live");
+    }
+    previous = id;
+  }
+  return { store, nameMasks, ids };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ToolDefinition } from "../../catalog/index.js";
-import { nameSuffix } from "../fallback/suggest.js";
+import { nameSuffix } from "../../internal/index.js";
 import { NameLookup, namePhraseOf } from "./name-lookup.js";
 
 const NAMES = [

@@ -4,8 +4,8 @@
  */
 
 import type { ToolDefinition } from "../../catalog/index.js";
+import { nameSuffix, nameSuffixStart } from "../../internal/index.js";
 import { splitIdentifier } from "../../text/index.js";
-import { nameSuffix, nameSuffixStart } from "../fallback/suggest.js";
 import { HashedIds, hashFrom, lowerHashFrom } from "./hashed-ids.js";
 import { phraseKey } from "./phrase-key.js";
 

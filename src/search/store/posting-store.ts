@@ -4,13 +4,38 @@
  * Removal tombstones a document; postings are compacted lazily and only then is its id reused.
  */
 
+import { COMPOUND_SEGMENT, type EncodedTool } from "./encoded-tool.js";
 import { FIELD_COUNT, fieldTf, NAME_TF_MASK, TF_BITS, TF_MASK } from "./fields.js";
 import { NO_POSTINGS, type PendingPostings } from "./pending-postings.js";
-import { COMPOUND_SEGMENT, type EncodedTool } from "./term-encoder.js";
-import { Vocabulary } from "./vocabulary.js";
+import { SnapshotProblem, type SnapshotReader, type SnapshotWriter } from "./snapshot-format.js";
+import { readVocabulary, type SavedVocabulary, Vocabulary } from "./vocabulary.js";
+
+/** The posting store as a snapshot holds it, checked and ready to restore. */
+export interface SavedStore {
+  vocabulary: SavedVocabulary;
+  /** Start of each term's postings in `postings` (one more entry than terms). */
+  offsets: Uint32Array<ArrayBuffer>;
+  postings: Uint32Array<ArrayBuffer>;
+  docFrequency: Int32Array<ArrayBuffer>;
+  nameFrequency: Int32Array<ArrayBuffer>;
+  alive: Uint8Array<ArrayBuffer>;
+  fieldLength: Float32Array<ArrayBuffer>;
+  fieldLengthSum: Float64Array<ArrayBuffer>;
+  freeIds: Int32Array<ArrayBuffer>;
+  pendingFree: Int32Array<ArrayBuffer>;
+  counts: { nextId: number; liveCount: number; livePostings: number; deadPostings: number };
+}
 
 /** Name segments first (so the name terms lead), then the other fields. */
 const SEGMENT_ORDER = [0, COMPOUND_SEGMENT, 1, 2, 3, 4, 5, 6, 7] as const;
+
+/**
+ * BM25's term-frequency saturation `(k1 + 1) · tf / (k1 + tf)` of a field-weighted frequency: the
+ * one definition the cached contributions and the score explanations both use.
+ */
+export function saturate(weighted: number, k1: number): number {
+  return ((k1 + 1) * weighted) / (k1 + weighted);
+}
 
 /** Per-field weight and length normalisation used when scoring. */
 export interface FieldParameters {
@@ -250,7 +275,7 @@ export class PostingStore extends Vocabulary {
         packed >>>= TF_BITS;
         base += 1;
       }
-      out[index >> 1] = ((k1 + 1) * weighted) / (k1 + weighted);
+      out[index >> 1] = saturate(weighted, k1);
     }
     this.saturated[term] = out;
     this.saturatedVersion[term] = this.version;
@@ -290,6 +315,66 @@ export class PostingStore extends Vocabulary {
     this.docFrequency[term] = (this.docFrequency[term] ?? 0) + 1;
   }
 
+  /** Writes the vocabulary, postings and per-document arrays (as they are) into a snapshot. */
+  save(writer: SnapshotWriter): void {
+    this.saveVocabulary(writer);
+    const termCount = this.terms.length;
+    const offsets = new Uint32Array(termCount + 1);
+    for (let term = 0; term < termCount; term += 1) {
+      offsets[term + 1] = (offsets[term] as number) + (this.postingLength[term] as number);
+    }
+    const postings = new Uint32Array(offsets[termCount] as number);
+    for (let term = 0; term < termCount; term += 1) {
+      const length = this.postingLength[term] as number;
+      if (length > 0) {
+        postings.set((this.postings[term] as Uint32Array).subarray(0, length), offsets[term]);
+      }
+    }
+    writer.array("postingOffsets", "u32", offsets);
+    writer.array("postings", "u32", postings);
+    writer.array("docFrequency", "i32", this.docFrequency.subarray(0, termCount));
+    writer.array("nameFrequency", "i32", this.nameFrequency.subarray(0, termCount));
+    writer.array("alive", "u8", this.alive.subarray(0, this.nextId));
+    writer.array("fieldLength", "f32", this.fieldLength.subarray(0, this.nextId * FIELD_COUNT));
+    writer.array("fieldLengthSum", "f64", this.fieldLengthSum);
+    writer.array("freeIds", "i32", Int32Array.from(this.freeIds));
+    writer.array("pendingFree", "i32", Int32Array.from(this.pendingFree));
+    writer.value("nextId", this.nextId);
+    writer.value("liveCount", this.liveCount);
+    writer.value("livePostings", this.livePostings);
+    writer.value("deadPostings", this.deadPostings);
+  }
+
+  /**
+   * Fills an empty store from a snapshot checked by `readStore`. Posting lists are views into
+   * the snapshot's buffer at their exact sizes (as after a bulk add), so nothing is copied.
+   */
+  restore(saved: SavedStore): void {
+    this.restoreVocabulary(saved.vocabulary);
+    const { offsets, postings } = saved;
+    const termCount = this.terms.length;
+    for (let term = 0; term < termCount; term += 1) {
+      const start = offsets[term] as number;
+      const end = offsets[term + 1] as number;
+      this.postings[term] = end > start ? postings.subarray(start, end) : NO_POSTINGS;
+      this.postingLength[term] = end - start;
+    }
+    this.docFrequency.set(saved.docFrequency);
+    this.nameFrequency.set(saved.nameFrequency);
+    const { nextId } = saved.counts;
+    this.alive = saved.alive;
+    this.fieldLength = saved.fieldLength;
+    this.fieldNorm = new Float32Array(nextId * FIELD_COUNT);
+    this.fieldLengthSum.set(saved.fieldLengthSum);
+    this.freeIds = Array.from(saved.freeIds);
+    this.pendingFree = Array.from(saved.pendingFree);
+    this.nextId = nextId;
+    this.liveCount = saved.counts.liveCount;
+    this.livePostings = saved.counts.livePostings;
+    this.deadPostings = saved.counts.deadPostings;
+    this.version += 1;
+  }
+
   /** Makes room for `count` more documents at once (a bulk add), so the arrays grow exactly once. */
   reserveDocs(count: number): void {
     const size = this.nextId + count;
@@ -303,5 +388,62 @@ export class PostingStore extends Vocabulary {
     this.alive = grow(this.alive, size);
     this.fieldLength = grow(this.fieldLength, size * FIELD_COUNT);
     this.fieldNorm = grow(this.fieldNorm, size * FIELD_COUNT);
+  }
+}
+
+/** Reads and checks the store's sections of a snapshot, without changing anything. */
+export function readStore(reader: SnapshotReader): SavedStore {
+  const vocabulary = readVocabulary(reader);
+  const termCount = vocabulary.terms.length;
+  const counts = {
+    nextId: reader.value("nextId"),
+    liveCount: reader.value("liveCount"),
+    livePostings: reader.value("livePostings"),
+    deadPostings: reader.value("deadPostings"),
+  };
+  const { nextId } = counts;
+  const saved: SavedStore = {
+    vocabulary,
+    counts,
+    offsets: reader.u32("postingOffsets"),
+    postings: reader.u32("postings"),
+    docFrequency: reader.i32("docFrequency"),
+    nameFrequency: reader.i32("nameFrequency"),
+    alive: reader.u8("alive"),
+    fieldLength: reader.f32("fieldLength"),
+    fieldLengthSum: reader.f64("fieldLengthSum"),
+    freeIds: reader.i32("freeIds"),
+    pendingFree: reader.i32("pendingFree"),
+  };
+  const sized =
+    saved.offsets.length === termCount + 1 &&
+    saved.docFrequency.length === termCount &&
+    saved.nameFrequency.length === termCount &&
+    saved.alive.length === nextId &&
+    saved.fieldLength.length === nextId * FIELD_COUNT &&
+    saved.fieldLengthSum.length === FIELD_COUNT &&
+    saved.offsets[termCount] === saved.postings.length;
+  if (!sized) throw new SnapshotProblem("its arrays do not match its term and tool counts");
+  checkPostings(saved, nextId);
+  for (const id of [...saved.freeIds, ...saved.pendingFree]) {
+    if (id < 0 || id >= nextId) throw new SnapshotProblem("its free ids are out of range");
+  }
+  return saved;
+}
+
+/** Offsets ascend, lists hold whole pairs, and every posting names a document below `nextId`. */
+function checkPostings(saved: SavedStore, nextId: number): void {
+  const { offsets, postings } = saved;
+  for (let term = 0; term + 1 < offsets.length; term += 1) {
+    const start = offsets[term] as number;
+    const end = offsets[term + 1] as number;
+    if (end < start || (end - start) % 2 !== 0) {
+      throw new SnapshotProblem(`its posting list of term ${term} is malformed`);
+    }
+  }
+  for (let index = 0; index < postings.length; index += 2) {
+    if ((postings[index] as number) >= nextId) {
+      throw new SnapshotProblem("a posting names a tool outside the index");
+    }
   }
 }

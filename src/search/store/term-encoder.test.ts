@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { nameSuffix } from "../../internal/index.js";
 import { STOP_WORDS, splitIdentifier, stem } from "../../text/index.js";
-import { nameSuffix } from "../fallback/suggest.js";
 import { hashFrom } from "./hashed-ids.js";
 import { PostingStore } from "./posting-store.js";
 import { TermEncoder } from "./term-encoder.js";

@@ -1,6 +1,7 @@
 /** Turns a tool into term ids per field for the posting store, caching the work per text piece. */
 
 import type { ToolDefinition } from "../../catalog/index.js";
+import { nameSuffix, nameSuffixStart } from "../../internal/index.js";
 import {
   forEachPiece,
   isPlainPiece,
@@ -9,29 +10,16 @@ import {
   stem,
   tokenize,
 } from "../../text/index.js";
-import { nameSuffix, nameSuffixStart } from "../fallback/suggest.js";
+import { COMPOUND_SEGMENT, type EncodedTool } from "./encoded-tool.js";
 import { CLIPPED_FROM, FIELD_COUNT, FieldItems, MAX_FIELD_CHARS } from "./fields.js";
 import { HASH_SEED, hashStep, NO_TERM, PieceTable } from "./piece-table.js";
-import type { PostingStore } from "./posting-store.js";
+import type { Vocabulary } from "./vocabulary.js";
 
 const NON_ASCII = /[^ -~\t\n\r]/;
 const NO_IDS: readonly number[] = [];
 const LETTERS = /^\p{L}+$/u;
 /** Pair keys `first · 2^26 + second` stay exact doubles for vocabularies under 2^26 terms. */
 const PAIR_BASE = 2 ** 26;
-
-/**
- * The term ids of one tool in one buffer: segment `s` is `ids[bounds[s]] .. ids[bounds[s + 1]]`.
- * Segments 0–7 are the fields; segment 8 (`COMPOUND_SEGMENT`) holds the joined name-word pairs,
- * which belong to the name field. Owned by the encoder and overwritten by its next `encode`.
- */
-export interface EncodedTool {
-  readonly ids: Int32Array;
-  readonly bounds: Int32Array;
-}
-
-/** The segment of `EncodedTool` holding the name's compound terms (counted in the name field). */
-export const COMPOUND_SEGMENT = FIELD_COUNT;
 
 /** Encodes tools into the store's vocabulary; each distinct piece of text is tokenised once. */
 export class TermEncoder {
@@ -57,7 +45,7 @@ export class TermEncoder {
     bounds: this.bounds,
   };
 
-  constructor(private readonly store: PostingStore) {}
+  constructor(private readonly store: Vocabulary) {}
 
   /** Term ids of each field of a tool (see `EncodedTool`); `compounds` adds joined name-word pairs. */
   encode(tool: ToolDefinition, compounds: boolean): EncodedTool {

@@ -4,9 +4,19 @@
  * they keep no Map entry or extra string per term (a vocabulary of 100k terms kept 7 MB of heap).
  */
 
+import { letterMask } from "../../internal/index.js";
 import { stem } from "../../text/index.js";
-import { letterMask } from "../fallback/nearest-names.js";
 import { HashedIds, hashFrom } from "./hashed-ids.js";
+import { SnapshotProblem, type SnapshotReader, type SnapshotWriter } from "./snapshot-format.js";
+
+/** The vocabulary as a snapshot holds it, checked and ready to restore. */
+export interface SavedVocabulary {
+  terms: string[];
+  /** Term id → Porter stem, for the terms whose stem differs from the term. */
+  stems: Map<number, string>;
+  /** Terms that occurred in names, in the order they were first noted. */
+  named: Int32Array<ArrayBuffer>;
+}
 
 /** The first two UTF-16 code units of a text (at least two long) as one number. */
 function prefixKey(text: string): number {
@@ -52,10 +62,14 @@ export class Vocabulary {
     const hash = hashFrom(token);
     const known = this.byText.find(hash, (id) => this.terms[id] === token);
     if (known >= 0) return known;
+    return this.file(token, hash, stem(token));
+  }
+
+  /** Adds a new term under its text hash and stem; returns its id. */
+  private file(token: string, hash: number, stemmed: string): number {
     const term = this.terms.length;
     this.terms.push(token);
     this.byText.add(hash, term);
-    const stemmed = stem(token);
     if (stemmed !== token) this.otherStems.set(term, stemmed);
     this.byStem.add(hashFrom(stemmed), term);
     if (token.length >= 2 && !token.startsWith("~")) {
@@ -75,6 +89,32 @@ export class Vocabulary {
     }
     this.termAdded(term);
     return term;
+  }
+
+  /** Writes the terms, their stems and the named terms into a snapshot. */
+  protected saveVocabulary(writer: SnapshotWriter): void {
+    const stems: (number | string)[] = [];
+    for (const [term, stemmed] of this.otherStems) stems.push(term, stemmed);
+    const named: number[] = [];
+    for (const bucket of [...this.namedByLength, ...this.namedNumbersByLength])
+      named.push(...bucket);
+    // compounds (`~`) are noted but never bucketed
+    for (let term = 0; term < this.terms.length; term += 1) {
+      if (this.everNamed[term] === 1 && (this.terms[term] as string).startsWith("~"))
+        named.push(term);
+    }
+    writer.json("terms", { terms: this.terms, stems });
+    writer.array("namedTerms", "i32", Int32Array.from(named));
+  }
+
+  /** Fills an empty vocabulary from a snapshot read by `readVocabulary` (stems are not recomputed). */
+  protected restoreVocabulary(saved: SavedVocabulary): void {
+    const { terms, stems } = saved;
+    for (let term = 0; term < terms.length; term += 1) {
+      const token = terms[term] as string;
+      this.file(token, hashFrom(token), stems.get(term) ?? token);
+    }
+    for (const term of saved.named) this.noteNamed(term);
   }
 
   /** Called for each new term, so a subclass can give its per-term arrays room for it. */
@@ -107,4 +147,37 @@ export class Vocabulary {
     while (buckets.length <= text.length) buckets.push([]);
     buckets[text.length]?.push(term);
   }
+}
+
+/** Reads and checks the vocabulary sections of a snapshot, without changing anything. */
+export function readVocabulary(reader: SnapshotReader): SavedVocabulary {
+  const data = reader.json("terms") as { terms?: unknown; stems?: unknown } | null;
+  const terms = data?.terms;
+  const flat = data?.stems;
+  if (!Array.isArray(terms) || !terms.every((term) => typeof term === "string")) {
+    throw new SnapshotProblem("its terms are not a list of strings");
+  }
+  if (!Array.isArray(flat) || flat.length % 2 !== 0) {
+    throw new SnapshotProblem("its stems are not pairs of term and stem");
+  }
+  const stems = new Map<number, string>();
+  for (let index = 0; index < flat.length; index += 2) {
+    const term = flat[index];
+    const stemmed = flat[index + 1];
+    if (
+      !Number.isInteger(term) ||
+      term < 0 ||
+      term >= terms.length ||
+      typeof stemmed !== "string"
+    ) {
+      throw new SnapshotProblem(`its stem entry ${index / 2} is invalid`);
+    }
+    stems.set(term as number, stemmed);
+  }
+  const named = reader.i32("namedTerms");
+  for (const term of named) {
+    if (term < 0 || term >= terms.length)
+      throw new SnapshotProblem("its named terms are out of range");
+  }
+  return { terms: terms as string[], stems, named };
 }

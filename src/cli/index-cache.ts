@@ -1,0 +1,157 @@
+/**
+ * Saved search indexes for the CLI: one snapshot per catalog content in the user's cache folder,
+ * so a second `search` or `rank` over an unchanged catalog reads the index instead of building it.
+ */
+
+import { randomBytes } from "node:crypto";
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import {
+  combineHashes,
+  fingerprintTool,
+  hashString,
+  type ToolDefinition,
+} from "../catalog/index.js";
+import { ToolSearchIndex } from "../search/index.js";
+import type { CliIO } from "./io.js";
+import { indexTools } from "./load.js";
+import { type Progress, safeText } from "./terminal.js";
+
+/** The cache flags of the commands that build an index. */
+export const cacheFlags = {
+  cache: { type: "string" },
+  "no-cache": { type: "boolean" },
+} as const;
+
+/** Most bytes of snapshots kept; the least recently used go first. */
+export const CACHE_LIMIT_BYTES = 256 * 1024 * 1024;
+const PREFIX = "index-";
+const SUFFIX = ".bin";
+
+/** The cache folder: `--cache DIR`, else `$XDG_CACHE_HOME/toolsift`, else `~/.cache/toolsift`;
+ * undefined with `--no-cache`. */
+export function cacheDir(
+  flags: { cache?: string | undefined; "no-cache"?: boolean | undefined },
+  env: Readonly<Record<string, string | undefined>>,
+): string | undefined {
+  if (flags["no-cache"] === true) return undefined;
+  if (flags.cache) return path.resolve(flags.cache);
+  const base = env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
+  return path.join(base, "toolsift");
+}
+
+/** The cache file of these tools: their content hashes in order (the index's id order). */
+export function cacheFile(dir: string, tools: readonly ToolDefinition[]): string {
+  const key = hashString(`v1|${combineHashes(tools.map(fingerprintTool))}`);
+  return path.join(dir, `${PREFIX}${key}${SUFFIX}`);
+}
+
+/**
+ * An index over `tools`, read from the cache when it holds one for this exact content; else
+ * built and written there (atomically: a temp file renamed into place, so a reader in another
+ * process sees the old file, the new one or none, never half of one). Cache trouble (a read-only
+ * folder, a damaged file) warns and builds; it never fails the command.
+ */
+export function cachedIndex(
+  tools: readonly ToolDefinition[],
+  dir: string,
+  io: CliIO,
+  limit = CACHE_LIMIT_BYTES,
+): ToolSearchIndex {
+  const file = cacheFile(dir, tools);
+  const warn = (message: string) => io.stderr(`warning: ${safeText(message, { oneLine: true })}\n`);
+  let snapshot: Uint8Array | undefined;
+  try {
+    snapshot = readFileSync(file);
+    // the file was used: it becomes the most recently used for eviction
+    const now = new Date();
+    utimesSync(file, now, now);
+  } catch {
+    snapshot = undefined;
+  }
+  let usable = snapshot !== undefined;
+  const index = new ToolSearchIndex({
+    ...(snapshot ? { snapshot } : {}),
+    onWarning: (message) => {
+      usable = false;
+      warn(`${message} (cache file ${file})`);
+    },
+  });
+  index.addAll(tools);
+  if (usable) return index;
+  try {
+    writeAtomically(file, index.exportSnapshot());
+    evict(dir, limit, file);
+  } catch (error) {
+    warn(
+      `could not write the index cache in ${dir}: ${(error as Error).message}; pass --cache DIR or --no-cache.`,
+    );
+  }
+  return index;
+}
+
+function writeAtomically(file: string, bytes: Uint8Array): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  try {
+    writeFileSync(temp, bytes);
+    renameSync(temp, file);
+  } catch (error) {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // the temp file was never made
+    }
+    throw error;
+  }
+}
+
+/** Deletes the least recently used snapshots until the rest fit in `limit` bytes (`keep` stays). */
+export function evict(dir: string, limit: number, keep: string): void {
+  const entries: { file: string; size: number; used: number }[] = [];
+  for (const name of readdirSync(dir)) {
+    if (!name.startsWith(PREFIX) || !name.endsWith(SUFFIX)) continue;
+    const file = path.join(dir, name);
+    try {
+      const stat = statSync(file);
+      entries.push({ file, size: stat.size, used: stat.mtimeMs });
+    } catch {
+      // another process evicted it first
+    }
+  }
+  let total = entries.reduce((sum, entry) => sum + entry.size, 0);
+  entries.sort((a, b) => a.used - b.used);
+  for (const entry of entries) {
+    if (total <= limit) break;
+    if (entry.file === keep) continue;
+    try {
+      unlinkSync(entry.file);
+    } catch {
+      // already gone: another process evicted it
+    }
+    total -= entry.size;
+  }
+}
+
+/** The index a command searches: from the cache unless `--no-cache` (see `cacheDir`). */
+export function commandIndex(
+  tools: readonly ToolDefinition[],
+  flags: { cache?: string | undefined; "no-cache"?: boolean | undefined },
+  io: CliIO,
+  progress: Progress,
+): ToolSearchIndex {
+  const dir = cacheDir(flags, io.env ?? process.env);
+  if (dir === undefined) return indexTools(tools, progress);
+  progress.step(`indexing ${tools.length} tools (cache ${dir})`);
+  return cachedIndex(tools, dir, io);
+}

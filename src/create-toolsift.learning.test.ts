@@ -1,0 +1,70 @@
+// The facade's `learning` option: searches then calls through `execute` feed the learned field.
+import { describe, expect, it } from "vitest";
+import type { ToolDefinition } from "./catalog/index.js";
+import { createToolSift } from "./create-toolsift.js";
+
+function tool(name: string, description: string): ToolDefinition {
+  return {
+    name,
+    description,
+    inputSchema: { type: "object", properties: {} },
+    handler: () => ({ content: [{ type: "text", text: "ok" }] }),
+  };
+}
+
+const TOOLS = [
+  tool("fill", "Fill an input element of the page with text"),
+  tool("click", "Click an element of the page"),
+  tool("navigate", "Open a URL in the browser"),
+  tool("screenshot", "Take a screenshot of the page"),
+  // enough tools that disclosure defers some and offers its meta tools
+  ...Array.from({ length: 30 }, (_, index) => tool(`report_${index}`, `Builds report ${index}`)),
+];
+
+type Sift = ReturnType<typeof createToolSift>;
+
+/** A session that rephrases, finds `fill` and calls it. */
+async function rephraseThenCall(sift: Sift, session: string): Promise<void> {
+  sift.prepare({ session });
+  const search = (query: string) =>
+    sift.execute({ session, name: "tool_search", arguments: { query } });
+  await search("type into the login field");
+  await search("fill input");
+  const outcome = await sift.execute({ session, name: "fill", arguments: {} });
+  expect(outcome.errorCode ?? "ran").toBe("ran");
+}
+
+describe("createToolSift learning", () => {
+  it("learns from sessions that search and then call, and exports what it learned", async () => {
+    const sift = createToolSift({ tools: TOOLS, learning: {}, disclosure: { mode: "on" } });
+    expect(sift.search("type into the login field").hits[0]?.name).not.toBe("fill");
+    for (const session of ["s1", "s2", "s3"]) await rephraseThenCall(sift, session);
+    sift.learning?.refresh(true);
+    expect(sift.search("type into the login field").hits[0]?.name).toBe("fill");
+    const snapshot = sift.exportLearning();
+    expect(Object.keys(snapshot?.tools ?? {})).toEqual(["fill"]);
+    // a new instance starts from the snapshot
+    const next = createToolSift({
+      tools: TOOLS,
+      learning: { initial: snapshot as NonNullable<typeof snapshot> },
+    });
+    expect(next.search("type into the login field").hits[0]?.name).toBe("fill");
+    // erasing is immediate once the index is refreshed
+    next.learning?.evidence.erase();
+    next.learning?.refresh(true);
+    expect(next.search("type into the login field").hits[0]?.name).not.toBe("fill");
+  });
+
+  it("learns nothing and exports nothing without the option", async () => {
+    const sift = createToolSift({ tools: TOOLS, disclosure: { mode: "on" } });
+    for (const session of ["s1", "s2", "s3"]) await rephraseThenCall(sift, session);
+    expect(sift.exportLearning()).toBeUndefined();
+    expect(sift.search("type into the login field").hits[0]?.name).not.toBe("fill");
+  });
+
+  it("rejects a mistyped learning option naming the closest", () => {
+    expect(() => createToolSift({ tools: TOOLS, learning: { minSesions: 2 } as never })).toThrow(
+      /learning has no option "minSesions". Did you mean "minSessions"/,
+    );
+  });
+});

@@ -1,0 +1,363 @@
+/**
+ * The gateway's config: toolsift's own `servers` file, and as they are the `mcpServers` object of
+ * Claude Desktop / Cursor / Claude Code `.mcp.json` and VS Code's `servers`. Every problem is
+ * reported at once with its path (`servers.github.command: expected a string`).
+ */
+import type { DeferPolicy } from "../../catalog/index.js";
+import { suggestNames } from "../../internal/index.js";
+import type { NamingOption } from "../tools/upstream-names.js";
+import type { UpstreamAuthConfig, UpstreamServerConfig } from "../types.js";
+import { expandVariables, type VariableContext } from "./expand-variables.js";
+
+/** How the gateway shows tools to its clients. */
+export type GatewayMode = "bridge" | "reveal" | "direct";
+
+/** A parsed, checked gateway config. */
+export interface GatewayConfig {
+  servers: Record<string, UpstreamServerConfig>;
+  mode?: GatewayMode;
+  naming?: NamingOption;
+  /** The active policy profile. */
+  profile?: string;
+  budget?: { perToolResult?: number; totalResults?: number; toolDefinitions?: number };
+  /** Pin tool definitions by fingerprint: a tool that changes after approval is held back until
+   * `toolsift approve`. Default false. */
+  pinTools?: boolean;
+  /** The approvals file (default: `NAME.approvals.json` beside the config `NAME.json`). */
+  approvals?: string;
+  /** Per server, the catalog file (e.g. from `toolsift dump`) to read its known tools from, and
+   * the config path that named it (for messages). */
+  catalogs: Record<string, { file: string; at: string }>;
+}
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+const kind = (value: unknown) =>
+  value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
+
+/** Collects problems and reads typed fields, expanding variables in every string. */
+function createReader(context: VariableContext) {
+  const problems: string[] = [];
+  const expand = (path: string, text: string) => {
+    const { value, problems: found } = expandVariables(text, context);
+    for (const problem of found) problems.push(`${path}: ${problem}`);
+    return value;
+  };
+  const string = (path: string, value: unknown): string | undefined => {
+    if (value === undefined) return undefined;
+    if (typeof value === "string") return expand(path, value);
+    problems.push(`${path}: expected a string, got ${kind(value)}.`);
+    return undefined;
+  };
+  const strings = (path: string, value: unknown): string[] | undefined => {
+    if (value === undefined) return undefined;
+    if (!Array.isArray(value)) {
+      problems.push(`${path}: expected an array of strings, got ${kind(value)}.`);
+      return undefined;
+    }
+    return value.map((item, index) => string(`${path}[${index}]`, item) ?? "");
+  };
+  const record = (path: string, value: unknown): Record<string, string> | undefined => {
+    if (value === undefined) return undefined;
+    if (!isObject(value)) {
+      problems.push(`${path}: expected an object of strings, got ${kind(value)}.`);
+      return undefined;
+    }
+    const result: Record<string, string> = {};
+    for (const [key, item] of Object.entries(value)) {
+      const text = string(`${path}.${key}`, item);
+      if (text !== undefined) result[key] = text;
+    }
+    return result;
+  };
+  const boolean = (path: string, value: unknown): boolean | undefined => {
+    if (value === undefined || typeof value === "boolean") return value;
+    problems.push(`${path}: expected true or false, got ${kind(value)}.`);
+    return undefined;
+  };
+  const positive = (path: string, value: unknown): number | undefined => {
+    if (value === undefined) return undefined;
+    if (typeof value === "number" && Number.isInteger(value) && value > 0) return value;
+    problems.push(`${path}: expected a positive whole number, got ${JSON.stringify(value)}.`);
+    return undefined;
+  };
+  const oneOf = <T extends string>(path: string, value: unknown, allowed: readonly T[]) => {
+    if (value === undefined) return undefined;
+    if (typeof value === "string" && (allowed as readonly string[]).includes(value))
+      return value as T;
+    problems.push(
+      `${path}: expected one of ${allowed.map((item) => `"${item}"`).join(", ")}, got ${JSON.stringify(value)}.`,
+    );
+    return undefined;
+  };
+  return { problems, string, strings, record, boolean, positive, oneOf };
+}
+
+type Reader = ReturnType<typeof createReader>;
+
+const SERVER_KEYS = [
+  "type",
+  "command",
+  "args",
+  "env",
+  "cwd",
+  "url",
+  "headers",
+  "enabled",
+  "disabled",
+  "profile",
+  "catalog",
+  "lazy",
+  "defer",
+  "neverDefer",
+  "callTimeoutMs",
+];
+const TOP_KEYS = [
+  "servers",
+  "mcpServers",
+  "mode",
+  "naming",
+  "profile",
+  "pinTools",
+  "approvals",
+  "budget",
+];
+const BUDGET_KEYS = ["perToolResult", "totalResults", "toolDefinitions"];
+
+/** Reports a key close to a known one as the typo it is likely to be (`comand`). Other unknown
+ * keys pass: a config shared with Claude, Cursor or VS Code carries those clients' own keys. */
+function checkKeys(read: Reader, path: string, raw: Json, known: readonly string[]): void {
+  for (const key of Object.keys(raw)) {
+    if (known.includes(key)) continue;
+    const [closest] = suggestNames(key, known, { max: 1 });
+    if (closest) read.problems.push(`${path}${key}: unknown key; did you mean "${closest}"?`);
+  }
+}
+
+function readServer(
+  read: Reader,
+  path: string,
+  raw: unknown,
+): { server?: UpstreamServerConfig; catalog?: string } {
+  if (!isObject(raw)) {
+    read.problems.push(`${path}: expected an object with "command" or "url", got ${kind(raw)}.`);
+    return {};
+  }
+  checkKeys(read, `${path}.`, raw, SERVER_KEYS);
+  const type = read.oneOf(`${path}.type`, raw.type, [
+    "stdio",
+    "http",
+    "streamable-http",
+    "sse",
+  ] as const);
+  const disabled = read.boolean(`${path}.disabled`, raw.disabled);
+  const enabled =
+    read.boolean(`${path}.enabled`, raw.enabled) ??
+    (disabled === undefined ? undefined : !disabled);
+  const profile =
+    typeof raw.profile === "string"
+      ? read.string(`${path}.profile`, raw.profile)
+      : read.strings(`${path}.profile`, raw.profile);
+  const catalog = read.string(`${path}.catalog`, raw.catalog);
+  const lazy = read.boolean(`${path}.lazy`, raw.lazy);
+  if (lazy && catalog === undefined) {
+    read.problems.push(
+      `${path}.lazy: a lazy server needs "catalog", the file of its tools; write one with "toolsift dump --config FILE".`,
+    );
+  }
+  const common = {
+    ...(enabled !== undefined ? { enabled } : {}),
+    ...optional(
+      "defer",
+      read.oneOf<DeferPolicy>(`${path}.defer`, raw.defer, ["never", "auto", "always"]),
+    ),
+    ...optional("neverDefer", read.strings(`${path}.neverDefer`, raw.neverDefer)),
+    ...optional("profile", profile),
+    ...optional("callTimeoutMs", read.positive(`${path}.callTimeoutMs`, raw.callTimeoutMs)),
+    ...optional("lazy", lazy),
+  };
+  const command = read.string(`${path}.command`, raw.command);
+  const url = read.string(`${path}.url`, raw.url);
+  if (command !== undefined && url !== undefined) {
+    read.problems.push(
+      `${path}: has both "command" and "url"; keep "command" for a local server or "url" for a remote one.`,
+    );
+    return {};
+  }
+  if (command !== undefined) {
+    if (type !== undefined && type !== "stdio")
+      read.problems.push(`${path}.type: "${type}" needs "url", not "command".`);
+    const server = {
+      ...common,
+      command,
+      ...optional("args", read.strings(`${path}.args`, raw.args)),
+      ...optional("env", read.record(`${path}.env`, raw.env)),
+      ...optional("cwd", read.string(`${path}.cwd`, raw.cwd)),
+    };
+    return { server, ...optional("catalog", catalog) };
+  }
+  if (url !== undefined) {
+    if (!/^https?:\/\/[^/]/.test(url))
+      read.problems.push(
+        `${path}.url: expected an http:// or https:// address, got ${JSON.stringify(url)}.`,
+      );
+    if (type === "stdio") read.problems.push(`${path}.type: "stdio" needs "command", not "url".`);
+    const server = {
+      ...common,
+      url,
+      ...optional("headers", read.record(`${path}.headers`, raw.headers)),
+      ...optional("auth", readUpstreamAuth(read, `${path}.auth`, raw.auth)),
+      ...(type === "sse"
+        ? { transport: "sse" as const }
+        : type
+          ? { transport: "http" as const }
+          : {}),
+    };
+    return { server, ...optional("catalog", catalog) };
+  }
+  read.problems.push(
+    `${path}: needs "command" (a local server started over stdio) or "url" (a remote server).`,
+  );
+  return {};
+}
+
+/** A server's `auth` block (`docs/auth.md`): `false`, or the OAuth client settings. */
+function readUpstreamAuth(
+  read: Reader,
+  path: string,
+  raw: unknown,
+): UpstreamAuthConfig | false | undefined {
+  if (raw === undefined || raw === false) return raw;
+  if (!isObject(raw)) {
+    read.problems.push(
+      `${path}: expected false or an object (clientId, scope, …), got ${kind(raw)}.`,
+    );
+    return undefined;
+  }
+  const known = new Set<string>(AUTH_KEYS);
+  for (const key of Object.keys(raw)) {
+    if (!known.has(key)) {
+      read.problems.push(`${path}.${key}: unknown; the auth settings are ${AUTH_KEYS.join(", ")}.`);
+    }
+  }
+  const grant = read.oneOf(`${path}.grant`, raw.grant, [
+    "authorization_code",
+    "client_credentials",
+  ] as const);
+  type TextKey = "clientId" | "clientSecret" | "clientMetadataUrl" | "scope" | "privateKey";
+  const text = <K extends TextKey | "signingAlgorithm" | "clientName">(key: K) =>
+    optional(key, read.string(`${path}.${key}`, raw[key]));
+  const auth: UpstreamAuthConfig = {
+    ...optional("grant", grant),
+    ...text("clientId"),
+    ...text("clientSecret"),
+    ...text("clientMetadataUrl"),
+    ...text("scope"),
+    ...text("privateKey"),
+    ...text("signingAlgorithm"),
+    ...text("clientName"),
+    ...optional("redirectPort", read.positive(`${path}.redirectPort`, raw.redirectPort)),
+  };
+  if (
+    grant === "client_credentials" &&
+    (!auth.clientId || (!auth.clientSecret && !auth.privateKey))
+  ) {
+    read.problems.push(
+      `${path}: "client_credentials" needs "clientId" and "clientSecret" (or "privateKey").`,
+    );
+  }
+  if (auth.clientMetadataUrl !== undefined && !auth.clientMetadataUrl.startsWith("https://")) {
+    read.problems.push(`${path}.clientMetadataUrl: must be an https:// address.`);
+  }
+  return auth;
+}
+
+const AUTH_KEYS = [
+  "grant",
+  "clientId",
+  "clientSecret",
+  "clientMetadataUrl",
+  "scope",
+  "privateKey",
+  "signingAlgorithm",
+  "redirectPort",
+  "clientName",
+] as const;
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+/**
+ * Checks a config document. `problems` lists every problem with its path; `config` is usable
+ * only when `problems` is empty.
+ */
+export function parseGatewayConfig(
+  document: unknown,
+  context: VariableContext,
+): { config: GatewayConfig; problems: string[] } {
+  const read = createReader(context);
+  const config: GatewayConfig = { servers: {}, catalogs: {} };
+  if (!isObject(document)) {
+    read.problems.push(
+      `(top level): expected an object with "servers" (or "mcpServers"), got ${kind(document)}.`,
+    );
+    return { config, problems: read.problems };
+  }
+  checkKeys(read, "", document, TOP_KEYS);
+  const sources = (["servers", "mcpServers"] as const).filter((key) => document[key] !== undefined);
+  if (sources.length === 0) {
+    read.problems.push(
+      `servers: missing; write {"servers": {"NAME": {"command": "npx", "args": [...]}}} (a Claude/Cursor "mcpServers" object works too).`,
+    );
+  }
+  for (const key of sources) {
+    const servers = document[key];
+    if (!isObject(servers)) {
+      read.problems.push(`${key}: expected an object of servers by name, got ${kind(servers)}.`);
+      continue;
+    }
+    for (const [name, raw] of Object.entries(servers)) {
+      const path = `${key}.${name}`;
+      if (!/^[A-Za-z0-9_-]{1,64}$/.test(name)) {
+        read.problems.push(
+          `${path}: server names are 1–64 letters, digits, "_" or "-"; rename it.`,
+        );
+      } else if (config.servers[name] !== undefined) {
+        read.problems.push(`${path}: "${name}" is also defined under "servers"; keep one.`);
+      }
+      const { server, catalog } = readServer(read, path, raw);
+      if (server) config.servers[name] = server;
+      if (catalog !== undefined) config.catalogs[name] = { file: catalog, at: `${path}.catalog` };
+    }
+  }
+  const mode = read.oneOf<GatewayMode>("mode", document.mode, ["bridge", "reveal", "direct"]);
+  const naming = read.oneOf<NamingOption>("naming", document.naming, ["prefixed", "bare"]);
+  const profile = read.string("profile", document.profile);
+  Object.assign(
+    config,
+    optional("pinTools", read.boolean("pinTools", document.pinTools)),
+    optional("approvals", read.string("approvals", document.approvals)),
+    optional("mode", mode),
+    optional("naming", naming),
+    optional("profile", profile),
+  );
+  if (document.budget !== undefined) {
+    if (!isObject(document.budget))
+      read.problems.push(`budget: expected an object, got ${kind(document.budget)}.`);
+    else {
+      const budget = document.budget;
+      checkKeys(read, "budget.", budget, BUDGET_KEYS);
+      config.budget = {
+        ...optional("perToolResult", read.positive("budget.perToolResult", budget.perToolResult)),
+        ...optional("totalResults", read.positive("budget.totalResults", budget.totalResults)),
+        ...optional(
+          "toolDefinitions",
+          read.positive("budget.toolDefinitions", budget.toolDefinitions),
+        ),
+      };
+    }
+  }
+  return { config, problems: read.problems };
+}

@@ -1,0 +1,77 @@
+/**
+ * The v1 SDK transport to one upstream (stdio child, streamable HTTP or legacy SSE), and the
+ * paged `tools/list` every connection (v1 or the modern v2 one) is read with.
+ */
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import {
+  getDefaultEnvironment,
+  StdioClientTransport,
+} from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { deserializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { MCPLogEntry, UpstreamServerConfig } from "../types.js";
+import { boundStdioReads } from "./bound-stdio-reads.js";
+import type { ModernConnection } from "./modern-upstream.js";
+
+const MAX_PAGES = 1_000;
+
+/** A transport to `config`; a stdio child's stderr goes to `log`, never to stdout. An HTTP
+ * transport logs in through `authProvider` when the server answers 401. */
+export function createUpstreamTransport(
+  name: string,
+  config: UpstreamServerConfig,
+  useSse: boolean,
+  log: (entry: MCPLogEntry) => void,
+  authProvider?: OAuthClientProvider,
+): Transport {
+  if ("command" in config) {
+    const stdio = new StdioClientTransport({
+      command: config.command,
+      args: [...(config.args ?? [])],
+      env: { ...getDefaultEnvironment(), ...config.env },
+      ...(config.cwd !== undefined ? { cwd: config.cwd } : {}),
+      stderr: "pipe",
+    });
+    boundStdioReads(stdio, name, log, deserializeMessage);
+    // the upstream's own stderr goes to our log, never to stdout (which may be the MCP stream)
+    stdio.stderr?.on("data", (chunk: Buffer) => {
+      for (const line of chunk.toString("utf8").split("\n")) {
+        if (line.trim() !== "") log({ level: "debug", server: name, message: line });
+      }
+    });
+    return stdio;
+  }
+  const init = {
+    requestInit: { headers: { ...config.headers } },
+    ...(authProvider ? { authProvider } : {}),
+  };
+  return useSse
+    ? new SSEClientTransport(new URL(config.url), init)
+    : new StreamableHTTPClientTransport(new URL(config.url), init);
+}
+
+/** Every page of `tools/list`; a server that repeats a cursor stops the loop. */
+export async function listAllTools(
+  connected: Client | ModernConnection,
+  timeout: number,
+): Promise<Tool[]> {
+  const tools: Tool[] = [];
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page += 1) {
+    const result =
+      connected instanceof Client
+        ? await connected.listTools(cursor === undefined ? {} : { cursor }, { timeout })
+        : await connected.listTools(cursor, timeout);
+    tools.push(...result.tools);
+    cursor = result.nextCursor;
+    // a server that repeats a cursor would page forever
+    if (cursor === undefined || seen.has(cursor)) break;
+    seen.add(cursor);
+  }
+  return tools;
+}

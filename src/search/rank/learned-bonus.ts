@@ -1,0 +1,147 @@
+/**
+ * The learned step of a keyword query, after the lexical top k is scored: a tool whose learned
+ * words (what sessions searched before calling it) hold the query's words gains a bounded share
+ * of the best lexical score. It can reorder close candidates and bring up a tool the query's
+ * words miss, but a tool that shares almost nothing with the query lexically never passes a
+ * strong lexical match.
+ */
+
+import { groupBit } from "../query/coverage-table.js";
+import type { QueryPlan } from "../query/query-terms.js";
+import type { LearnedField } from "../store/learned-field.js";
+import { confidenceOf } from "./confidence.js";
+import type { ScoreScratch } from "./score-query.js";
+
+const NO_MATCH = { bits: 0, nameMatch: false };
+
+/** A learned word the tool's text already contains counts this share (measured: eval-learning.ts). */
+export const LEXICAL_OVERLAP = 0.5;
+/** Below a strong lexical first hit, a learned-only tool stays at most this share of its score. */
+export const UNDER_STRONG = 0.95;
+
+/** What the learned step added to one document, for explanations and confidence. */
+export interface LearnedMatch {
+  /** Added to the score. */
+  bonus: number;
+  /** The query groups matched through learned words, as mask bits. */
+  bits: number;
+  /** Each matched learned word and its part of `bonus`. */
+  words: { word: string; group: number; score: number }[];
+}
+
+/** Where the learned step looks and what it may raise. */
+export interface LearnedCandidates {
+  field: LearnedField;
+  idOf: (name: string) => number;
+  /** True when `doc` may be raised (not excluded, passes the filters). */
+  allowed: (doc: number) => boolean;
+  /** The query groups `doc` contains lexically (a word or its inflections, as mask bits) and
+   * whether one is in its name (`matchOf`). */
+  lexical: (doc: number) => { bits: number; nameMatch: boolean };
+  /** The best lexical document, or -1. */
+  first: number;
+}
+
+/**
+ * Adds `weight × best × share` to each document with learned words of the query, where share is
+ * the query's word weight they hold (each word times its evidence weight, at most 1). Returns the
+ * raised documents (to re-offer to the top k) and what each gained.
+ */
+export function addLearnedBonuses(
+  scratch: ScoreScratch,
+  best: number,
+  plan: QueryPlan,
+  weight: number,
+  candidates: LearnedCandidates,
+): { raised: number[]; learned: Map<number, LearnedMatch> } {
+  const learned = new Map<number, LearnedMatch>();
+  let total = 0;
+  for (const group of plan.groups) total += group.weight;
+  if (total <= 0 || weight <= 0) return { raised: [], learned };
+  // with no lexical match at all, learned words still rank among themselves
+  const reference = best > 0 ? best : 1;
+  plan.groups.forEach((group, index) => {
+    const holders = candidates.field.lookup(group.token, candidates.idOf);
+    if (holders === undefined) return;
+    const rarity = learnedRarity(holders.count, candidates.field.size);
+    for (const { doc, weight: evidence } of holders.list) {
+      const part = (weight * reference * group.weight * evidence * rarity) / total;
+      const match = learned.get(doc) ?? { bonus: 0, bits: 0, words: [] };
+      match.bonus += part;
+      match.bits = (match.bits | groupBit(index)) >>> 0;
+      match.words.push({ word: group.token, group: index, score: part });
+      learned.set(doc, match);
+    }
+  });
+  // a learned word the tool's own text already holds counts half: the field's news is the
+  // vocabulary the tool lacks ("open" for create_issue); in full, a learned "diagram" lifted
+  // generate_flow_diagram over generate_sankey_chart for "sankey diagram"
+  const matches = new Map<number, { bits: number; nameMatch: boolean }>();
+  // a document the query did not score contains none of its words: no lookups needed
+  const lexical = (doc: number) => {
+    if (!scratch.scored(doc)) return NO_MATCH;
+    let match = matches.get(doc);
+    if (match === undefined) {
+      match = candidates.lexical(doc);
+      matches.set(doc, match);
+    }
+    return match;
+  };
+  const level = (doc: number) => {
+    const match = lexical(doc);
+    return confidenceOf(plan, match.bits, match.nameMatch).level;
+  };
+  for (const [doc, match] of learned) {
+    const bits = lexical(doc).bits;
+    match.bonus = 0;
+    for (const word of match.words) {
+      if ((bits & groupBit(word.group)) !== 0) word.score *= LEXICAL_OVERLAP;
+      match.bonus += word.score;
+    }
+  }
+  const { score, mask, stamp } = scratch;
+  const strongFirst = candidates.first >= 0 && level(candidates.first) === "strong";
+  const raised: number[] = [];
+  for (const [doc, match] of learned) {
+    if (!candidates.allowed(doc)) {
+      learned.delete(doc);
+      continue;
+    }
+    if (!scratch.scored(doc)) {
+      stamp[doc] = scratch.epoch;
+      score[doc] = 0;
+      // matched no query word lexically: no bits left over from an earlier query
+      mask[doc] = 0;
+    } else if ((score[doc] as number) < 0) {
+      learned.delete(doc);
+      continue;
+    }
+    const before = score[doc] as number;
+    let bonus = match.bonus;
+    if (bonus <= 0) {
+      learned.delete(doc);
+      continue;
+    }
+    if (strongFirst && doc !== candidates.first && level(doc) === "none") {
+      bonus = Math.max(0, Math.min(bonus, best * UNDER_STRONG - before));
+    }
+    if (bonus <= 0) {
+      learned.delete(doc);
+      continue;
+    }
+    const scale = match.bonus > 0 ? bonus / match.bonus : 0;
+    for (const word of match.words) word.score *= scale;
+    match.bonus = bonus;
+    score[doc] = before + bonus;
+    raised.push(doc);
+  }
+  return { raised, learned };
+}
+
+/**
+ * How much a learned word says about a tool, by how many tools learned it: 1 for a word one tool
+ * learned, falling as idf does towards words every learned tool holds ("list", "get").
+ */
+function learnedRarity(holders: number, tools: number): number {
+  return tools <= 1 ? 1 : Math.log(1 + tools / holders) / Math.log(1 + tools);
+}

@@ -1,0 +1,166 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { sharedDir } from "../../test/shared-dir.js";
+import type { ToolDefinition } from "../catalog/index.js";
+import { loadCatalogPaths } from "../catalog/node.js";
+import { ToolSearchIndex } from "./tool-search-index.js";
+
+function tool(name: string, description: string, server?: string): ToolDefinition {
+  return {
+    name,
+    description,
+    ...(server ? { server } : {}),
+    inputSchema: {
+      type: "object",
+      properties: { repo: { type: "string", description: "Repository name" } },
+    },
+  };
+}
+
+const TOOLS: ToolDefinition[] = [
+  tool("mcp__github__create_issue", "Create a new issue in a GitHub repository", "github"),
+  tool("mcp__github__list_issues", "List issues in a GitHub repository", "github"),
+  tool("mcp__gitlab__create_issue", "Create a new issue in a GitLab project", "gitlab"),
+  tool("mcp__slack__send_message", "Send a message to a Slack channel", "slack"),
+  tool("mcp__slack__list_channels", "List the channels of a Slack workspace", "slack"),
+  tool("screen_shot", "Take a screenshot of the current page"),
+  tool("read_file", "Read the contents of a file from disk"),
+];
+
+const QUERIES = [
+  "create a github issue",
+  "issue",
+  "send slack message",
+  "screenshot",
+  "server:github list",
+  "/issue$/",
+  "read_file",
+  "fle",
+  "channels -slack",
+];
+
+function built(tools: readonly ToolDefinition[]): ToolSearchIndex {
+  const index = new ToolSearchIndex();
+  index.addAll(tools);
+  return index;
+}
+
+function loaded(
+  tools: readonly ToolDefinition[],
+  snapshot: Uint8Array,
+): { index: ToolSearchIndex; warnings: string[] } {
+  const warnings: string[] = [];
+  const index = new ToolSearchIndex({ snapshot, onWarning: (message) => warnings.push(message) });
+  index.addAll(tools);
+  return { index, warnings };
+}
+
+function answers(index: ToolSearchIndex, queries: readonly string[]): unknown[] {
+  return queries.map((query) => [
+    index.rank(query, 10),
+    index.search(query, { limit: 5, explain: true }),
+  ]);
+}
+
+describe("index snapshots", () => {
+  it("loads to the same answers as a build, without a warning", () => {
+    const snapshot = built(TOOLS).exportSnapshot();
+    const { index, warnings } = loaded(TOOLS, snapshot);
+    expect(warnings).toEqual([]);
+    expect(answers(index, QUERIES)).toEqual(answers(built(TOOLS), QUERIES));
+    // the loaded index keeps working as an index: add, remove, replace
+    const extra = tool("delete_issue", "Delete an issue from a GitHub repository", "github");
+    for (const target of [index, built(TOOLS)]) {
+      target.add(extra);
+      target.remove("mcp__gitlab__create_issue");
+    }
+    const reference = built(TOOLS);
+    reference.add(extra);
+    reference.remove("mcp__gitlab__create_issue");
+    index.add(extra);
+    index.remove("mcp__gitlab__create_issue");
+    expect(answers(index, QUERIES)).toEqual(answers(reference, QUERIES));
+  });
+
+  it("round-trips an index with removed tools and free ids", () => {
+    const source = built(TOOLS);
+    source.remove("mcp__github__list_issues");
+    const snapshot = source.exportSnapshot();
+    const tools = TOOLS.filter((item) => item.name !== "mcp__github__list_issues");
+    const { index, warnings } = loaded(tools, snapshot);
+    expect(warnings).toEqual([]);
+    expect(answers(index, QUERIES)).toEqual(answers(source, QUERIES));
+    const extra = tool("list_pull_requests", "List pull requests in a repository", "github");
+    index.add(extra);
+    source.add(extra);
+    expect(answers(index, QUERIES)).toEqual(answers(source, QUERIES));
+  });
+
+  it("rebuilds with a warning naming why when the tools or settings differ", () => {
+    const snapshot = built(TOOLS).exportSnapshot();
+    const changed = TOOLS.map((item, position) =>
+      position === 0 ? { ...item, description: "Open a ticket" } : item,
+    );
+    const other = loaded(changed, snapshot);
+    expect(other.warnings).toHaveLength(1);
+    expect(other.warnings[0]).toMatch(/other tools/);
+    expect(answers(other.index, QUERIES)).toEqual(answers(built(changed), QUERIES));
+    const warnings: string[] = [];
+    const tuned = new ToolSearchIndex({
+      snapshot,
+      ranking: { k1: 0.9 },
+      onWarning: (message) => warnings.push(message),
+    });
+    tuned.addAll(TOOLS);
+    expect(warnings[0]).toMatch(/ranking settings/);
+  });
+
+  it("rebuilds cleanly from flipped bytes and truncations, never a wrong answer", () => {
+    const snapshot = built(TOOLS).exportSnapshot();
+    const expected = answers(built(TOOLS), QUERIES);
+    const damaged: Uint8Array[] = [];
+    // a flipped bit in every stretch of the snapshot: prefix, header, each section
+    const step = Math.max(1, Math.floor(snapshot.length / 97));
+    for (let at = 0; at < snapshot.length; at += step) {
+      const copy = snapshot.slice();
+      copy[at] = (copy[at] as number) ^ (1 << (at % 8));
+      damaged.push(copy);
+    }
+    for (const length of [0, 3, 15, 16, 40, Math.floor(snapshot.length / 2), snapshot.length - 1]) {
+      damaged.push(snapshot.slice(0, length));
+    }
+    damaged.push(new Uint8Array([...snapshot, 0, 0, 0, 0, 0, 0, 0, 0]));
+    for (const bytes of damaged) {
+      const { index, warnings } = loaded(TOOLS, bytes);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/^Saved search index not used: /);
+      expect(answers(index, QUERIES)).toEqual(expected);
+    }
+  });
+
+  it("reads a snapshot from a Buffer at an odd offset", () => {
+    const snapshot = built(TOOLS).exportSnapshot();
+    const pool = Buffer.alloc(snapshot.length + 3);
+    pool.set(snapshot, 3);
+    const { index, warnings } = loaded(TOOLS, pool.subarray(3));
+    expect(warnings).toEqual([]);
+    expect(answers(index, QUERIES)).toEqual(answers(built(TOOLS), QUERIES));
+  });
+
+  it("ranks the 20 real catalogs the same from a snapshot as from a build", async () => {
+    const { tools } = await loadCatalogPaths([path.join(sharedDir(), "catalogs")]);
+    expect(tools.length).toBeGreaterThan(1000);
+    const reference = built(tools);
+    const { index, warnings } = loaded(tools, reference.exportSnapshot());
+    expect(warnings).toEqual([]);
+    // queries from the tools' own words: every name and the first words of descriptions
+    const queries = tools
+      .filter((_, position) => position % 7 === 0)
+      .map((item) => (item.description ?? item.name).split(/\s+/).slice(0, 4).join(" "));
+    queries.push("create a github issue", "take a screenshot", "query the database");
+    for (const query of queries) {
+      expect(index.rank(query, 10), query).toEqual(reference.rank(query, 10));
+    }
+    expect(answers(index, queries.slice(0, 40))).toEqual(answers(reference, queries.slice(0, 40)));
+  });
+});
