@@ -35,6 +35,12 @@ export function logLevelFlag(level = "info"): number {
   return rank;
 }
 
+/** The command that logs in to `server` of the config at `configPath`. */
+export function loginCommand(server: string, configPath: string): string {
+  const quoted = /^[\w./-]+$/.test(configPath) ? configPath : JSON.stringify(configPath);
+  return `toolsift auth login ${server} --config ${quoted}`;
+}
+
 /** Loads the config, connects its servers and returns the gateway's ToolSift; logs go to stderr. */
 export async function openGatewaySift(
   configPath: string,
@@ -55,6 +61,7 @@ export async function openGatewaySift(
     ...(config.naming ? { naming: config.naming } : {}),
     ...(config.profile ? { policy: { profile: config.profile } } : {}),
     ...(config.budget ? { budget: config.budget } : {}),
+    auth: { loginCommand: (server) => loginCommand(server, configPath) },
     waitForStart,
     // replicas: reveals go through the shared store
     ...(revealStore ? { disclosure: { store: revealStore } } : {}),

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { isToolsiftError } from "../errors.js";
 import { suggestNames } from "../internal/index.js";
 import { approveCommand, approveUsage } from "./commands/approve.js";
+import { authCommand, authUsage } from "./commands/auth.js";
 import { dumpCommand, dumpUsage } from "./commands/dump.js";
 import { evalCommand, evalUsage } from "./commands/eval.js";
 import { indexCommand, indexUsage } from "./commands/index-command.js";
@@ -64,6 +65,11 @@ export const commands: Record<string, Command> = {
     run: approveCommand,
     usage: approveUsage,
     summary: "approve MCP tools whose definitions changed (with pinTools in the gateway config)",
+  },
+  auth: {
+    run: authCommand,
+    usage: authUsage,
+    summary: "log in to MCP servers that ask for OAuth (login, status, logout)",
   },
   serve: {
     run: serveCommand,

@@ -19,6 +19,7 @@ import {
 import type { ToolSift } from "../create-toolsift.js";
 import { isToolsiftError, ToolsiftError } from "../errors.js";
 import { redactUrls } from "../internal/index.js";
+import type { UpstreamAuthOptions } from "./auth/upstream-auth.js";
 import { createUpstreamFeatures, type UpstreamFeatures } from "./features/upstream-features.js";
 import type { ElicitationHandler } from "./relay/answer-elicitation.js";
 import { callScope } from "./relay/call-scope.js";
@@ -54,6 +55,9 @@ export interface ConnectServersOptions {
    * use, or a gateway with no client connected); an accepted form gets the schema's defaults for
    * fields left out. Default: the server is told the user declined. */
   onElicitation?: ElicitationHandler;
+  /** How HTTP servers that ask for OAuth log in (`docs/auth.md`); default: logins from the file
+   * store under the user's config directory, `needs_login` until one is there. */
+  auth?: UpstreamAuthOptions;
 }
 
 /** The connected upstreams of one ToolSift. */
@@ -324,6 +328,7 @@ export async function connectServers(
         ...(options.startTimeoutMs !== undefined ? { startTimeoutMs: options.startTimeoutMs } : {}),
         ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}),
         ...(options.onElicitation ? { onElicitation: options.onElicitation } : {}),
+        ...(options.auth ? { auth: options.auth } : {}),
       }),
     );
     // known tools (a dump) make the server searchable before, or without, its first start

@@ -41,6 +41,7 @@ export async function createMCPToolSift(options: MCPToolSiftOptions): Promise<MC
     clientInfo,
     pins,
     onElicitation,
+    auth,
     waitForStart,
     ...siftOptions
   } = options;
@@ -65,6 +66,7 @@ export async function createMCPToolSift(options: MCPToolSiftOptions): Promise<MC
     ...(clientInfo !== undefined ? { clientInfo } : {}),
     ...(pins !== undefined ? { pins } : {}),
     ...(onElicitation !== undefined ? { onElicitation } : {}),
+    ...(auth !== undefined ? { auth } : {}),
     ...(waitForStart !== undefined ? { waitForStart } : {}),
   });
   // the facade checked the policy against an empty catalog: check it against the servers' tools

@@ -1,6 +1,19 @@
 // Owns: upstream MCP connections (stdio, streamable HTTP, SSE), their tools in a ToolSift, the gateway.
 // Must not import: cli. Loaded only through the `toolsift/mcp` subpath (it needs the optional MCP SDK).
 
+export {
+  type LoginOutcome,
+  type LoginUpstreamOptions,
+  loginUpstream,
+} from "./auth/login-upstream.js";
+export {
+  createTokenStore,
+  defaultTokenFile,
+  type StoredLogin,
+  type TokenStore,
+} from "./auth/token-store.js";
+export { NeedsLoginError, type UpstreamAuthOptions } from "./auth/upstream-auth.js";
+
 export type { VariableContext } from "./config/expand-variables.js";
 export {
   type GatewayConfig,

@@ -37,6 +37,33 @@ export interface HttpServerConfig extends UpstreamCommonOptions {
   /** `http` is streamable HTTP; `sse` the legacy HTTP+SSE transport; default `http`, falling
    * back to `sse` when the server rejects streamable HTTP. */
   transport?: "http" | "sse";
+  /** OAuth for this server (`docs/auth.md`). Default: a server that answers 401 is logged in to
+   * with dynamic registration (`toolsift auth login`); `false` turns OAuth off. A server with an
+   * `Authorization` header never uses OAuth. */
+  auth?: UpstreamAuthConfig | false;
+}
+
+/** How toolsift logs in to one HTTP upstream that asks for OAuth. */
+export interface UpstreamAuthConfig {
+  /** `authorization_code` (default): a user logs in with `toolsift auth login`;
+   * `client_credentials`: a machine client with `clientId` and `clientSecret` or `privateKey`. */
+  grant?: "authorization_code" | "client_credentials";
+  /** A client registered in advance with the authorization server; without one, toolsift uses
+   * `clientMetadataUrl` when the server supports it, else dynamic registration. */
+  clientId?: string;
+  clientSecret?: string;
+  /** An https URL of toolsift's client ID metadata document (used when the server supports it). */
+  clientMetadataUrl?: string;
+  /** Scopes to ask for (space-separated) when neither the server's 401 nor its metadata name any. */
+  scope?: string;
+  /** A PEM private key for `client_credentials` with `private_key_jwt`. */
+  privateKey?: string;
+  /** The JWS algorithm of `privateKey`; default RS256. */
+  signingAlgorithm?: string;
+  /** A fixed port for the login's loopback redirect (for servers that match it exactly). */
+  redirectPort?: number;
+  /** The client name shown on the consent screen; default "toolsift". */
+  clientName?: string;
 }
 
 export type UpstreamServerConfig = StdioServerConfig | HttpServerConfig;

@@ -124,6 +124,10 @@ async function openServedSift(
   );
 }
 
+/** A server that is up (not down, waiting for a login, or still starting in the background). */
+const isServing = (status: { server: string; state: string }, pending: readonly string[]) =>
+  status.state !== "down" && status.state !== "needs_login" && !pending.includes(status.server);
+
 /** The line on stderr saying what is served, and where. */
 function announceGateway(
   io: CliIO,
@@ -132,9 +136,7 @@ function announceGateway(
   url: string | undefined,
 ): void {
   const pending = sift.upstreams.notReady();
-  const ready = sift.upstreams
-    .status()
-    .filter((status) => status.state !== "down" && !pending.includes(status.server)).length;
+  const ready = sift.upstreams.status().filter((status) => isServing(status, pending)).length;
   io.stderr(
     `toolsift gateway (${mode} mode): ${sift.catalog.size} tools from ${ready} server(s)${pending.length > 0 ? `, ${pending.length} starting` : ""}${url ? ` at ${url}` : " on stdio"}\n`,
   );

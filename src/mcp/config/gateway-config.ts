@@ -6,7 +6,7 @@
 import type { DeferPolicy } from "../../catalog/index.js";
 import { suggestNames } from "../../internal/index.js";
 import type { NamingOption } from "../tools/upstream-names.js";
-import type { UpstreamServerConfig } from "../types.js";
+import type { UpstreamAuthConfig, UpstreamServerConfig } from "../types.js";
 import { expandVariables, type VariableContext } from "./expand-variables.js";
 
 /** How the gateway shows tools to its clients. */
@@ -210,6 +210,7 @@ function readServer(
       ...common,
       url,
       ...optional("headers", read.record(`${path}.headers`, raw.headers)),
+      ...optional("auth", readUpstreamAuth(read, `${path}.auth`, raw.auth)),
       ...(type === "sse"
         ? { transport: "sse" as const }
         : type
@@ -223,6 +224,69 @@ function readServer(
   );
   return {};
 }
+
+/** A server's `auth` block (`docs/auth.md`): `false`, or the OAuth client settings. */
+function readUpstreamAuth(
+  read: Reader,
+  path: string,
+  raw: unknown,
+): UpstreamAuthConfig | false | undefined {
+  if (raw === undefined || raw === false) return raw;
+  if (!isObject(raw)) {
+    read.problems.push(
+      `${path}: expected false or an object (clientId, scope, …), got ${kind(raw)}.`,
+    );
+    return undefined;
+  }
+  const known = new Set<string>(AUTH_KEYS);
+  for (const key of Object.keys(raw)) {
+    if (!known.has(key)) {
+      read.problems.push(`${path}.${key}: unknown; the auth settings are ${AUTH_KEYS.join(", ")}.`);
+    }
+  }
+  const grant = read.oneOf(`${path}.grant`, raw.grant, [
+    "authorization_code",
+    "client_credentials",
+  ] as const);
+  type TextKey = "clientId" | "clientSecret" | "clientMetadataUrl" | "scope" | "privateKey";
+  const text = <K extends TextKey | "signingAlgorithm" | "clientName">(key: K) =>
+    optional(key, read.string(`${path}.${key}`, raw[key]));
+  const auth: UpstreamAuthConfig = {
+    ...optional("grant", grant),
+    ...text("clientId"),
+    ...text("clientSecret"),
+    ...text("clientMetadataUrl"),
+    ...text("scope"),
+    ...text("privateKey"),
+    ...text("signingAlgorithm"),
+    ...text("clientName"),
+    ...optional("redirectPort", read.positive(`${path}.redirectPort`, raw.redirectPort)),
+  };
+  if (
+    grant === "client_credentials" &&
+    (!auth.clientId || (!auth.clientSecret && !auth.privateKey))
+  ) {
+    read.problems.push(
+      `${path}: "client_credentials" needs "clientId" and "clientSecret" (or "privateKey").`,
+    );
+  }
+  if (auth.clientMetadataUrl !== undefined && !auth.clientMetadataUrl.startsWith("https://")) {
+    read.problems.push(`${path}.clientMetadataUrl: must be an https:// address.`);
+  }
+  return auth;
+}
+
+const AUTH_KEYS = [
+  "grant",
+  "clientId",
+  "clientSecret",
+  "clientMetadataUrl",
+  "scope",
+  "privateKey",
+  "signingAlgorithm",
+  "redirectPort",
+  "clientName",
+] as const;
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };

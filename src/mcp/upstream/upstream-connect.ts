@@ -4,6 +4,7 @@
  * client when the server speaks only the modern era (2026-07-28). What a connection sends
  * unasked (list_changed, log messages, resource and prompt notifications) goes to `hooks`.
  */
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -44,6 +45,12 @@ export interface ConnectHooks {
   onNotification: (notification: ServerNotification) => void;
   /** Hears each transport as soon as it exists, so an abandoned start can close it. */
   opened: (close: () => Promise<void>) => void;
+  /** OAuth for an HTTP server that answers 401 (`src/mcp/auth/`). */
+  authProvider?: OAuthClientProvider;
+  /** Runs the first connect again after an interactive login it started; default: once. */
+  retrying?: <T>(attempt: () => Promise<T>) => Promise<T>;
+  /** True when `error` means a user must log in: no fallback is tried then. */
+  loginNeeded?: (error: unknown) => boolean;
 }
 
 /** The SDK object a connection's requests go through (for paging `tools/list`). */
@@ -65,9 +72,13 @@ export const pidOf = (connection: UpstreamConnection | undefined): number | unde
 /** Connects by the first way that works; rejects with the last way's error. */
 export async function openConnection(hooks: ConnectHooks): Promise<UpstreamConnection> {
   const { config, log, name } = hooks;
+  const retrying = hooks.retrying ?? ((attempt) => attempt());
   try {
-    return await connectV1(hooks, !("command" in config) && config.transport === "sse");
+    return await retrying(() =>
+      connectV1(hooks, !("command" in config) && config.transport === "sse"),
+    );
   } catch (error) {
+    if (hooks.loginNeeded?.(error)) throw error;
     if (refusedLegacy(error)) return await connectModernEra(hooks);
     // servers from before streamable HTTP answer its POST with 4xx: try the legacy transport
     const status = (error as { code?: unknown }).code;
@@ -81,7 +92,13 @@ export async function openConnection(hooks: ConnectHooks): Promise<UpstreamConne
 async function connectV1(hooks: ConnectHooks, useSse: boolean): Promise<UpstreamConnection> {
   const client = new Client(hooks.clientInfo, { capabilities: RELAYED_CAPABILITIES });
   installClientRelay(client, hooks.serverRequests);
-  const transport = createUpstreamTransport(hooks.name, hooks.config, useSse, hooks.log);
+  const transport = createUpstreamTransport(
+    hooks.name,
+    hooks.config,
+    useSse,
+    hooks.log,
+    hooks.authProvider,
+  );
   hooks.opened(() => transport.close());
   const connection: UpstreamConnection = { kind: "v1", client, transport };
   client.onclose = () => hooks.onClose(connection);

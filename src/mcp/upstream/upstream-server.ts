@@ -18,6 +18,11 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { ToolResult } from "../../catalog/index.js";
+import {
+  createUpstreamAuth,
+  type UpstreamAuth,
+  type UpstreamAuthOptions,
+} from "../auth/upstream-auth.js";
 import type { ElicitationHandler } from "../relay/answer-elicitation.js";
 import type { UpstreamProgress } from "../relay/call-scope.js";
 import { createServerRequestRelay } from "../relay/client-relay.js";
@@ -64,6 +69,9 @@ export interface UpstreamServerOptions {
    * default 30,000. */
   startTimeoutMs?: number;
   clientInfo?: { name: string; version: string };
+  /** How an HTTP server that asks for OAuth logs in (`docs/auth.md`); default: logins from the
+   * file store, `needs_login` until there is one. */
+  auth?: UpstreamAuthOptions;
 }
 
 /** A running (or runnable) upstream. */
@@ -119,6 +127,10 @@ interface UpstreamRun {
   readonly hooks: Omit<ConnectHooks, "opened">;
   readonly callTimeoutMs: number;
   readonly startTimeoutMs: number;
+  /** The OAuth of an HTTP server, or the config problem that stops it from starting. */
+  readonly login: Login;
+  /** Stops watching the token store for a login. */
+  stopWatching: (() => void) | undefined;
   /** The open connection: set from the handshake on (so a listing can read its instructions). */
   connection: UpstreamConnection | undefined;
   /** The start under way, which concurrent callers share. */
@@ -129,6 +141,41 @@ interface UpstreamRun {
   progressCalls: number;
   /** The connection whose first `list_changed` was logged at info level. */
   announcedFor: UpstreamConnection | undefined;
+}
+
+/** The auth of an HTTP upstream, or the config problem that stops it from starting. */
+interface Login {
+  auth?: UpstreamAuth;
+  problem?: string;
+}
+
+function createLogin(
+  name: string,
+  config: UpstreamServerConfig,
+  options: UpstreamAuthOptions | undefined,
+): Login {
+  if ("command" in config) return {};
+  try {
+    const auth = createUpstreamAuth(name, config, options);
+    return auth ? { auth } : {};
+  } catch (error) {
+    return { problem: (error as Error).message };
+  }
+}
+
+/** Runs `attempt`, finishing an interactive login it started and running it once more. */
+const retryingLogin = <T>(run: UpstreamRun, attempt: () => Promise<T>): Promise<T> =>
+  run.login.auth ? run.login.auth.retrying(attempt) : attempt();
+
+/** A login ran out (refresh refused) mid-session: the server waits for a new one. */
+function loggedOut(run: UpstreamRun, needed: string): void {
+  if (run.life.state !== "ready") return;
+  const connection = run.connection;
+  run.connection = undefined;
+  run.life.advance("needsLogin");
+  run.lastError = needed;
+  run.log({ level: "warn", server: run.name, message: needed });
+  if (connection) void closeConnection(connection);
 }
 
 const publish = (run: UpstreamRun, tools: readonly Tool[]) => {
@@ -183,7 +230,9 @@ async function connectAndList(run: UpstreamRun): Promise<void> {
       opened: (close) => opened.push(close),
     });
     run.connection = connection;
-    publish(run, await listAllTools(sdkOf(connection), run.startTimeoutMs));
+    // a step-up (401 on tools/list) finishes an interactive login too, like the handshake's
+    const list = () => listAllTools(sdkOf(connection), run.startTimeoutMs);
+    publish(run, await retryingLogin(run, list));
   })();
   try {
     await Promise.race([work, limit]);
@@ -199,14 +248,18 @@ async function connectAndList(run: UpstreamRun): Promise<void> {
 }
 
 /** One start (first or restart): `starting`/`restarting` → `ready`, or `down` with the reason. */
-async function startOnce(run: UpstreamRun, event: "start" | "restart"): Promise<void> {
+async function startOnce(run: UpstreamRun, event: "start" | "restart" | "loggedIn"): Promise<void> {
   run.life.advance(event);
   try {
+    if (run.login.problem !== undefined) throw new Error(run.login.problem);
+    await run.login.auth?.prepare();
     await connectAndList(run);
   } catch (error) {
     if (run.life.state === "closed") throw new Error(`Server "${run.name}" is closed.`);
-    run.lastError = upstreamErrorText(run.name, run.config, error, "start");
-    run.life.advance("failed");
+    const needed = run.login.auth?.loginNeeded(error);
+    run.lastError = needed ?? upstreamErrorText(run.name, run.config, error, "start");
+    // no restart brings back a server that needs a login: a login does (`loggedIn`)
+    run.life.advance(needed === undefined ? "failed" : "needsLogin");
     throw new Error(run.lastError, { cause: error });
   }
   if (run.life.state === "closed") {
@@ -226,14 +279,9 @@ function start(run: UpstreamRun): Promise<void> {
   const { state } = run.life;
   if (state === "ready") return Promise.resolve();
   if (state === "closed") return Promise.reject(new Error(`Server "${run.name}" is closed.`));
-  if (state === "needs_login") {
-    return Promise.reject(
-      new Error(
-        `Server "${run.name}" needs a login; log in (see the gateway log), then call it again.`,
-      ),
-    );
-  }
-  run.starting ??= startOnce(run, state === "down" ? "restart" : "start").finally(() => {
+  // in needs_login a start looks for a login again (one may be stored before the watcher sees it)
+  const event = state === "down" ? "restart" : state === "needs_login" ? "loggedIn" : "start";
+  run.starting ??= startOnce(run, event).finally(() => {
     run.starting = undefined;
   });
   return run.starting;
@@ -297,6 +345,11 @@ function sendCall(
 /** The result a failed call returns: what happened, to which tool, and what to do. */
 function callFailure(run: UpstreamRun, tool: string, error: unknown): ToolResult {
   const { name } = run;
+  const needed = run.login.auth?.loginNeeded(error);
+  if (needed !== undefined) {
+    loggedOut(run, needed);
+    return errorResult(needed);
+  }
   const tooLarge = isTooLarge(error);
   if (tooLarge) return errorResult(tooLargeText(name, `tools/call "${tool}"`, tooLarge));
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
@@ -332,7 +385,8 @@ async function callTool(
   try {
     const result = await run.relays.during(
       relay,
-      () => sendCall(run, connection, tool, args, signal, progress?.report),
+      () =>
+        retryingLogin(run, () => sendCall(run, connection, tool, args, signal, progress?.report)),
       signal,
     );
     run.gate.succeeded();
@@ -368,6 +422,11 @@ async function sendRequest<S extends z.ZodType>(
       signal,
     );
   } catch (error) {
+    const needed = run.login.auth?.loginNeeded(error);
+    if (needed !== undefined) {
+      loggedOut(run, needed);
+      throw new McpError(ErrorCode.InternalError, needed);
+    }
     // the upstream's own JSON-RPC errors (unknown resource, bad argument) pass through as is
     if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) throw error;
     throw new McpError(
@@ -383,6 +442,7 @@ function createRun(options: UpstreamServerOptions): UpstreamRun {
   const startTimeoutMs = options.startTimeoutMs ?? 30_000;
   // one limit per server, across its restarts: a flood of log lines is thinned and counted
   const passLog = limitLogMessages(name, (params) => options.onLogMessage?.(params));
+  const login = createLogin(name, config, options.auth);
   const run: UpstreamRun = {
     name,
     config,
@@ -406,9 +466,18 @@ function createRun(options: UpstreamServerOptions): UpstreamRun {
       onClose: (connection) => connectionLost(run, connection),
       onLogMessage: passLog,
       onNotification: (notification) => options.onNotification?.(notification),
+      ...(login.auth
+        ? {
+            authProvider: login.auth.provider,
+            retrying: login.auth.retrying.bind(login.auth),
+            loginNeeded: (error: unknown) => login.auth?.loginNeeded(error) !== undefined,
+          }
+        : {}),
     },
     callTimeoutMs: config.callTimeoutMs ?? 60_000,
     startTimeoutMs,
+    login,
+    stopWatching: undefined,
     connection: undefined,
     starting: undefined,
     toolCount: config.tools?.length ?? 0,
@@ -416,6 +485,10 @@ function createRun(options: UpstreamServerOptions): UpstreamRun {
     progressCalls: 0,
     announcedFor: undefined,
   };
+  // a login written while the server waits for one brings it up, without a call or a restart
+  run.stopWatching = login.auth?.onLogin(() => {
+    if (run.life.state === "needs_login") start(run).catch(() => undefined);
+  });
   return run;
 }
 
@@ -457,6 +530,8 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
     pid: () => pidOf(run.connection),
     async close() {
       run.life.advance("close");
+      run.stopWatching?.();
+      await run.login.auth?.close();
       const connection = run.connection;
       run.connection = undefined;
       if (connection) await closeConnection(connection);

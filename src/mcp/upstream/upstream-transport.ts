@@ -2,6 +2,7 @@
  * The v1 SDK transport to one upstream (stdio child, streamable HTTP or legacy SSE), and the
  * paged `tools/list` every connection (v1 or the modern v2 one) is read with.
  */
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import {
@@ -18,12 +19,14 @@ import type { ModernConnection } from "./modern-upstream.js";
 
 const MAX_PAGES = 1_000;
 
-/** A transport to `config`; a stdio child's stderr goes to `log`, never to stdout. */
+/** A transport to `config`; a stdio child's stderr goes to `log`, never to stdout. An HTTP
+ * transport logs in through `authProvider` when the server answers 401. */
 export function createUpstreamTransport(
   name: string,
   config: UpstreamServerConfig,
   useSse: boolean,
   log: (entry: MCPLogEntry) => void,
+  authProvider?: OAuthClientProvider,
 ): Transport {
   if ("command" in config) {
     const stdio = new StdioClientTransport({
@@ -42,7 +45,10 @@ export function createUpstreamTransport(
     });
     return stdio;
   }
-  const init = { requestInit: { headers: { ...config.headers } } };
+  const init = {
+    requestInit: { headers: { ...config.headers } },
+    ...(authProvider ? { authProvider } : {}),
+  };
   return useSse
     ? new SSEClientTransport(new URL(config.url), init)
     : new StreamableHTTPClientTransport(new URL(config.url), init);

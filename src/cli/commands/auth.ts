@@ -1,0 +1,118 @@
+import { spawn } from "node:child_process";
+import { parseCommand } from "../args.js";
+import type { CliIO } from "../io.js";
+import { loadMCP } from "../load-mcp.js";
+import { UsageError } from "../usage-error.js";
+
+export const authUsage = `Usage: toolsift auth login SERVER --config FILE [--no-browser]
+       toolsift auth status --config FILE
+       toolsift auth logout SERVER --config FILE
+
+login: connects to SERVER (an HTTP server of the config that asks for OAuth), opens the system
+browser at its authorization page (with --no-browser, or when no browser opens, prints the
+address to open) and waits on 127.0.0.1 for the redirect; the tokens are stored in
+$XDG_CONFIG_HOME/toolsift/tokens.json (default ~/.config/toolsift/tokens.json, mode 0600). A
+running gateway picks the login up without a restart.
+status: each HTTP server's login: logged in (and until when), no login, or OAuth off.
+logout: forgets SERVER's tokens and registration.`;
+
+const flags = {
+  config: { type: "string" },
+  "no-browser": { type: "boolean" },
+} as const;
+
+/** `toolsift auth`: log in to, list and log out of OAuth upstreams. */
+export async function authCommand(argv: readonly string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCommand(argv, flags);
+  const [action, server, extra] = positionals;
+  if (action !== "login" && action !== "status" && action !== "logout") {
+    throw new UsageError(
+      `Expected "login SERVER", "status" or "logout SERVER" after "auth"${action ? `, got "${action}"` : ""}.`,
+    );
+  }
+  if (!values.config) throw new UsageError("--config FILE is required: the gateway config.");
+  if (extra !== undefined || (action === "status" && server !== undefined)) {
+    throw new UsageError(`Unexpected argument "${extra ?? server}".`);
+  }
+  const mcp = await loadMCP();
+  const config = await mcp.loadGatewayConfig(values.config);
+  const store = mcp.createTokenStore();
+  if (action === "status") {
+    for (const [name, server] of Object.entries(config.servers)) {
+      if ("command" in server) continue;
+      const login = await store.get(name, server.url);
+      io.stdout(`${name.padEnd(20)} ${describeLogin(server, login)}\n`);
+    }
+    return 0;
+  }
+  if (server === undefined) throw new UsageError(`"auth ${action}" needs the SERVER name.`);
+  const chosen = config.servers[server];
+  if (chosen === undefined || "command" in chosen) {
+    const remote = Object.entries(config.servers)
+      .filter(([, entry]) => !("command" in entry))
+      .map(([name]) => name);
+    throw new UsageError(
+      `No HTTP server "${server}" in ${values.config}; HTTP servers: ${remote.join(", ") || "none"}.`,
+    );
+  }
+  if (action === "logout") {
+    const removed = await store.remove(server, chosen.url);
+    io.stdout(removed ? `Logged out of ${server}.\n` : `No login was stored for ${server}.\n`);
+    return 0;
+  }
+  const outcome = await mcp.loginUpstream(server, chosen, {
+    store,
+    openUrl: (url) => openInBrowser(url, io, values["no-browser"] === true),
+  });
+  const until = outcome.expiresAt ? `, token valid until ${isoMinute(outcome.expiresAt)}` : "";
+  io.stdout(`Logged in to ${server} (${outcome.tools} tools${until}).\n`);
+  return 0;
+}
+
+function isoMinute(at: number): string {
+  return `${new Date(at).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
+/** One status line; never a token, only whether there is one and until when. */
+function describeLogin(
+  server: { auth?: unknown; headers?: Readonly<Record<string, string>> },
+  login: { tokens?: Record<string, unknown>; expiresAt?: number; wantedScope?: string } | undefined,
+): string {
+  if (server.auth === false) return "OAuth off";
+  if (Object.keys(server.headers ?? {}).some((key) => key.toLowerCase() === "authorization")) {
+    return "fixed Authorization header";
+  }
+  if ((server.auth as { grant?: string } | undefined)?.grant === "client_credentials") {
+    return "client_credentials (no login needed)";
+  }
+  if (login?.tokens === undefined) return "no login";
+  const refresh = login.tokens.refresh_token !== undefined ? ", refreshable" : "";
+  const expiry =
+    login.expiresAt === undefined
+      ? ""
+      : login.expiresAt > Date.now()
+        ? `, access token until ${isoMinute(login.expiresAt)}`
+        : `, access token expired ${isoMinute(login.expiresAt)}`;
+  const stepUp = login.wantedScope ? `; needs a new login for scope "${login.wantedScope}"` : "";
+  return `logged in${expiry}${refresh}${stepUp}`;
+}
+
+/** Opens `url` in the system browser; prints it when asked to, or when that fails. */
+async function openInBrowser(url: URL, io: CliIO, printOnly: boolean): Promise<void> {
+  const print = () => io.stderr(`Open this address in a browser to log in:\n${url.href}\n`);
+  if (printOnly) return print();
+  const [command, args] =
+    process.platform === "darwin"
+      ? ["open", [url.href]]
+      : process.platform === "win32"
+        ? ["cmd", ["/c", "start", "", url.href]]
+        : ["xdg-open", [url.href]];
+  const opened = await new Promise<boolean>((resolve) => {
+    const child = spawn(command, args, { stdio: "ignore", detached: true });
+    child.once("error", () => resolve(false));
+    child.once("exit", (code) => resolve(code === 0));
+    child.unref();
+  });
+  if (opened) io.stderr("Opened the browser to log in; waiting for it to come back…\n");
+  else print();
+}

@@ -1,0 +1,371 @@
+/**
+ * OAuth for one HTTP upstream: the `OAuthClientProvider` the MCP SDK's transport asks for
+ * tokens, registration and redirects. The SDK runs the protocol (discovery from the 401,
+ * registration, PKCE, refresh, step-up); this file keeps what it leaves to the host: where
+ * logins are stored, and what a redirect means. In the gateway (passive) a redirect means the
+ * user must log in, so it fails with `NeedsLoginError`; in a login (interactive) it opens the
+ * browser and waits on the loopback listener for the code.
+ */
+import { randomBytes } from "node:crypto";
+import {
+  auth,
+  type OAuthClientProvider,
+  UnauthorizedError,
+} from "@modelcontextprotocol/sdk/client/auth.js";
+import {
+  ClientCredentialsProvider,
+  PrivateKeyJwtProvider,
+} from "@modelcontextprotocol/sdk/client/auth-extensions.js";
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { HttpServerConfig, UpstreamAuthConfig } from "../types.js";
+import { type LoopbackRedirect, startLoopbackRedirect } from "./loopback-redirect.js";
+import { createTokenStore, type StoredLogin, type TokenStore } from "./token-store.js";
+
+/** How upstreams log in; given to `createMCPToolSift({ auth })`. */
+export interface UpstreamAuthOptions {
+  /** Where logins are kept; default the file store under the user's config directory. */
+  store?: TokenStore;
+  /** Interactive login: opens the authorization URL (a browser, or a test that follows the
+   * redirect). Without it a server that needs a login is `needs_login` until one is stored. */
+  openUrl?: (url: URL, server: string) => void | Promise<void>;
+  /** The command a `needs_login` message names; default `toolsift auth login SERVER`. */
+  loginCommand?: (server: string) => string;
+}
+
+/** Thrown (inside the SDK's auth flow) when a server needs a user to log in. */
+export class NeedsLoginError extends Error {
+  readonly code = "needs_login";
+  constructor(
+    readonly server: string,
+    readonly command: string,
+  ) {
+    super(`Server "${server}" needs a login: run ${command}, then try again.`);
+  }
+}
+
+/** True when `error` or one of its causes is a `NeedsLoginError`. */
+export function findNeedsLogin(error: unknown): NeedsLoginError | undefined {
+  for (let current = error, depth = 0; current && depth < 8; depth += 1) {
+    if (current instanceof NeedsLoginError) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** The auth side of one upstream. */
+export interface UpstreamAuth {
+  readonly provider: OAuthClientProvider;
+  readonly loginCommand: string;
+  /** Starts the loopback listener of an interactive login; a no-op otherwise. */
+  prepare(): Promise<void>;
+  /** Runs `attempt`; when it fails because an interactive login was started, finishes the
+   * login (waits for the code, exchanges it) and runs it once more. */
+  retrying<T>(attempt: () => Promise<T>): Promise<T>;
+  /** The words for `error` when it means a user must log in (passive); else undefined. */
+  loginNeeded(error: unknown): string | undefined;
+  /** The store entry changed on disk (a login elsewhere): forget what was read. */
+  reload(): void;
+  /** Calls `listener` when a login is written to the store; returns the function that stops. */
+  onLogin(listener: () => void): () => void;
+  close(): Promise<void>;
+}
+
+const hasAuthorizationHeader = (config: HttpServerConfig) =>
+  Object.keys(config.headers ?? {}).some((key) => key.toLowerCase() === "authorization");
+
+/** The auth of `config`, or undefined when the server has OAuth off or a fixed Authorization. */
+export function createUpstreamAuth(
+  server: string,
+  config: HttpServerConfig,
+  options: UpstreamAuthOptions = {},
+): UpstreamAuth | undefined {
+  if (config.auth === false || hasAuthorizationHeader(config)) return undefined;
+  const settings: UpstreamAuthConfig = config.auth ?? {};
+  const loginCommand = (options.loginCommand ?? ((name) => `toolsift auth login ${name}`))(server);
+  if (settings.grant === "client_credentials") {
+    return machineAuth(server, settings, loginCommand);
+  }
+  return createCodeFlowAuth({
+    server,
+    url: config.url,
+    settings,
+    store: options.store ?? createTokenStore(),
+    loginCommand,
+    ...(options.openUrl ? { openUrl: options.openUrl } : {}),
+  });
+}
+
+/** `client_credentials`: the SDK's own providers; tokens live in memory and are fetched again. */
+function machineAuth(
+  server: string,
+  settings: UpstreamAuthConfig,
+  loginCommand: string,
+): UpstreamAuth {
+  if (settings.clientId === undefined || (!settings.clientSecret && !settings.privateKey)) {
+    throw new Error(
+      `Server "${server}": auth.grant "client_credentials" needs auth.clientId and auth.clientSecret or auth.privateKey in the config.`,
+    );
+  }
+  const common = {
+    clientId: settings.clientId,
+    clientName: settings.clientName ?? "toolsift",
+    ...(settings.scope ? { scope: settings.scope } : {}),
+  };
+  const provider = settings.privateKey
+    ? new PrivateKeyJwtProvider({
+        ...common,
+        privateKey: settings.privateKey,
+        algorithm: settings.signingAlgorithm ?? "RS256",
+      })
+    : new ClientCredentialsProvider({ ...common, clientSecret: settings.clientSecret as string });
+  return {
+    provider,
+    loginCommand,
+    prepare: async () => undefined,
+    retrying: (attempt) => attempt(),
+    loginNeeded: () => undefined,
+    reload: () => undefined,
+    onLogin: () => () => undefined,
+    close: async () => undefined,
+  };
+}
+
+interface CodeFlowOptions {
+  server: string;
+  url: string;
+  settings: UpstreamAuthConfig;
+  store: TokenStore;
+  loginCommand: string;
+  openUrl?: (url: URL, server: string) => void | Promise<void>;
+}
+
+const PASSIVE_REDIRECT = "http://127.0.0.1/callback";
+
+/** What one code flow knows between the SDK's calls to its provider. */
+interface CodeFlow {
+  readonly flow: CodeFlowOptions;
+  cached: Promise<StoredLogin> | undefined;
+  listener: LoopbackRedirect | undefined;
+  stored: StoredLogin;
+  verifier: string | undefined;
+  state: string | undefined;
+  pending: Promise<string> | undefined;
+}
+
+/** The stored login of the flow's server (read once until a save or a change on disk). */
+function loadLogin(cf: CodeFlow): Promise<StoredLogin> {
+  const { store, server, url } = cf.flow;
+  cf.cached ??= store.get(server, url).then((login) => login ?? { server, url });
+  return cf.cached;
+}
+
+async function saveLogin(cf: CodeFlow, change: (login: StoredLogin) => StoredLogin) {
+  await cf.flow.store.update(cf.flow.server, cf.flow.url, change);
+  cf.cached = undefined;
+}
+
+const needsLoginOf = (cf: CodeFlow) => new NeedsLoginError(cf.flow.server, cf.flow.loginCommand);
+
+function clientMetadataOf(settings: UpstreamAuthConfig, redirectUrl: string): OAuthClientMetadata {
+  return {
+    client_name: settings.clientName ?? "toolsift",
+    redirect_uris: [redirectUrl],
+    grant_types: ["authorization_code", "refresh_token"],
+    response_types: ["code"],
+    token_endpoint_auth_method: settings.clientSecret ? "client_secret_basic" : "none",
+    ...(settings.scope ? { scope: settings.scope } : {}),
+  };
+}
+
+/** The provider's client and token methods: the store, or a pre-registered client. */
+function clientMethods(cf: CodeFlow, redirectUrl: () => string) {
+  const { settings } = cf.flow;
+  return {
+    async clientInformation() {
+      if (settings.clientId !== undefined) {
+        return {
+          client_id: settings.clientId,
+          ...(settings.clientSecret ? { client_secret: settings.clientSecret } : {}),
+        };
+      }
+      return (await loadLogin(cf)).client as OAuthClientInformationMixed | undefined;
+    },
+    async saveClientInformation(information: OAuthClientInformationMixed) {
+      // a pre-registered client comes from the config every time
+      if (settings.clientId !== undefined) return;
+      const redirect = redirectUrl();
+      await saveLogin(cf, (login) => ({
+        ...login,
+        client: { ...information },
+        redirectUrl: redirect,
+      }));
+    },
+    async tokens() {
+      cf.stored = await loadLogin(cf);
+      return cf.stored.tokens as OAuthTokens | undefined;
+    },
+    async saveTokens(tokens: OAuthTokens) {
+      const now = Date.now();
+      await saveLogin(cf, ({ wantedScope: _, ...login }) => ({
+        ...login,
+        tokens: { ...tokens },
+        savedAt: now,
+        ...(tokens.expires_in !== undefined ? { expiresAt: now + tokens.expires_in * 1000 } : {}),
+      }));
+    },
+  };
+}
+
+type Scope = Parameters<NonNullable<OAuthClientProvider["invalidateCredentials"]>>[0];
+type Discovery = Awaited<ReturnType<NonNullable<OAuthClientProvider["discoveryState"]>>>;
+
+/** The provider's authorization methods: the redirect, PKCE, forgetting, discovery. */
+function authorizationMethods(cf: CodeFlow) {
+  return {
+    async redirectToAuthorization(authorizationUrl: URL) {
+      const { openUrl, server } = cf.flow;
+      if (!cf.listener || !openUrl) {
+        // the scope the server asked for is what the next login must request
+        const wanted = authorizationUrl.searchParams.get("scope");
+        if (wanted) await saveLogin(cf, (login) => ({ ...login, wantedScope: wanted }));
+        throw needsLoginOf(cf);
+      }
+      cf.pending = cf.listener.waitForCode(cf.state ?? "");
+      cf.pending.catch(() => undefined);
+      await openUrl(authorizationUrl, server);
+    },
+    saveCodeVerifier(codeVerifier: string) {
+      cf.verifier = codeVerifier;
+    },
+    codeVerifier() {
+      if (cf.verifier === undefined) throw needsLoginOf(cf);
+      return cf.verifier;
+    },
+    async invalidateCredentials(scope: Scope) {
+      if (scope === "verifier") {
+        cf.verifier = undefined;
+        return;
+      }
+      await saveLogin(cf, ({ tokens, client, discovery, ...login }) => ({
+        ...login,
+        ...(scope === "tokens" || scope === "all" ? {} : { tokens }),
+        ...(scope === "client" || scope === "all" ? {} : { client }),
+        ...(scope === "discovery" || scope === "all" ? {} : { discovery }),
+      }));
+    },
+    async discoveryState() {
+      const login = await loadLogin(cf);
+      // passive, nothing stored: only a login can help; no discovery or registration is tried
+      if (!cf.listener && login.tokens === undefined) throw needsLoginOf(cf);
+      return login.discovery as Discovery;
+    },
+    async saveDiscoveryState(discovery: NonNullable<Discovery>) {
+      await saveLogin(cf, (login) => ({ ...login, discovery: { ...discovery } }));
+    },
+  };
+}
+
+/** The SDK's `OAuthClientProvider` over one code flow. */
+function codeFlowProvider(cf: CodeFlow): OAuthClientProvider {
+  const { settings } = cf.flow;
+  const redirectUrl = () => String(cf.listener?.url ?? cf.stored.redirectUrl ?? PASSIVE_REDIRECT);
+  return {
+    get redirectUrl() {
+      return redirectUrl();
+    },
+    ...(settings.clientMetadataUrl ? { clientMetadataUrl: settings.clientMetadataUrl } : {}),
+    get clientMetadata(): OAuthClientMetadata {
+      return clientMetadataOf(settings, redirectUrl());
+    },
+    state: () => {
+      cf.state = randomBytes(16).toString("base64url");
+      return cf.state;
+    },
+    ...clientMethods(cf, redirectUrl),
+    ...authorizationMethods(cf),
+  };
+}
+
+/** Starts the loopback listener of an interactive login (a no-op when passive or started). */
+async function prepareListener(cf: CodeFlow): Promise<void> {
+  const { openUrl, settings, server } = cf.flow;
+  if (!openUrl || cf.listener) return;
+  const login = await loadLogin(cf);
+  const port = settings.redirectPort ?? portOf(login.redirectUrl);
+  cf.listener = await startLoopbackRedirect(port).catch(async (error) => {
+    if (settings.redirectPort !== undefined) {
+      throw new Error(
+        `Cannot listen on 127.0.0.1:${settings.redirectPort} (auth.redirectPort of "${server}") for the login: ${(error as Error).message}. Free the port or change auth.redirectPort.`,
+      );
+    }
+    // the registered redirect used another port: register again with the new one
+    if (login.client) await saveLogin(cf, ({ client: _, ...rest }) => rest);
+    return startLoopbackRedirect(0);
+  });
+}
+
+/** Authorization code + PKCE with logins kept in `store`. */
+function createCodeFlowAuth(flow: CodeFlowOptions): UpstreamAuth {
+  const cf: CodeFlow = {
+    flow,
+    cached: undefined,
+    listener: undefined,
+    stored: { server: flow.server, url: flow.url },
+    verifier: undefined,
+    state: undefined,
+    pending: undefined,
+  };
+  const provider = codeFlowProvider(cf);
+  return {
+    provider,
+    loginCommand: flow.loginCommand,
+    prepare: () => prepareListener(cf),
+    async retrying(attempt) {
+      try {
+        return await attempt();
+      } catch (error) {
+        const code = cf.pending;
+        cf.pending = undefined;
+        if (!(error instanceof UnauthorizedError) || code === undefined) throw error;
+        await auth(provider, { serverUrl: flow.url, authorizationCode: await code });
+        return attempt();
+      }
+    },
+    loginNeeded(error) {
+      const found = findNeedsLogin(error);
+      if (found) return found.message;
+      // the SDK gave up after a redirect it could not follow, or a refused step-up
+      const status = (error as { code?: unknown }).code;
+      if (error instanceof UnauthorizedError || status === 401 || status === 403) {
+        return needsLoginOf(cf).message;
+      }
+      return undefined;
+    },
+    reload() {
+      cf.cached = undefined;
+    },
+    onLogin(changed) {
+      return flow.store.onChange(() => {
+        cf.cached = undefined;
+        changed();
+      });
+    },
+    async close() {
+      await cf.listener?.close();
+      cf.listener = undefined;
+    },
+  };
+}
+
+function portOf(address: string | undefined): number {
+  if (address === undefined) return 0;
+  try {
+    return Number(new URL(address).port) || 0;
+  } catch {
+    return 0;
+  }
+}
