@@ -19,6 +19,7 @@ export const e2eFiles = [
   // the MCP conformance suite and its fixture servers
   "src/**/conformance.test.ts",
   "src/**/conformance-client.test.ts",
+  "src/**/conformance-auth.test.ts",
   "src/**/protocol-eras.test.ts",
   // the real npm MCP servers (server-everything, server-memory) as child processes
   "src/**/connect-servers.test.ts",
