@@ -1,5 +1,7 @@
 // `npm test`: the unit tests beside the code plus `test/`, without the slow files that
 // `npm run test:e2e` runs (listed in vitest.e2e.config.ts; `.ci/run` runs both).
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { defineConfig } from "vitest/config";
 import { e2eFiles } from "./vitest.e2e.config.js";
 
@@ -15,5 +17,7 @@ export default defineConfig({
     // against 32.5 with forks. Files stay isolated (isolate: false took 11.2 CPU s, but
     // module-level state would then leak between files).
     pool: "threads",
+    // the CLI keeps index snapshots in the user's cache folder: tests use their own
+    env: { XDG_CACHE_HOME: path.join(tmpdir(), "toolsift-test-cache") },
   },
 });

@@ -4,6 +4,8 @@
 // the features they cover keep fast unit tests in `npm test`. The list is chosen from measured
 // per-file durations (README, "Develop"); `vitest.config.ts` excludes exactly these files.
 import { readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import picomatch from "picomatch";
 import { defineConfig } from "vitest/config";
 
@@ -59,5 +61,7 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // the CLI keeps index snapshots in the user's cache folder: tests use their own
+    env: { XDG_CACHE_HOME: path.join(tmpdir(), "toolsift-test-cache") },
   },
 });
