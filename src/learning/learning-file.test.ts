@@ -12,12 +12,15 @@ describe("learning file", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "toolsift-learning-"));
     const file = path.join(dir, "nested", "learning.json");
     expect(readLearningFile(file)).toBeUndefined();
-    const evidence = new UsageEvidence({ minSessions: 1 });
+    // one fixed clock for both: learned weights decay with time, so two reads a millisecond apart
+    // differ in the tenth digit
+    const now = () => 1_700_000_000_000;
+    const evidence = new UsageEvidence({ minSessions: 1, now });
     evidence.record("type into the login field", tool, "s1");
     writeLearningFile(file, evidence.toJSON());
     // no temporary file is left beside it
     expect(readdirSync(path.dirname(file))).toEqual(["learning.json"]);
-    const copy = new UsageEvidence({ minSessions: 1 });
+    const copy = new UsageEvidence({ minSessions: 1, now });
     copy.load(readLearningFile(file));
     expect(copy.learnedWords()).toEqual(evidence.learnedWords());
     expect(eraseLearningFile(file)).toBe(true);

@@ -70,10 +70,12 @@ describe("UsageEvidence", () => {
   });
 
   it("round-trips through JSON, removes one word and erases everything", () => {
-    const evidence = new UsageEvidence({ minSessions: 2 });
+    // one fixed clock: weights decay with time, so two reads a millisecond apart would differ
+    const now = () => 1_700_000_000_000;
+    const evidence = new UsageEvidence({ minSessions: 2, now });
     for (const session of ["a", "b"])
       evidence.record("open new issue", tool("create_issue"), session);
-    const copy = new UsageEvidence({ minSessions: 2 });
+    const copy = new UsageEvidence({ minSessions: 2, now });
     copy.load(JSON.parse(JSON.stringify(evidence.toJSON())));
     expect(copy.learnedWords()).toEqual(evidence.learnedWords());
     // session ids are stored hashed, never as given
