@@ -33,10 +33,6 @@ const PENDING: Record<string, string> = {
     "being split by the disclosure-by-stage work (issue 27 deliverable 1)",
   "disclosure/reveal-store.ts:createMemoryRevealStore":
     "being split by the disclosure-by-stage work (issue 27 deliverable 1)",
-  "inspector/inspector-model.ts:createInspectorModel":
-    "to split here (one-idea branch ran out of time)",
-  "inspector/inspector-server.ts:startInspectorServer":
-    "to split here (one-idea branch ran out of time)",
   "mcp/config/gateway-config.ts:readServer":
     "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
   "mcp/connect-servers.ts:connectServers":
