@@ -18,12 +18,6 @@ const LIMIT = 80;
 
 /** `file:function` → why it is still long (who is splitting it). */
 const PENDING: Record<string, string> = {
-  "adapters/ai-sdk/create-ai-sdk-adapter.ts:createAISDKAdapter":
-    "to split here (one-idea branch ran out of time)",
-  "adapters/ai-sdk/create-ai-sdk-adapter.ts:session":
-    "to split here (one-idea branch ran out of time)",
-  "catalog/create-catalog.ts:createCatalog": "to split here (one-idea branch ran out of time)",
-  "catalog/locate-json-error.ts:locateJsonError": "to split here (one-idea branch ran out of time)",
   "cli/commands/report.ts:reportCommand": "to split here (one-idea branch ran out of time)",
   "create-toolsift.ts:createToolSift":
     "being split by the disclosure-by-stage work (issue 27 deliverable 1)",
