@@ -18,7 +18,6 @@ const LIMIT = 80;
 
 /** `file:function` → why it is still long (who is splitting it). */
 const PENDING: Record<string, string> = {
-  "cli/commands/report.ts:reportCommand": "to split here (one-idea branch ran out of time)",
   "create-toolsift.ts:createToolSift":
     "being split by the disclosure-by-stage work (issue 27 deliverable 1)",
   "disclosure/plan/decide-activation.ts:decideActivation":
