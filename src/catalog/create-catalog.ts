@@ -30,6 +30,78 @@ export interface CatalogOptions {
 
 type Listener = (change: CatalogChange) => void;
 
+/** Runs every listener on every change; one that throws does not stop the others. Without
+ * `onListenerError` the errors are rethrown together once all have run. */
+function deliverChanges(
+  listeners: readonly { listener: Listener }[],
+  changes: readonly CatalogChange[],
+  onListenerError: CatalogOptions["onListenerError"],
+): void {
+  const errors: unknown[] = [];
+  for (const change of changes) {
+    for (const { listener } of listeners) {
+      try {
+        listener(change);
+      } catch (error) {
+        if (onListenerError) onListenerError(error, change);
+        else errors.push(error);
+      }
+    }
+  }
+  if (errors.length > 0) {
+    const cause = errors.length === 1 ? errors[0] : new AggregateError(errors);
+    throw new ToolsiftError(
+      "internal",
+      `The catalog change was applied, but ${errors.length} change listener call(s) threw: ${String(
+        (errors[0] as Error)?.message ?? errors[0],
+      )}. Fix the listener, or pass onListenerError to createCatalog to handle listener errors.`,
+      { cause },
+    );
+  }
+}
+
+/** The catalog's change listeners. Each subscription is its own entry, so subscribing one function
+ * twice needs two unsubscribes. */
+function createListeners(onListenerError: CatalogOptions["onListenerError"]) {
+  let entries: readonly { listener: Listener }[] = [];
+  return {
+    subscribe(listener: Listener): () => void {
+      const entry = { listener };
+      entries = [...entries, entry];
+      return () => {
+        entries = entries.filter((other) => other !== entry);
+      };
+    },
+    deliver(changes: readonly CatalogChange[]): void {
+      // a snapshot, so a listener that unsubscribes (or subscribes) mid-delivery changes nothing now
+      deliverChanges(entries, changes, onListenerError);
+    },
+  };
+}
+
+/** Names shared by tools of different servers become server/name, within the batch and against
+ * the stored tools, with one warning per batch (unless `duplicates: "error"`). */
+function qualifyServerClashes(
+  batch: readonly unknown[],
+  byName: ReadonlyMap<string, ToolDefinition>,
+  options: CatalogOptions,
+): readonly unknown[] {
+  if (options.duplicates === "error") return batch;
+  const { entries, renamed } = qualifyDuplicateNames(batch);
+  const result = entries.map((entry) => {
+    if (!isPlainObject(entry) || typeof entry.name !== "string") return entry;
+    const stored = byName.get(entry.name);
+    // a stored tool of another server, or the host's own (no server), keeps the bare name
+    if (typeof entry.server !== "string" || stored === undefined) return entry;
+    if (stored.server === entry.server) return entry;
+    const to = `${entry.server}/${entry.name}`;
+    renamed.push({ from: entry.name, to, server: entry.server });
+    return { ...entry, name: to, upstreamName: upstreamNameOf(entry) };
+  });
+  if (renamed.length > 0) (options.onWarning ?? console.warn)(describeRenames(renamed));
+  return result;
+}
+
 /**
  * Creates a catalog, optionally filled with `tools` (validated; throws InvalidToolError listing
  * every problem). Stored tools are shallow copies with a frozen top level; their schemas are
@@ -51,8 +123,7 @@ export function createCatalog(
     byName.set(tool.name, tool);
     bySkeleton.set(nameSkeleton(tool.name), tool.name);
   };
-  // each subscription is its own entry, so subscribing one function twice needs two unsubscribes
-  let listeners: { listener: Listener }[] = [];
+  const listeners = createListeners(options.onListenerError);
   let sorted: readonly ToolDefinition[] | undefined;
   let fingerprint: string | undefined;
 
@@ -65,52 +136,12 @@ export function createCatalog(
   const emit = (changes: readonly CatalogChange[]) => {
     sorted = undefined;
     fingerprint = undefined;
-    const errors: unknown[] = [];
-    // a snapshot, so a listener that unsubscribes (or subscribes) mid-delivery changes nothing now
-    const current = listeners;
-    for (const change of changes) {
-      for (const { listener } of current) {
-        try {
-          listener(change);
-        } catch (error) {
-          if (options.onListenerError) options.onListenerError(error, change);
-          else errors.push(error);
-        }
-      }
-    }
-    if (errors.length > 0) {
-      const cause = errors.length === 1 ? errors[0] : new AggregateError(errors);
-      throw new ToolsiftError(
-        "internal",
-        `The catalog change was applied, but ${errors.length} change listener call(s) threw: ${String(
-          (errors[0] as Error)?.message ?? errors[0],
-        )}. Fix the listener, or pass onListenerError to createCatalog to handle listener errors.`,
-        { cause },
-      );
-    }
-  };
-
-  // names shared by tools of different servers become server/name, with one warning per batch
-  const qualify = (batch: readonly unknown[]): readonly unknown[] => {
-    if (options.duplicates === "error") return batch;
-    const { entries, renamed } = qualifyDuplicateNames(batch);
-    const result = entries.map((entry) => {
-      if (!isPlainObject(entry) || typeof entry.name !== "string") return entry;
-      const stored = byName.get(entry.name);
-      // a stored tool of another server, or the host's own (no server), keeps the bare name
-      if (typeof entry.server !== "string" || stored === undefined) return entry;
-      if (stored.server === entry.server) return entry;
-      const to = `${entry.server}/${entry.name}`;
-      renamed.push({ from: entry.name, to, server: entry.server });
-      return { ...entry, name: to, upstreamName: upstreamNameOf(entry) };
-    });
-    if (renamed.length > 0) (options.onWarning ?? console.warn)(describeRenames(renamed));
-    return result;
+    listeners.deliver(changes);
   };
 
   const catalog: Catalog = {
     add(input) {
-      const batch = qualify(Array.isArray(input) ? input : [input]);
+      const batch = qualifyServerClashes(Array.isArray(input) ? input : [input], byName, options);
       const { valid, issues } = validateTools(batch, {
         nameRule,
         existing: byName,
@@ -153,13 +184,7 @@ export function createCatalog(
       fingerprint ??= combineHashes(catalog.list().map(fingerprintTool));
       return fingerprint;
     },
-    onChange(listener) {
-      const entry = { listener };
-      listeners = [...listeners, entry];
-      return () => {
-        listeners = listeners.filter((other) => other !== entry);
-      };
-    },
+    onChange: listeners.subscribe,
   };
   if (tools.length > 0) catalog.add(tools);
   return catalog;

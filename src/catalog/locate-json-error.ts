@@ -11,95 +11,134 @@ export interface JsonErrorLocation {
 const WHITESPACE = new Set([" ", "\t", "\n", "\r"]);
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
-/** Scans JSON text and returns the first syntax error's location, or undefined when it is valid. */
-export function locateJsonError(text: string): JsonErrorLocation | undefined {
-  let position = 0;
-  const fail = (expected: string): never => {
-    throw new SyntaxFound(position, expected);
-  };
-  const skip = () => {
-    while (position < text.length && WHITESPACE.has(text[position] as string)) position++;
-  };
-  const literal = (word: string) => {
-    if (text.startsWith(word, position)) position += word.length;
-    else fail("a JSON value");
-  };
-  const string = () => {
-    position++; // opening quote
-    while (position < text.length) {
-      const char = text[position] as string;
+/** A recursive-descent reader of JSON that only moves `position` along and throws `SyntaxFound`
+ * at the first character that cannot belong to valid JSON. */
+class JsonScanner {
+  position = 0;
+
+  constructor(private readonly text: string) {}
+
+  fail(expected: string): never {
+    throw new SyntaxFound(this.position, expected);
+  }
+
+  skipWhitespace(): void {
+    const { text } = this;
+    while (this.position < text.length && WHITESPACE.has(text[this.position] as string)) {
+      this.position++;
+    }
+  }
+
+  literal(word: string): void {
+    if (this.text.startsWith(word, this.position)) this.position += word.length;
+    else this.fail("a JSON value");
+  }
+
+  string(): void {
+    const { text } = this;
+    this.position++; // opening quote
+    while (this.position < text.length) {
+      const char = text[this.position] as string;
       if (char === '"') {
-        position++;
+        this.position++;
         return;
       }
       if (char === "\\") {
-        const next = text[position + 1];
-        if (next === "u" && /^[0-9a-fA-F]{4}$/.test(text.slice(position + 2, position + 6))) {
-          position += 6;
-        } else if (next !== undefined && '"\\/bfnrt'.includes(next)) position += 2;
-        else fail("a valid escape such as \\n or \\u0041");
+        const next = text[this.position + 1];
+        if (
+          next === "u" &&
+          /^[0-9a-fA-F]{4}$/.test(text.slice(this.position + 2, this.position + 6))
+        ) {
+          this.position += 6;
+        } else if (next !== undefined && '"\\/bfnrt'.includes(next)) this.position += 2;
+        else this.fail("a valid escape such as \\n or \\u0041");
       } else if (char < " ") {
-        fail("no raw control character inside a string (escape it)");
-      } else position++;
+        this.fail("no raw control character inside a string (escape it)");
+      } else this.position++;
     }
-    fail('a closing quote (")');
-  };
-  const value = (depth: number): void => {
-    if (depth > 2_000) fail("less deeply nested data");
-    skip();
-    const char = text[position];
-    if (char === "{") {
-      position++;
-      skip();
-      if (text[position] === "}") {
-        position++;
+    this.fail('a closing quote (")');
+  }
+
+  /** After the opening `{`. */
+  object(depth: number): void {
+    const { text } = this;
+    this.position++;
+    this.skipWhitespace();
+    if (text[this.position] === "}") {
+      this.position++;
+      return;
+    }
+    for (;;) {
+      this.skipWhitespace();
+      if (text[this.position] !== '"') {
+        this.fail("a property name in double quotes (no trailing comma)");
+      }
+      this.string();
+      this.skipWhitespace();
+      if (text[this.position] !== ":") this.fail('":" after the property name');
+      this.position++;
+      this.value(depth + 1);
+      this.skipWhitespace();
+      if (text[this.position] === ",") this.position++;
+      else if (text[this.position] === "}") {
+        this.position++;
         return;
-      }
-      for (;;) {
-        skip();
-        if (text[position] !== '"') fail("a property name in double quotes (no trailing comma)");
-        string();
-        skip();
-        if (text[position] !== ":") fail('":" after the property name');
-        position++;
-        value(depth + 1);
-        skip();
-        if (text[position] === ",") position++;
-        else if (text[position] === "}") {
-          position++;
-          return;
-        } else fail('"," or "}"');
-      }
-    } else if (char === "[") {
-      position++;
-      skip();
-      if (text[position] === "]") {
-        position++;
+      } else this.fail('"," or "}"');
+    }
+  }
+
+  /** After the opening `[`. */
+  array(depth: number): void {
+    const { text } = this;
+    this.position++;
+    this.skipWhitespace();
+    if (text[this.position] === "]") {
+      this.position++;
+      return;
+    }
+    for (;;) {
+      this.value(depth + 1);
+      this.skipWhitespace();
+      if (text[this.position] === ",") this.position++;
+      else if (text[this.position] === "]") {
+        this.position++;
         return;
-      }
-      for (;;) {
-        value(depth + 1);
-        skip();
-        if (text[position] === ",") position++;
-        else if (text[position] === "]") {
-          position++;
-          return;
-        } else fail('"," or "]"');
-      }
-    } else if (char === '"') string();
-    else if (char === "t") literal("true");
-    else if (char === "f") literal("false");
-    else if (char === "n") literal("null");
+      } else this.fail('"," or "]"');
+    }
+  }
+
+  value(depth: number): void {
+    const { text } = this;
+    if (depth > 2_000) this.fail("less deeply nested data");
+    this.skipWhitespace();
+    const char = text[this.position];
+    if (char === "{") this.object(depth);
+    else if (char === "[") this.array(depth);
+    else if (char === '"') this.string();
+    else if (char === "t") this.literal("true");
+    else if (char === "f") this.literal("false");
+    else if (char === "n") this.literal("null");
     else {
-      NUMBER.lastIndex = position;
-      if (NUMBER.test(text)) position = NUMBER.lastIndex;
-      else fail(position >= text.length ? "more input (the text ends early)" : "a JSON value");
+      NUMBER.lastIndex = this.position;
+      if (NUMBER.test(text)) this.position = NUMBER.lastIndex;
+      else {
+        this.fail(
+          this.position >= text.length ? "more input (the text ends early)" : "a JSON value",
+        );
+      }
     }
-  };
+  }
+}
+
+/** Scans JSON text and returns the first syntax error's location, or undefined when it is valid. */
+export function locateJsonError(text: string): JsonErrorLocation | undefined {
+  const scanner = new JsonScanner(text);
   try {
-    value(0);
-    skip();
-    if (position < text.length) fail("the end of the input (extra text after the JSON value)");
+    scanner.value(0);
+    scanner.skipWhitespace();
+    if (scanner.position < text.length) {
+      scanner.fail("the end of the input (extra text after the JSON value)");
+    }
     return undefined;
   } catch (error) {
     if (!(error instanceof SyntaxFound)) throw error;

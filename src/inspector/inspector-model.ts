@@ -81,6 +81,162 @@ function listed({ name, description, inputSchema }: ToolDefinition) {
   return { name, description, inputSchema };
 }
 
+/** Runs the search meta tool as a model would, in a new session (so it reveals nothing else). */
+async function searchAsModel(
+  sift: ToolSift,
+  query: string,
+  limit: number,
+  session: string,
+): Promise<SearchView["model"]> {
+  const plan = sift.prepare({ session });
+  if (!plan.metaTools.some((tool) => tool.name === DEFAULT_META_TOOL_NAMES.search)) {
+    // a small catalog is sent whole: the model has no search tool, so there is no text to show
+    return {
+      tool: DEFAULT_META_TOOL_NAMES.search,
+      text: `No ${DEFAULT_META_TOOL_NAMES.search} this turn: the model sees every tool directly (${plan.reason}).`,
+      isError: false,
+      revealed: [],
+    };
+  }
+  const outcome = await sift.execute({
+    session,
+    name: DEFAULT_META_TOOL_NAMES.search,
+    arguments: { queries: [query], limit },
+  });
+  const text = outcome.content
+    .map((block) => (block.type === "text" ? block.text : JSON.stringify(block)))
+    .join("\n");
+  return {
+    tool: DEFAULT_META_TOOL_NAMES.search,
+    text,
+    isError: outcome.isError === true,
+    revealed: outcome.revealed,
+  };
+}
+
+/** The policy layer and rule that decided a tool, as the catalog view shows them. */
+function decidingRule(
+  decision: ReturnType<ToolSift["explain"]>,
+): Pick<CatalogTool, "layer" | "rule" | "selector"> {
+  const deciding =
+    "allowedBy" in decision ? decision.allowedBy[decision.allowedBy.length - 1] : decision;
+  if (!deciding || !("layer" in deciding)) return {};
+  return {
+    layer: deciding.layer,
+    rule: deciding.rule,
+    ...(deciding.selector ? { selector: deciding.selector } : {}),
+  };
+}
+
+/** The catalog view of one profile: each tool's state and reason, grouped by server. */
+function buildCatalogView(
+  sift: ToolSift,
+  profiles: readonly string[],
+  tokens: ReadonlyMap<string, number>,
+): CatalogView {
+  const plan = sift.prepare({ session: "inspector-catalog" });
+  const loaded = new Set(plan.loaded.map((tool) => tool.name));
+  const reasons: string[] = [];
+  const reasonIndex = new Map<string, number>();
+  const servers = new Map<string, CatalogView["servers"][number]>();
+  const counts = { loaded: 0, deferred: 0, hidden: 0, meta: 0 };
+  for (const tool of sift.catalog.list()) {
+    const decision = sift.explain(tool.name);
+    const state = !decision.visible ? "hidden" : loaded.has(tool.name) ? "loaded" : "deferred";
+    const why =
+      state === "hidden"
+        ? decision.reason
+        : `${decision.reason} ${loadReason(tool, state, plan.active)}`;
+    let index = reasonIndex.get(why);
+    if (index === undefined) {
+      index = reasons.push(why) - 1;
+      reasonIndex.set(why, index);
+    }
+    counts[state]++;
+    const entry: CatalogTool = {
+      name: tool.name,
+      tokens: tokens.get(tool.name) ?? 0,
+      state,
+      reason: index,
+      ...decidingRule(decision),
+    };
+    const key = tool.server ?? "(none)";
+    const row = servers.get(key) ?? { server: key, tokens: 0, visibleTokens: 0, tools: [] };
+    row.tokens += entry.tokens;
+    if (state !== "hidden") row.visibleTokens += entry.tokens;
+    row.tools.push(entry);
+    servers.set(key, row);
+  }
+  counts.meta = plan.metaTools.length;
+  return {
+    profile: sift.policy.profile,
+    profiles,
+    total: sift.catalog.size,
+    counts,
+    servers: [...servers.values()].sort((a, b) => b.tokens - a.tokens),
+    reasons,
+    disclosure: {
+      active: plan.active,
+      reason: plan.reason,
+      words: disclosureInWords(plan.reason),
+    },
+  };
+}
+
+/** The playground's view of one query: the ranked hits with their summaries, and the model's. */
+async function buildSearchView(
+  sift: ToolSift,
+  query: string,
+  requestedLimit: number | undefined,
+  nextSession: () => string,
+): Promise<SearchView> {
+  const limit = Math.min(MAX_LIMIT, Math.max(1, Math.trunc(requestedLimit ?? 5)));
+  if (query.trim() === "") {
+    throw new ToolsiftError(
+      "invalid_query",
+      "The query is empty; type words, select:a,b or /regex/.",
+    );
+  }
+  const result = sift.search(query, { limit, explain: true });
+  const hits = result.hits.map(({ tool, ...rest }) => ({
+    ...rest,
+    ...(tool.server ? { server: tool.server } : {}),
+    description: tool.description,
+    // the summary the model's search lines and the CLI show
+    summary: firstSentence(tool.description, 300),
+    signature: compactSignature(tool),
+  }));
+  const model = await searchAsModel(sift, query, limit, nextSession());
+  return { profile: sift.policy.profile, result: { ...result, hits }, model };
+}
+
+/** The cost view: each provider format's tokens for all tools, the first turn and after reveals.
+ * `fixed` caches the first two per profile and format (they do not depend on the reveal). */
+async function buildCostView(
+  sift: ToolSift,
+  revealQuery: string | undefined,
+  session: string,
+  fixed: Map<string, { all: number; firstTurn: number }>,
+): Promise<CostView> {
+  const reveal = revealQuery?.trim() ?? "";
+  const revealed = reveal ? (await searchAsModel(sift, reveal, 5, session)).revealed : [];
+  // the figures `toolsift report` and the demo print, from the same function
+  const turn = (provider: ProviderId, id: string) =>
+    countDefinitionTokens(sift, { session: id, provider, search: "client" });
+  const formats = FORMATS.map(({ name, provider }) => {
+    const key = `${sift.policy.profile}\u0000${provider}`;
+    let known = fixed.get(key);
+    if (!known) {
+      const fresh = turn(provider, `${session}-fresh`);
+      known = { all: fresh.all, firstTurn: fresh.turn };
+      fixed.set(key, known);
+    }
+    return { name, provider, ...known, afterReveals: turn(provider, session).turn };
+  });
+  const visible = sift.prepare({ session }).stats.visible;
+  return { profile: sift.policy.profile, visible, reveal, revealed, formats };
+}
+
 /** Builds the model; one facade per profile, made on first use. `profile` is the one the page
  * opens with (a gateway's config profile); default the policy's default. */
 export function createInspectorModel(
@@ -118,139 +274,27 @@ export function createInspectorModel(
     return sift;
   }
 
-  /** Runs the search meta tool as a model would, in a new session (so it reveals nothing else). */
-  async function asModel(sift: ToolSift, query: string, limit: number, session: string) {
-    const plan = sift.prepare({ session });
-    if (!plan.metaTools.some((tool) => tool.name === DEFAULT_META_TOOL_NAMES.search)) {
-      // a small catalog is sent whole: the model has no search tool, so there is no text to show
-      return {
-        tool: DEFAULT_META_TOOL_NAMES.search,
-        text: `No ${DEFAULT_META_TOOL_NAMES.search} this turn: the model sees every tool directly (${plan.reason}).`,
-        isError: false,
-        revealed: [],
-      };
-    }
-    const outcome = await sift.execute({
-      session,
-      name: DEFAULT_META_TOOL_NAMES.search,
-      arguments: { queries: [query], limit },
-    });
-    const text = outcome.content
-      .map((block) => (block.type === "text" ? block.text : JSON.stringify(block)))
-      .join("\n");
-    return {
-      tool: DEFAULT_META_TOOL_NAMES.search,
-      text,
-      isError: outcome.isError === true,
-      revealed: outcome.revealed,
-    };
-  }
-
   return {
     profiles,
     catalog(profile) {
       const sift = siftFor(profile);
       const cached = catalogs.get(sift.policy.profile);
       if (cached) return cached;
-      const plan = sift.prepare({ session: "inspector-catalog" });
-      const loaded = new Set(plan.loaded.map((tool) => tool.name));
-      const reasons: string[] = [];
-      const reasonIndex = new Map<string, number>();
-      const servers = new Map<string, CatalogView["servers"][number]>();
-      const counts = { loaded: 0, deferred: 0, hidden: 0, meta: 0 };
-      for (const tool of sift.catalog.list()) {
-        const decision = sift.explain(tool.name);
-        const state = !decision.visible ? "hidden" : loaded.has(tool.name) ? "loaded" : "deferred";
-        const why =
-          state === "hidden"
-            ? decision.reason
-            : `${decision.reason} ${loadReason(tool, state, plan.active)}`;
-        let index = reasonIndex.get(why);
-        if (index === undefined) {
-          index = reasons.push(why) - 1;
-          reasonIndex.set(why, index);
-        }
-        counts[state]++;
-        const deciding =
-          "allowedBy" in decision ? decision.allowedBy[decision.allowedBy.length - 1] : decision;
-        const entry: CatalogTool = {
-          name: tool.name,
-          tokens: tokens.get(tool.name) ?? 0,
-          state,
-          reason: index,
-          ...(deciding && "layer" in deciding
-            ? {
-                layer: deciding.layer,
-                rule: deciding.rule,
-                ...(deciding.selector ? { selector: deciding.selector } : {}),
-              }
-            : {}),
-        };
-        const key = tool.server ?? "(none)";
-        const row = servers.get(key) ?? { server: key, tokens: 0, visibleTokens: 0, tools: [] };
-        row.tokens += entry.tokens;
-        if (state !== "hidden") row.visibleTokens += entry.tokens;
-        row.tools.push(entry);
-        servers.set(key, row);
-      }
-      counts.meta = plan.metaTools.length;
-      const view: CatalogView = {
-        profile: sift.policy.profile,
-        profiles,
-        total: sift.catalog.size,
-        counts,
-        servers: [...servers.values()].sort((a, b) => b.tokens - a.tokens),
-        reasons,
-        disclosure: {
-          active: plan.active,
-          reason: plan.reason,
-          words: disclosureInWords(plan.reason),
-        },
-      };
+      const view = buildCatalogView(sift, profiles, tokens);
       catalogs.set(view.profile, view);
       return view;
     },
     async search(query, options = {}) {
       const sift = siftFor(options.profile);
-      const limit = Math.min(MAX_LIMIT, Math.max(1, Math.trunc(options.limit ?? 5)));
-      if (query.trim() === "") {
-        throw new ToolsiftError(
-          "invalid_query",
-          "The query is empty; type words, select:a,b or /regex/.",
-        );
-      }
-      const result = sift.search(query, { limit, explain: true });
-      const hits = result.hits.map(({ tool, ...rest }) => ({
-        ...rest,
-        ...(tool.server ? { server: tool.server } : {}),
-        description: tool.description,
-        // the summary the model's search lines and the CLI show
-        summary: firstSentence(tool.description, 300),
-        signature: compactSignature(tool),
-      }));
-      const model = await asModel(sift, query, limit, `inspector-search-${++sessions}`);
-      return { profile: sift.policy.profile, result: { ...result, hits }, model };
+      return buildSearchView(sift, query, options.limit, () => `inspector-search-${++sessions}`);
     },
     async cost(options = {}) {
-      const sift = siftFor(options.profile);
-      const reveal = options.reveal?.trim() ?? "";
-      const session = `inspector-cost-${++sessions}`;
-      const revealed = reveal ? (await asModel(sift, reveal, 5, session)).revealed : [];
-      // the figures `toolsift report` and the demo print, from the same function
-      const turn = (provider: ProviderId, id: string) =>
-        countDefinitionTokens(sift, { session: id, provider, search: "client" });
-      const formats = FORMATS.map(({ name, provider }) => {
-        const key = `${sift.policy.profile}\u0000${provider}`;
-        let known = fixed.get(key);
-        if (!known) {
-          const fresh = turn(provider, `${session}-fresh`);
-          known = { all: fresh.all, firstTurn: fresh.turn };
-          fixed.set(key, known);
-        }
-        return { name, provider, ...known, afterReveals: turn(provider, session).turn };
-      });
-      const visible = sift.prepare({ session }).stats.visible;
-      return { profile: sift.policy.profile, visible, reveal, revealed, formats };
+      return buildCostView(
+        siftFor(options.profile),
+        options.reveal,
+        `inspector-cost-${++sessions}`,
+        fixed,
+      );
     },
   };
 }

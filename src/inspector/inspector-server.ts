@@ -192,6 +192,101 @@ async function api(model: InspectorModel, options: InspectorServerOptions, url: 
   }
 }
 
+/** Refuses what this page never answers: another Host (DNS rebinding), a foreign Origin, a method
+ * other than GET/HEAD. Returns true once the request is answered. */
+function refuseForeign(
+  request: IncomingMessage,
+  response: ServerResponse,
+  hosts: ReadonlySet<string>,
+): boolean {
+  if (!hosts.has((request.headers.host ?? "").toLowerCase())) {
+    sendJson(response, 421, {
+      error: {
+        code: "bad_host",
+        message: `Host "${request.headers.host ?? ""}" is not this inspector.`,
+      },
+    });
+    return true;
+  }
+  const origin = request.headers.origin;
+  if (origin !== undefined && !hosts.has(origin.replace(/^http:\/\//, "").toLowerCase())) {
+    sendJson(response, 403, {
+      error: { code: "bad_origin", message: `Origin "${origin}" may not use this inspector.` },
+    });
+    return true;
+  }
+  if (request.method !== "GET" && request.method !== "HEAD") {
+    sendJson(response, 405, {
+      error: { code: "method_not_allowed", message: "Only GET is served." },
+    });
+    return true;
+  }
+  return false;
+}
+
+/** Answers an `/api/` path: the model's JSON, 404 for an unknown path, 400 for a bad option. */
+async function answerApi(options: InspectorServerOptions, url: URL, response: ServerResponse) {
+  try {
+    const value = await api(options.model, options, url);
+    if (value === undefined) {
+      return sendJson(response, 404, {
+        error: { code: "not_found", message: `No API at ${url.pathname}.` },
+      });
+    }
+    sendJson(response, 200, value);
+  } catch (error) {
+    if (isToolsiftError(error)) {
+      return sendJson(response, 400, { error: { code: error.code, message: error.message } });
+    }
+    throw error;
+  }
+}
+
+/** One request, in order: mounted handlers, the host/origin/method checks, the token, the page's
+ * files, then the API. `hosts` is filled once the server listens (it needs the port). */
+async function handleRequest(
+  options: InspectorServerOptions,
+  assets: ReadonlyMap<string, { body: Buffer; type: string }>,
+  hosts: ReadonlySet<string>,
+  request: IncomingMessage,
+  response: ServerResponse,
+) {
+  const mounted = options.mount?.[new URL(request.url ?? "/", "http://inspector.invalid").pathname];
+  if (mounted) return mounted(request, response);
+  if (refuseForeign(request, response, hosts)) return;
+  const url = new URL(request.url ?? "/", "http://inspector.invalid");
+  if (options.token !== undefined && guard(options.token, request, response, url)) return;
+  const asset = assets.get(url.pathname);
+  if (asset) return send(response, 200, asset.type, asset.body);
+  if (!url.pathname.startsWith("/api/")) {
+    return sendJson(response, 404, {
+      error: { code: "not_found", message: `Nothing at ${url.pathname}.` },
+    });
+  }
+  return answerApi(options, url, response);
+}
+
+/** Listens on `host:port`; a port in use or not allowed becomes an error saying what to pick. */
+function listen(server: Server, host: string, port: number | undefined): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const refuse = (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === "EADDRINUSE" || error.code === "EACCES"
+          ? new ToolsiftError(
+              "invalid_option",
+              `Cannot serve the inspector on ${host} port ${port}: ${error.code === "EADDRINUSE" ? "it is in use" : "permission denied"}. Pick another port, or 0 for any free one.`,
+              { cause: error },
+            )
+          : error,
+      );
+    server.once("error", refuse);
+    server.listen(port ?? 0, host, () => {
+      server.off("error", refuse);
+      resolve();
+    });
+  });
+}
+
 /** Starts the server; resolves once it listens. */
 export async function startInspectorServer(
   options: InspectorServerOptions,
@@ -204,83 +299,18 @@ export async function startInspectorServer(
     );
   }
   const assets = loadAssets();
-  let hosts = new Set<string>();
+  const hosts = new Set<string>();
   const server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
+    handleRequest(options, assets, hosts, request, response).catch((error: unknown) => {
       if (!response.headersSent)
         sendJson(response, 500, { error: { code: "internal", message: String(error) } });
       else response.destroy();
     });
   });
-
-  async function handle(request: IncomingMessage, response: ServerResponse) {
-    const mounted =
-      options.mount?.[new URL(request.url ?? "/", "http://inspector.invalid").pathname];
-    if (mounted) return mounted(request, response);
-    if (!hosts.has((request.headers.host ?? "").toLowerCase())) {
-      return sendJson(response, 421, {
-        error: {
-          code: "bad_host",
-          message: `Host "${request.headers.host ?? ""}" is not this inspector.`,
-        },
-      });
-    }
-    const origin = request.headers.origin;
-    if (origin !== undefined && !hosts.has(origin.replace(/^http:\/\//, "").toLowerCase())) {
-      return sendJson(response, 403, {
-        error: { code: "bad_origin", message: `Origin "${origin}" may not use this inspector.` },
-      });
-    }
-    if (request.method !== "GET" && request.method !== "HEAD") {
-      return sendJson(response, 405, {
-        error: { code: "method_not_allowed", message: "Only GET is served." },
-      });
-    }
-    const url = new URL(request.url ?? "/", "http://inspector.invalid");
-    if (options.token !== undefined && guard(options.token, request, response, url)) return;
-    const asset = assets.get(url.pathname);
-    if (asset) return send(response, 200, asset.type, asset.body);
-    if (!url.pathname.startsWith("/api/")) {
-      return sendJson(response, 404, {
-        error: { code: "not_found", message: `Nothing at ${url.pathname}.` },
-      });
-    }
-    try {
-      const value = await api(options.model, options, url);
-      if (value === undefined) {
-        return sendJson(response, 404, {
-          error: { code: "not_found", message: `No API at ${url.pathname}.` },
-        });
-      }
-      sendJson(response, 200, value);
-    } catch (error) {
-      if (isToolsiftError(error)) {
-        return sendJson(response, 400, { error: { code: error.code, message: error.message } });
-      }
-      throw error;
-    }
-  }
-
-  await new Promise<void>((resolve, reject) => {
-    const refuse = (error: NodeJS.ErrnoException) =>
-      reject(
-        error.code === "EADDRINUSE" || error.code === "EACCES"
-          ? new ToolsiftError(
-              "invalid_option",
-              `Cannot serve the inspector on ${host} port ${options.port}: ${error.code === "EADDRINUSE" ? "it is in use" : "permission denied"}. Pick another port, or 0 for any free one.`,
-              { cause: error },
-            )
-          : error,
-      );
-    server.once("error", refuse);
-    server.listen(options.port ?? 0, host, () => {
-      server.off("error", refuse);
-      resolve();
-    });
-  });
+  await listen(server, host, options.port);
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : (options.port ?? 0);
-  hosts = allowedHosts(host, port);
+  for (const name of allowedHosts(host, port)) hosts.add(name);
   const shown = host.includes(":") ? `[${host}]` : host;
   return {
     server,

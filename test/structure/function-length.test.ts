@@ -18,13 +18,6 @@ const LIMIT = 80;
 
 /** `file:function` → why it is still long (who is splitting it). */
 const PENDING: Record<string, string> = {
-  "adapters/ai-sdk/create-ai-sdk-adapter.ts:createAISDKAdapter":
-    "to split here (one-idea branch ran out of time)",
-  "adapters/ai-sdk/create-ai-sdk-adapter.ts:session":
-    "to split here (one-idea branch ran out of time)",
-  "catalog/create-catalog.ts:createCatalog": "to split here (one-idea branch ran out of time)",
-  "catalog/locate-json-error.ts:locateJsonError": "to split here (one-idea branch ran out of time)",
-  "cli/commands/report.ts:reportCommand": "to split here (one-idea branch ran out of time)",
   "create-toolsift.ts:createToolSift":
     "being split by the disclosure-by-stage work (issue 27 deliverable 1)",
   "disclosure/plan/decide-activation.ts:decideActivation":
@@ -33,10 +26,6 @@ const PENDING: Record<string, string> = {
     "being split by the disclosure-by-stage work (issue 27 deliverable 1)",
   "disclosure/reveal-store.ts:createMemoryRevealStore":
     "being split by the disclosure-by-stage work (issue 27 deliverable 1)",
-  "inspector/inspector-model.ts:createInspectorModel":
-    "to split here (one-idea branch ran out of time)",
-  "inspector/inspector-server.ts:startInspectorServer":
-    "to split here (one-idea branch ran out of time)",
   "mcp/config/gateway-config.ts:readServer":
     "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
   "mcp/connect-servers.ts:connectServers":

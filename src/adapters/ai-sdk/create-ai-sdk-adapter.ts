@@ -92,6 +92,138 @@ function withDeferLoading(tool: AnyTool, provider: string, defer: boolean): AnyT
   } as AnyTool;
 }
 
+/** Turns the AI SDK tools (not provider tools) into catalog tools and adds them to the catalog;
+ * a name the catalog already has is an error naming it. */
+async function addSDKTools(
+  sift: ToolSift,
+  sdkTools: ToolSet,
+  defer: ToolDefinition["defer"] | undefined,
+): Promise<void> {
+  const definitions = await Promise.all(
+    Object.entries(sdkTools)
+      .filter(([, tool]) => !isProviderTool(tool))
+      .map(([name, tool]) => toToolDefinition(name, tool, defer)),
+  );
+  for (const definition of definitions) {
+    if (sift.catalog.has(definition.name)) {
+      throw new ToolsiftError(
+        "duplicate_tool",
+        `AI SDK tool "${definition.name}" has the same name as a tool already in the ToolSift catalog; rename one of them (or leave it out of \`tools\`).`,
+      );
+    }
+  }
+  sift.catalog.add(definitions);
+}
+
+/** The session's copy of the user's tools: they keep their schemas, toModelOutput and the rest;
+ * only `execute` is routed through `sift.execute`. */
+function routeThroughSift(sdkTools: ToolSet, sift: ToolSift, id: string): ToolSet {
+  const tools: ToolSet = {};
+  const cut = createCutCalls();
+  for (const [name, tool] of Object.entries(sdkTools)) {
+    if (isProviderTool(tool) || !tool.execute) {
+      tools[name] = tool;
+      continue;
+    }
+    const toModelOutput = tool.toModelOutput;
+    tools[name] = {
+      ...tool,
+      execute: async (input: unknown, callOptions) => {
+        const call: HostCall = { options: callOptions };
+        const outcome = await sift.execute({
+          session: id,
+          name,
+          arguments: input,
+          host: call,
+          ...(callOptions.abortSignal ? { signal: callOptions.abortSignal } : {}),
+        });
+        const output = outputOf(outcome, call);
+        if (toModelOutput && output !== call.output) cut.add(callOptions.toolCallId);
+        return output;
+      },
+      // a cut result is text, not the shape the tool's own toModelOutput expects
+      ...(toModelOutput
+        ? {
+            toModelOutput: (options: Parameters<typeof toModelOutput>[0]) =>
+              cut.has(options.toolCallId)
+                ? { type: "text" as const, value: String(options.output) }
+                : toModelOutput(options),
+          }
+        : {}),
+    } as AnyTool;
+  }
+  return tools;
+}
+
+/** What every session of one adapter shares. */
+interface AdapterSetup {
+  sift: ToolSift;
+  sdkTools: ToolSet;
+  /** Provider tools: passed through and always active. */
+  passThrough: string[];
+  keys: ReturnType<typeof createToolKeys>;
+  native: AISDKNativeSearch | undefined;
+  nativeName: string;
+  settings: TurnSettings;
+}
+
+/** One conversation: its tools record, and each step's active tools from the session's plan. */
+function createSession(setup: AdapterSetup, id: string): AISDKSession {
+  if (typeof id !== "string" || id === "") {
+    throw new ToolsiftError(
+      "invalid_option",
+      `session(id) needs a non-empty string naming the conversation, got ${JSON.stringify(id)}.`,
+    );
+  }
+  const { sift, keys, native, nativeName } = setup;
+  const tools = routeThroughSift(setup.sdkTools, sift, id);
+  if (native) tools[nativeName] = native.tool;
+  const originals = new Map(Object.entries(tools));
+  let plan: TurnPlan | undefined;
+
+  // a catalog or meta tool not yet in the record is added the first time it is active; a
+  // meta tool's description carries the listing, so it follows the plan every step
+  const ensure = (definition: ToolDefinition, meta: boolean): string => {
+    const key = meta ? definition.name : keys.keyOf(definition.name);
+    const existing = tools[key];
+    if (!existing) tools[key] = fromToolDefinition(definition, sift, id, meta ? keys : undefined);
+    else if (meta) {
+      const description = keys.toKeys(definition.description);
+      if (existing.description !== description) {
+        tools[key] = { ...existing, description } as AnyTool;
+      }
+    }
+    return key;
+  };
+  const activeTools = (): string[] => {
+    plan = sift.prepare({ ...setup.settings, session: id });
+    const names = plan.metaTools.map((definition) => ensure(definition, true));
+    const loaded = plan.loaded.map((definition) => ensure(definition, false));
+    names.push(...loaded);
+    if (native) {
+      // a tool the provider loaded for the model may come back loaded: send it whole again
+      for (const key of loaded) {
+        tools[key] =
+          originals.get(key) ?? withDeferLoading(tools[key] as AnyTool, native.provider, false);
+      }
+      for (const view of plan.deferred) {
+        const key = ensure(view.tool, false);
+        tools[key] = withDeferLoading(tools[key] as AnyTool, native.provider, true);
+        names.push(key);
+      }
+      names.push(nativeName);
+    }
+    names.push(...setup.passThrough.filter((name) => name !== nativeName));
+    return names;
+  };
+  const prepareStep = ({ stepNumber }: { stepNumber: number }) => {
+    // the loop-total result budget counts one agent loop of this session
+    if (stepNumber === 0) sift.results.reset(id);
+    return { activeTools: activeTools() };
+  };
+  return { id, tools, prepareStep, activeTools, lastPlan: () => plan };
+}
+
 /**
  * Creates the adapter; async because AI SDK schemas (zod, lazy JSON schemas) resolve lazily.
  *
@@ -112,113 +244,16 @@ export async function createAISDKAdapter(options: AISDKAdapterOptions): Promise<
   const passThrough = Object.entries(sdkTools)
     .filter(([, tool]) => isProviderTool(tool))
     .map(([name]) => name);
-  const definitions = await Promise.all(
-    Object.entries(sdkTools)
-      .filter(([, tool]) => !isProviderTool(tool))
-      .map(([name, tool]) => toToolDefinition(name, tool, options.defer)),
-  );
-  for (const definition of definitions) {
-    if (sift.catalog.has(definition.name)) {
-      throw new ToolsiftError(
-        "duplicate_tool",
-        `AI SDK tool "${definition.name}" has the same name as a tool already in the ToolSift catalog; rename one of them (or leave it out of \`tools\`).`,
-      );
-    }
-  }
-  sift.catalog.add(definitions);
-  const keys = createToolKeys(sift.catalog, new Set(Object.keys(sdkTools)));
+  await addSDKTools(sift, sdkTools, options.defer);
   const native = options.nativeSearch;
-  const nativeName = native?.name ?? "tool_search";
-  const settings: TurnSettings = { ...options.turn, ...(native ? { nativeSearch: true } : {}) };
-
-  function session(id: string): AISDKSession {
-    if (typeof id !== "string" || id === "") {
-      throw new ToolsiftError(
-        "invalid_option",
-        `session(id) needs a non-empty string naming the conversation, got ${JSON.stringify(id)}.`,
-      );
-    }
-    const tools: ToolSet = {};
-    const cut = createCutCalls();
-    // the user's tools keep their schemas, toModelOutput and the rest; only execute is routed
-    for (const [name, tool] of Object.entries(sdkTools)) {
-      if (isProviderTool(tool) || !tool.execute) {
-        tools[name] = tool;
-        continue;
-      }
-      const toModelOutput = tool.toModelOutput;
-      tools[name] = {
-        ...tool,
-        execute: async (input: unknown, callOptions) => {
-          const call: HostCall = { options: callOptions };
-          const outcome = await sift.execute({
-            session: id,
-            name,
-            arguments: input,
-            host: call,
-            ...(callOptions.abortSignal ? { signal: callOptions.abortSignal } : {}),
-          });
-          const output = outputOf(outcome, call);
-          if (toModelOutput && output !== call.output) cut.add(callOptions.toolCallId);
-          return output;
-        },
-        // a cut result is text, not the shape the tool's own toModelOutput expects
-        ...(toModelOutput
-          ? {
-              toModelOutput: (options: Parameters<typeof toModelOutput>[0]) =>
-                cut.has(options.toolCallId)
-                  ? { type: "text" as const, value: String(options.output) }
-                  : toModelOutput(options),
-            }
-          : {}),
-      } as AnyTool;
-    }
-    if (native) tools[nativeName] = native.tool;
-    const originals = new Map(Object.entries(tools));
-    let plan: TurnPlan | undefined;
-
-    // a catalog or meta tool not yet in the record is added the first time it is active; a
-    // meta tool's description carries the listing, so it follows the plan every step
-    const ensure = (definition: ToolDefinition, meta: boolean): string => {
-      const key = meta ? definition.name : keys.keyOf(definition.name);
-      const existing = tools[key];
-      if (!existing) tools[key] = fromToolDefinition(definition, sift, id, meta ? keys : undefined);
-      else if (meta) {
-        const description = keys.toKeys(definition.description);
-        if (existing.description !== description) {
-          tools[key] = { ...existing, description } as AnyTool;
-        }
-      }
-      return key;
-    };
-    const activeTools = (): string[] => {
-      plan = sift.prepare({ ...settings, session: id });
-      const names = plan.metaTools.map((definition) => ensure(definition, true));
-      const loaded = plan.loaded.map((definition) => ensure(definition, false));
-      names.push(...loaded);
-      if (native) {
-        // a tool the provider loaded for the model may come back loaded: send it whole again
-        for (const key of loaded) {
-          tools[key] =
-            originals.get(key) ?? withDeferLoading(tools[key] as AnyTool, native.provider, false);
-        }
-        for (const view of plan.deferred) {
-          const key = ensure(view.tool, false);
-          tools[key] = withDeferLoading(tools[key] as AnyTool, native.provider, true);
-          names.push(key);
-        }
-        names.push(nativeName);
-      }
-      names.push(...passThrough.filter((name) => name !== nativeName));
-      return names;
-    };
-    const prepareStep = ({ stepNumber }: { stepNumber: number }) => {
-      // the loop-total result budget counts one agent loop of this session
-      if (stepNumber === 0) sift.results.reset(id);
-      return { activeTools: activeTools() };
-    };
-    return { id, tools, prepareStep, activeTools, lastPlan: () => plan };
-  }
-
-  return { sift, session };
+  const setup: AdapterSetup = {
+    sift,
+    sdkTools,
+    passThrough,
+    keys: createToolKeys(sift.catalog, new Set(Object.keys(sdkTools))),
+    native,
+    nativeName: native?.name ?? "tool_search",
+    settings: { ...options.turn, ...(native ? { nativeSearch: true } : {}) },
+  };
+  return { sift, session: (id) => createSession(setup, id) };
 }

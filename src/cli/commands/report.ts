@@ -1,11 +1,12 @@
 import type { ToolDefinition } from "../../catalog/index.js";
 import { countDefinitionTokens } from "../../count-definition-tokens.js";
-import { createToolSift } from "../../create-toolsift.js";
+import { createToolSift, type ToolSift } from "../../create-toolsift.js";
+import type { TurnSettings } from "../../disclosure/index.js";
 import type { ProviderId } from "../../providers/index.js";
 import { catalogFlags, contextWindowFlag, parseCommand } from "../args.js";
 import type { CliIO } from "../io.js";
 import { catalogOf, loadTools } from "../load.js";
-import { createProgress, jsonText, safeText, styleFor, table } from "../terminal.js";
+import { createProgress, jsonText, type Style, safeText, styleFor, table } from "../terminal.js";
 import { UsageError } from "../usage-error.js";
 
 export const reportUsage = `Usage: toolsift report --catalog PATH [--catalog PATH ...] [--json] [--listing] [--by-server]
@@ -34,20 +35,22 @@ const formats: readonly { name: string; provider?: ProviderId }[] = [
   { name: "mcp" },
 ];
 
-/** `toolsift report`: what the full tool list costs per provider, and what toolsift sends instead. */
-export async function reportCommand(argv: readonly string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseCommand(argv, flags);
-  if (positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}".`);
-  const contextWindow = contextWindowFlag(values["context-window"]);
-  const progress = createProgress(io, 0);
-  progress.step("loading catalogs");
-  const tools = await loadTools(values, io);
-  const sift = createToolSift({ catalog: catalogOf(tools) });
+/** Tokens per format: the full list, the first turn, and the saving (a fraction of the full list). */
+interface FormatFigures {
+  full: Record<string, number>;
+  firstTurn: Record<string, number>;
+  savings: Record<string, number>;
+}
+
+/** Counts every format's full list and first turn for `turn`'s settings. */
+function countFormats(
+  sift: ToolSift,
+  turn: TurnSettings & { session: string },
+  progress: ReturnType<typeof createProgress>,
+): FormatFigures {
   const count = (value: unknown) => sift.tokenCounter.count(JSON.stringify(value));
-  const full: Record<string, number> = {};
-  const firstTurn: Record<string, number> = {};
-  const savings: Record<string, number> = {};
-  const turn = { session: "report", contextWindow, ...(values.listing ? { listing: true } : {}) };
+  const figures: FormatFigures = { full: {}, firstTurn: {}, savings: {} };
+  const { full, firstTurn, savings } = figures;
   for (const format of formats) {
     progress.step(`counting tokens: ${format.name} (${sift.catalog.size} tools)`);
     if (format.provider) {
@@ -69,26 +72,11 @@ export async function reportCommand(argv: readonly string[], io: CliIO): Promise
     const before = full[format.name] ?? 0;
     savings[format.name] = before === 0 ? 0 : 1 - (firstTurn[format.name] ?? 0) / before;
   }
-  const byServer = values["by-server"] ? serverRows(sift.catalog.list(), count) : undefined;
-  // the server directory is part of every first turn above; its own cost, shown separately
-  const directory = sift.prepare(turn).stats.directoryTokens;
-  if (values.json) {
-    io.stdout(
-      jsonText({
-        tools: sift.catalog.size,
-        full,
-        firstTurn,
-        savings,
-        directoryTokens: directory,
-        ...(byServer ? { byServer } : {}),
-      }),
-    );
-    return 0;
-  }
-  const style = styleFor(io);
-  io.stdout(
-    `${sift.catalog.size} tools; first turn with default settings (auto, ${contextWindow.toLocaleString("en")}-token window${values.listing ? ", listing on" : ""}); o200k tokens\n\n`,
-  );
+  return figures;
+}
+
+/** The format table: full list, first turn and saving per format. */
+function formatTable({ full, firstTurn, savings }: FormatFigures, style: Style): string {
   const rows = formats.map((format) => [
     format.name,
     (full[format.name] ?? 0).toLocaleString("en"),
@@ -104,25 +92,61 @@ export async function reportCommand(argv: readonly string[], io: CliIO): Promise
     ],
     rows,
   );
-  io.stdout(`${[style.bold(header), ...body].join("\n")}\n`);
-  if (byServer) {
-    const total = byServer.reduce((sum, row) => sum + row.tokens, 0) || 1;
-    const [serverHeader = "", ...serverBody] = table(
-      [
-        { header: "server" },
-        { header: "tools", align: "right" },
-        { header: "tokens (mcp)", align: "right" },
-        { header: "share", align: "right" },
-      ],
-      byServer.map((row) => [
-        safeText(row.server, { oneLine: true }),
-        String(row.tools),
-        row.tokens.toLocaleString("en"),
-        `${((row.tokens / total) * 100).toFixed(1)}%`,
-      ]),
+  return [style.bold(header), ...body].join("\n");
+}
+
+/** The `--by-server` table: tools, MCP-form tokens and share of the tokens per server. */
+function serverTable(byServer: ReturnType<typeof serverRows>, style: Style): string {
+  const total = byServer.reduce((sum, row) => sum + row.tokens, 0) || 1;
+  const [header = "", ...body] = table(
+    [
+      { header: "server" },
+      { header: "tools", align: "right" },
+      { header: "tokens (mcp)", align: "right" },
+      { header: "share", align: "right" },
+    ],
+    byServer.map((row) => [
+      safeText(row.server, { oneLine: true }),
+      String(row.tools),
+      row.tokens.toLocaleString("en"),
+      `${((row.tokens / total) * 100).toFixed(1)}%`,
+    ]),
+  );
+  return [style.bold(header), ...body].join("\n");
+}
+
+/** `toolsift report`: what the full tool list costs per provider, and what toolsift sends instead. */
+export async function reportCommand(argv: readonly string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCommand(argv, flags);
+  if (positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}".`);
+  const contextWindow = contextWindowFlag(values["context-window"]);
+  const progress = createProgress(io, 0);
+  progress.step("loading catalogs");
+  const tools = await loadTools(values, io);
+  const sift = createToolSift({ catalog: catalogOf(tools) });
+  const count = (value: unknown) => sift.tokenCounter.count(JSON.stringify(value));
+  const turn = { session: "report", contextWindow, ...(values.listing ? { listing: true } : {}) };
+  const figures = countFormats(sift, turn, progress);
+  const byServer = values["by-server"] ? serverRows(sift.catalog.list(), count) : undefined;
+  // the server directory is part of every first turn above; its own cost, shown separately
+  const directory = sift.prepare(turn).stats.directoryTokens;
+  if (values.json) {
+    io.stdout(
+      jsonText({
+        tools: sift.catalog.size,
+        ...figures,
+        directoryTokens: directory,
+        ...(byServer ? { byServer } : {}),
+      }),
     );
-    io.stdout(`\n${[style.bold(serverHeader), ...serverBody].join("\n")}\n`);
+    return 0;
   }
+  const style = styleFor(io);
+  io.stdout(
+    `${sift.catalog.size} tools; first turn with default settings (auto, ${contextWindow.toLocaleString("en")}-token window${values.listing ? ", listing on" : ""}); o200k tokens\n\n`,
+  );
+  io.stdout(`${formatTable(figures, style)}\n`);
+  if (byServer) io.stdout(`\n${serverTable(byServer, style)}\n`);
   io.stdout(
     `\nserver directory (one line per server, included in the first turn): ${directory.toLocaleString("en")} tokens\n`,
   );
