@@ -89,6 +89,14 @@ function limitFlags(values: Record<string, string | boolean | undefined>) {
   };
 }
 
+/** Reads `--max-subscriptions` (per session, stdio or HTTP); absent keeps the default. */
+function subscriptionFlag(value: string | undefined): { maxSubscriptions?: number } {
+  if (value === undefined) return {};
+  return {
+    maxSubscriptions: integerFlag(value, "max-subscriptions", { min: 1, max: 1_000_000 }, 1),
+  };
+}
+
 /** Reads `--http`: `PORT`, `HOST:PORT` or `[IPv6]:PORT`. */
 function parseListen(value: string): { host: string; port: number } {
   const match = /^(?:(\[[^\]]+\]|[^:]+):)?(\d{1,5})$/.exec(value);
@@ -161,17 +169,7 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
 
   const token = await resolveToken(values, io.env ?? {});
   const limits = limitFlags(values);
-  const subscriptions =
-    values["max-subscriptions"] === undefined
-      ? {}
-      : {
-          maxSubscriptions: integerFlag(
-            values["max-subscriptions"],
-            "max-subscriptions",
-            { min: 1, max: 1_000_000 },
-            1,
-          ),
-        };
+  const subscriptions = subscriptionFlag(values["max-subscriptions"]);
   const mcpModule = await loadMCP();
   // everything that can be wrong with the command is said before a server starts
   if (listen)
