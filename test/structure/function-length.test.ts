@@ -37,8 +37,6 @@ const PENDING: Record<string, string> = {
     "to split here (one-idea branch ran out of time)",
   "inspector/inspector-server.ts:startInspectorServer":
     "to split here (one-idea branch ran out of time)",
-  "mcp/config/gateway-config.ts:readServer":
-    "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
   "mcp/connect-servers.ts:connectServers":
     "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
   "mcp/features/upstream-features.ts:createUpstreamFeatures":
