@@ -52,6 +52,7 @@ const NESTED: {
     "neverDefer",
     "contextWindow",
     "nativeSearch",
+    "keepMetaTools",
     "definitionBudget",
     "maxTools",
     "store",

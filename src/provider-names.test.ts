@@ -37,17 +37,22 @@ function chatResponse(name: string, args: unknown) {
   };
 }
 
+/** 43 tools; `create_issue` is on two servers, so its catalog names are qualified with `/`. */
+function catalog() {
+  return [
+    ...server("github-mcp-server", ["create_issue", "list_issues"]),
+    ...server("gitlab", ["create_issue"]),
+    ...server(
+      "misc",
+      Array.from({ length: 40 }, (_, index) => `misc_tool_${index}`),
+    ),
+  ];
+}
+
 function setup(strategy: "reveal" | "bridge") {
   const called: string[] = [];
   const sift = createToolSift({
-    tools: [
-      ...server("github-mcp-server", ["create_issue", "list_issues"]),
-      ...server("gitlab", ["create_issue"]),
-      ...server(
-        "misc",
-        Array.from({ length: 40 }, (_, index) => `misc_tool_${index}`),
-      ),
-    ],
+    tools: catalog(),
     disclosure: { strategy },
     onCall: ({ name }) => {
       called.push(name);
@@ -118,5 +123,54 @@ describe("names in search and describe text under a provider's name rules", () =
       arguments: { queries: ["create issue github"] },
     });
     expect(text(outcome)).toContain("github-mcp-server/create_issue");
+  });
+});
+
+describe("names in the listing of deferred tools under a provider's name rules", () => {
+  function listingSetup() {
+    const sift = createToolSift({
+      tools: catalog(),
+      disclosure: { strategy: "bridge", mode: "on", listing: true },
+      onCall: () => "done",
+      onWarning: () => {},
+    });
+    return { sift };
+  }
+
+  /** Every text of a turn the model reads: the system note and each tool's description. */
+  function modelText(turn: { system: string; tools: readonly unknown[] }): string {
+    return JSON.stringify([turn.system, turn.tools]);
+  }
+
+  for (const provider of ["anthropic", "openai-chat", "openai-responses", "gemini"] as const) {
+    it(`lists deferred tools under ${provider} by the names the provider was sent`, () => {
+      const { sift } = listingSetup();
+      const turn = sift.prepare({ session: provider, provider });
+      const text = modelText(turn);
+      // the listing is there at all (names tier or summaries tier)
+      expect(text).toContain("Deferred tools (43)");
+      expect(text).toContain("github-mcp-server_create_issue");
+      expect(text).toContain("- list_issues: ");
+      expect(text).toContain("gitlab_create_issue");
+      expect(text).not.toContain("github-mcp-server/create_issue");
+      expect(text).not.toContain("gitlab/create_issue");
+      // server names stay as they are: they are not tool names
+      expect(text).toContain("github-mcp-server (2)");
+    });
+  }
+
+  it("follows a namespaced name map, and renames only tool names (not the listing's own words)", () => {
+    const { sift } = listingSetup();
+    const turn = sift.prepare({
+      session: "ns",
+      provider: "anthropic",
+      format: { names: { namespace: "server" } },
+    });
+    const text = modelText(turn);
+    expect(text).toContain("gitlab__gitlab_create_issue");
+    expect(text).toContain("- misc__misc_tool_7: misc_tool_7 on misc.");
+    expect(text).toContain("- github-mcp-server__list_issues: ");
+    expect(text).not.toContain("gitlab/create_issue");
+    expect(text).toContain("Deferred tools (43):");
   });
 });

@@ -49,6 +49,8 @@ export async function openGatewaySift(
   /** `false` (serve): start the upstreams in the background, serving each as it is up. */
   waitForStart = true,
   revealStore?: RevealStore,
+  /** Per-session limits of the upstream side (absent: the library's defaults). */
+  limits: { maxSubscriptions?: number } = {},
 ) {
   const mcp = await loadMCP();
   const config = await mcp.loadGatewayConfig(configPath);
@@ -63,6 +65,7 @@ export async function openGatewaySift(
     ...(config.budget ? { budget: config.budget } : {}),
     auth: { loginCommand: (server) => loginCommand(server, configPath) },
     waitForStart,
+    ...limits,
     // replicas: reveals go through the shared store
     ...(revealStore ? { disclosure: { store: revealStore } } : {}),
     log: (entry) => {

@@ -66,6 +66,7 @@ const TURN_KEYS = [
   "neverDefer",
   "contextWindow",
   "nativeSearch",
+  "keepMetaTools",
   "definitionBudget",
 ] as const satisfies readonly (keyof TurnSettings)[];
 

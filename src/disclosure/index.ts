@@ -19,7 +19,12 @@ export { readSearchArguments } from "./meta/meta-arguments.js";
 export { DEFAULT_META_TOOL_NAMES } from "./meta/meta-tools.js";
 export { budgetedBasis } from "./plan/budgeted-basis.js";
 export { buildDirectory, type Directory } from "./plan/build-directory.js";
-export { buildListing, type Listing, type ListingEntry } from "./plan/build-listing.js";
+export {
+  buildListing,
+  type Listing,
+  type ListingEntry,
+  renameListing,
+} from "./plan/build-listing.js";
 export {
   createPinMatcher,
   createToolClassifier,

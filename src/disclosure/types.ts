@@ -84,6 +84,9 @@ export interface TurnSettings {
    * without one), degrading to names and counts; `false` turns it off.
    */
   directory?: boolean | DirectoryOptions;
+  /** In mode `on`, offer the meta tools even while nothing is deferrable (default false): a
+   * gateway whose servers are all still starting keeps its search tool, which says so. */
+  keepMetaTools?: boolean;
   /** Tools kept loaded by exact name or picomatch glob, on top of `defer: "never"`. A turn's list
    * adds to the one given at creation (it never replaces it). */
   neverDefer?: readonly string[];

@@ -20,6 +20,7 @@ import type { ToolSift } from "../create-toolsift.js";
 import { isToolsiftError, ToolsiftError } from "../errors.js";
 import { redactUrls } from "../internal/index.js";
 import type { UpstreamAuthOptions } from "./auth/upstream-auth.js";
+import { MAX_SUBSCRIPTIONS_DEFAULT } from "./features/resource-subscriptions.js";
 import { createUpstreamFeatures, type UpstreamFeatures } from "./features/upstream-features.js";
 import type { ElicitationHandler } from "./relay/answer-elicitation.js";
 import { callScope } from "./relay/call-scope.js";
@@ -58,6 +59,9 @@ export interface ConnectServersOptions {
   /** How HTTP servers that ask for OAuth log in (`docs/auth.md`); default: logins from the file
    * store under the user's config directory, `needs_login` until one is there. */
   auth?: UpstreamAuthOptions;
+  /** Most resource subscriptions (`resources/subscribe`) one client session holds at once; a
+   * subscribe past it fails saying so. Default 1,000. */
+  maxSubscriptions?: number;
 }
 
 /** The connected upstreams of one ToolSift. */
@@ -366,7 +370,9 @@ export async function connectServers(
         const text = instructions.get(server);
         return text === undefined ? [] : [{ server, text }];
       }),
-    features: createUpstreamFeatures(() => servers, options.naming),
+    features: createUpstreamFeatures(() => servers, options.naming, {
+      maxSubscriptions: options.maxSubscriptions ?? MAX_SUBSCRIPTIONS_DEFAULT,
+    }),
     onNotification(listener) {
       notificationListeners.add(listener);
       return () => notificationListeners.delete(listener);

@@ -43,6 +43,7 @@ export async function createMCPToolSift(options: MCPToolSiftOptions): Promise<MC
     onElicitation,
     auth,
     waitForStart,
+    maxSubscriptions,
     ...siftOptions
   } = options;
   const given = siftOptions.budget?.onBudgetHit;
@@ -68,6 +69,7 @@ export async function createMCPToolSift(options: MCPToolSiftOptions): Promise<MC
     ...(onElicitation !== undefined ? { onElicitation } : {}),
     ...(auth !== undefined ? { auth } : {}),
     ...(waitForStart !== undefined ? { waitForStart } : {}),
+    ...(maxSubscriptions !== undefined ? { maxSubscriptions } : {}),
   });
   // the facade checked the policy against an empty catalog: check it against the servers' tools
   // once they are in (at once, unless they start in the background)

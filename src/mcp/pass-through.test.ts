@@ -8,7 +8,7 @@ import {
   ElicitRequestSchema,
   ListRootsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createMCPToolSift } from "./create-mcp-toolsift.js";
 import { createGatewaySession } from "./serve/gateway-session.js";
 import { type RunningGateway, serveHttp } from "./serve/serve-gateway.js";
@@ -181,6 +181,44 @@ describe("reading a resource the session never listed", () => {
       expect(failure.match(/MCP error/g)).toHaveLength(1);
     } finally {
       await client.close();
+      await sift.close();
+    }
+  }, 60_000);
+});
+
+describe("resource subscriptions of a session", () => {
+  it("are capped per session (maxSubscriptions), and freed by unsubscribe and by the session's end", async () => {
+    const sift = await createMCPToolSift({
+      servers: { conformance: { command: "node", args: [conformanceServer] } },
+      maxSubscriptions: 3,
+    });
+    const open = async (label: string) => {
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await createGatewaySession(label, { sift, mode: "direct" }).connect(serverSide);
+      const client = new Client({ name: label, version: "1" });
+      await client.connect(clientSide);
+      return client;
+    };
+    const a = await open("a");
+    const b = await open("b");
+    try {
+      for (const id of [1, 2, 3]) await a.subscribeResource({ uri: `test://template/${id}/data` });
+      const refused = await a.subscribeResource({ uri: "test://template/4/data" }).then(
+        () => "subscribed",
+        (error: Error) => error.message,
+      );
+      expect(refused).toContain("3 resource subscriptions");
+      expect(refused).toContain("maxSubscriptions");
+      // another session has places of its own, and unsubscribing frees one
+      await b.subscribeResource({ uri: "test://template/1/data" });
+      await a.unsubscribeResource({ uri: "test://template/3/data" });
+      await a.subscribeResource({ uri: "test://template/4/data" });
+      const subscriptions = sift.upstreams.features.subscriptions;
+      expect(subscriptions.count()).toBe(3); // 1 (a and b), 2 and 4 (a)
+      await a.close();
+      await vi.waitFor(() => expect(subscriptions.count()).toBe(1), { timeout: 10_000 });
+    } finally {
+      await b.close();
       await sift.close();
     }
   }, 60_000);

@@ -26,13 +26,11 @@ const PENDING: Record<string, string> = {
     "being split by the disclosure-by-stage work (issue 27 deliverable 1)",
   "disclosure/reveal-store.ts:createMemoryRevealStore":
     "being split by the disclosure-by-stage work (issue 27 deliverable 1)",
-  "mcp/config/gateway-config.ts:readServer":
-    "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
   "mcp/connect-servers.ts:connectServers":
     "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
   "mcp/features/upstream-features.ts:createUpstreamFeatures":
     "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
-  "mcp/serve/gateway-session.ts:(anonymous@164)":
+  "mcp/serve/gateway-session.ts:(anonymous@155)":
     "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
   "search/rank/learned-bonus.ts:addLearnedBonuses":
     "came with the learned field (issue 26); to split",
@@ -51,7 +49,7 @@ const PENDING: Record<string, string> = {
     "being split by the disclosure-by-stage work (issue 27 deliverable 1)",
   "providers/gemini/format-tools.ts:createGeminiToolFormatter":
     "to split here (one-idea branch ran out of time)",
-  "providers/openai/format-responses-tools.ts:(anonymous@37)":
+  "providers/openai/format-responses-tools.ts:(anonymous@38)":
     "to split here (one-idea branch ran out of time)",
   "providers/openai/format-responses-tools.ts:createResponsesToolFormatter":
     "to split here (one-idea branch ran out of time)",

@@ -23,31 +23,37 @@ const textOf = (result: unknown) =>
     .map((part) => part.text ?? "")
     .join("\n");
 
+/** A config beside a ready-file path: `slow` (the fault server, up after `delayMs`) plus `others`. */
+async function slowConfig(delayMs: number, others: Record<string, unknown>) {
+  const dir = await mkdtemp(path.join(tmpdir(), "toolsift-serve-start-"));
+  const ready = path.join(dir, "upstream-ready");
+  const config = path.join(dir, "gateway.json");
+  const slow = {
+    command: "node",
+    args: [faultServer],
+    env: { FAULT_START_DELAY_MS: String(delayMs), FAULT_READY_FILE: ready },
+  };
+  await writeFile(config, JSON.stringify({ mcpServers: { ...others, slow } }));
+  return { dir, ready, config };
+}
+
+/** `toolsift serve --config F` from source, as the transport of an SDK client. */
+function serveTransport(config: string) {
+  return new StdioClientTransport({
+    command: process.execPath,
+    args: ["--import", "tsx", path.join(root, "src/cli/main.ts"), "serve", "--config", config],
+    cwd: root,
+    stderr: "pipe",
+  });
+}
+
 describe("toolsift serve answers at once", () => {
   it("answers initialize before a 20 s upstream is up, says so in a search, announces its tools when it is", async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), "toolsift-serve-start-"));
-    const ready = path.join(dir, "upstream-ready");
-    const config = path.join(dir, "gateway.json");
-    await writeFile(
-      config,
-      JSON.stringify({
-        mcpServers: {
-          // a bridge answers searches once it has tools: the quick server gives it some
-          quick: { command: "node", args: [faultServer] },
-          slow: {
-            command: "node",
-            args: [faultServer],
-            env: { FAULT_START_DELAY_MS: String(SLOW_START_MS), FAULT_READY_FILE: ready },
-          },
-        },
-      }),
-    );
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: ["--import", "tsx", path.join(root, "src/cli/main.ts"), "serve", "--config", config],
-      cwd: root,
-      stderr: "pipe",
+    // the quick server is up long before the slow one
+    const { ready, config } = await slowConfig(SLOW_START_MS, {
+      quick: { command: "node", args: [faultServer] },
     });
+    const transport = serveTransport(config);
     const client = new Client({ name: "start-test", version: "1" });
     let announced = 0;
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
@@ -87,6 +93,47 @@ describe("toolsift serve answers at once", () => {
         arguments: { name: "slow__echo", arguments: { text: "hi" } },
       });
       expect(textOf(echoed)).toContain("hi");
+    } finally {
+      await client.close();
+    }
+  }, 150_000);
+
+  it("offers the meta tools before any server is up; a search names the starting servers and why one failed", async () => {
+    // no server is quick: every tool is still to come when the client lists; 8 s is long
+    // enough to list and search before the slow one is up, short enough for the suite
+    const { ready, config } = await slowConfig(8_000, {
+      broken: { command: path.join(tmpdir(), "toolsift-no-such-command") },
+    });
+    const transport = serveTransport(config);
+    const client = new Client({ name: "start-none-test", version: "1" });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      // answered while the only working upstream had not begun answering
+      expect(existsSync(ready)).toBe(false);
+      expect(tools.map((tool) => tool.name)).toEqual(["tool_search", "tool_describe", "tool_call"]);
+      // the broken server fails at once; the slow one is still starting
+      await expect
+        .poll(
+          async () =>
+            textOf(await client.callTool({ name: "tool_search", arguments: { query: "echo" } })),
+          { timeout: 15_000, interval: 200 },
+        )
+        .toContain('Could not start: "broken"');
+      const early = textOf(
+        await client.callTool({ name: "tool_search", arguments: { query: "echo" } }),
+      );
+      expect(existsSync(ready)).toBe(false);
+      expect(early).toContain('Not searched yet, still starting: "slow"');
+      expect(early).toMatch(/"broken" \(.*not found|ENOENT/);
+      // once up, the slow server's tools are found
+      await expect
+        .poll(
+          async () =>
+            textOf(await client.callTool({ name: "tool_search", arguments: { query: "echo" } })),
+          { timeout: 90_000, interval: 500 },
+        )
+        .toContain("slow__echo");
     } finally {
       await client.close();
     }

@@ -120,6 +120,15 @@ describe("toolsift serve checks before starting any upstream", () => {
     expect(existsSync(marker)).toBe(false);
   });
 
+  it("refuses a bad --max-subscriptions before any upstream starts, and documents it", async () => {
+    const { config, marker } = await markerConfig();
+    const io = capture();
+    expect(await runCli(["serve", "--config", config, "--max-subscriptions", "0"], io)).toBe(2);
+    expect(io.err).toContain("--max-subscriptions must be a whole number");
+    expect(existsSync(marker)).toBe(false);
+    expect(serveUsage).toContain("--max-subscriptions (default 1000");
+  });
+
   it("says a port is in use and how to fix it, without a stack trace", async () => {
     const { config, marker } = await markerConfig();
     const busy = createServer();

@@ -7,7 +7,7 @@ import { UsageError } from "../usage-error.js";
 
 export const serveUsage = `Usage: toolsift serve --config FILE [--mode bridge|reveal|direct] [--http HOST:PORT] [--token-file F] [--log-level LEVEL]
        [--inspect] [--inspect-port N] [--max-body-bytes N] [--max-sessions N] [--session-idle-ms N]
-       [--state redis://HOST:PORT[/DB]]
+       [--max-subscriptions N] [--state redis://HOST:PORT[/DB]]
 
 Runs the MCP gateway in front of the config's servers: over stdio (default), or streamable HTTP
 at http://HOST:PORT/mcp (--http 8080 means 127.0.0.1:8080; other hosts need --token).
@@ -23,6 +23,8 @@ visible to other local users (ps); prefer the file or the variable. Every reques
 needs Authorization: Bearer TOKEN (open the inspector once as URL?token=TOKEN).
 HTTP limits: --max-body-bytes (default 4194304: 413 past it), --max-sessions (default 100: 503
 past it), --session-idle-ms (default 1800000: idle sessions are closed and their state freed).
+Per session (HTTP and stdio): --max-subscriptions (default 1000 resources/subscribe at once; past
+it a subscribe fails saying so; unsubscribing or closing the session frees them).
 Replicas (HTTP): --state redis://HOST:PORT[/DB] (or "state" in the config) keeps sessions and
 reveals in Redis, so any replica behind a load balancer serves any session (needs npm install
 redis). GET /healthz answers 200 while the process runs; GET /readyz 200 when the upstreams and
@@ -42,6 +44,7 @@ const flags = {
   "max-body-bytes": { type: "string" },
   "max-sessions": { type: "string" },
   "session-idle-ms": { type: "string" },
+  "max-subscriptions": { type: "string" },
   state: { type: "string" },
 } as const;
 
@@ -86,6 +89,14 @@ function limitFlags(values: Record<string, string | boolean | undefined>) {
   };
 }
 
+/** Reads `--max-subscriptions` (per session, stdio or HTTP); absent keeps the default. */
+function subscriptionFlag(value: string | undefined): { maxSubscriptions?: number } {
+  if (value === undefined) return {};
+  return {
+    maxSubscriptions: integerFlag(value, "max-subscriptions", { min: 1, max: 1_000_000 }, 1),
+  };
+}
+
 /** Reads `--http`: `PORT`, `HOST:PORT` or `[IPv6]:PORT`. */
 function parseListen(value: string): { host: string; port: number } {
   const match = /^(?:(\[[^\]]+\]|[^:]+):)?(\d{1,5})$/.exec(value);
@@ -115,8 +126,9 @@ async function openServedSift(
   io: CliIO,
   rank: number,
   state: Awaited<ReturnType<typeof openReplicaState>>,
+  limits: { maxSubscriptions?: number },
 ) {
-  return openGatewaySift(configPath, io, rank, false, state?.reveals.revealStore).catch(
+  return openGatewaySift(configPath, io, rank, false, state?.reveals.revealStore, limits).catch(
     async (error: unknown) => {
       await state?.store.close();
       throw error;
@@ -157,13 +169,14 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
 
   const token = await resolveToken(values, io.env ?? {});
   const limits = limitFlags(values);
+  const subscriptions = subscriptionFlag(values["max-subscriptions"]);
   const mcpModule = await loadMCP();
   // everything that can be wrong with the command is said before a server starts
   if (listen)
     await mcpModule.checkHttpListen({ ...listen, ...limits, ...(token ? { token } : {}) });
   if (inspectPort) await mcpModule.checkHttpListen({ host: "127.0.0.1", port: inspectPort });
   const state = listen ? await openReplicaState(mcpModule, values.config, values.state) : undefined;
-  const { mcp, config, sift } = await openServedSift(values.config, io, rank, state);
+  const { mcp, config, sift } = await openServedSift(values.config, io, rank, state, subscriptions);
   const recorder = inspectPort === undefined ? undefined : mcp.createSessionRecorder();
   const options = {
     sift,

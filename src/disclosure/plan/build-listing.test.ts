@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { arrayCatalog, mcpTool, substringSearch } from "../__fixtures__/tools.js";
 import { createDisclosure } from "../create-disclosure.js";
 import { firstSentence, sanitizeText } from "../sanitize-text.js";
-import { buildListing } from "./build-listing.js";
+import { buildListing, renameListing } from "./build-listing.js";
 import { compactSignature } from "./compact-signature.js";
 import { estimateTokens } from "./estimate-tokens.js";
 
@@ -109,5 +109,40 @@ describe("compactSignature", () => {
     expect(compactSignature(tool, { maxParams: 3 })).toBe(
       "wide(p0?: number, p1?: number, p2?: number, …+9 more)",
     );
+  });
+});
+
+describe("renameListing", () => {
+  const all = [
+    { name: "alpha/search", server: "alpha", summary: "Search alpha for search terms." },
+    { name: "alpha/tool_1", server: "alpha", summary: "Does alpha/tool_1 things." },
+    ...entries("beta", 30),
+  ].sort((a, b) => (a.name < b.name ? -1 : 1));
+  const sent = new Map([
+    ["alpha/search", "alpha_search"],
+    ["alpha/tool_1", "alpha_tool_1"],
+    ["beta_tool_3", "beta_tool_3"],
+    ["search", "x__search"],
+  ]);
+  const directory =
+    "Tool servers (2); find their tools with tool_search:\n- alpha (2 tools): search";
+
+  it("renames each name position of every tier, and nothing before the listing or in summaries", () => {
+    const summaries = `${directory}\n\n${buildListing(all, 10_000, estimateTokens).text}`;
+    const renamed = renameListing(summaries, sent);
+    expect(renamed).toContain("- alpha_search: Search alpha for search terms.");
+    // a summary that quotes a name is third-party text: left as written
+    expect(renamed).toContain("- alpha_tool_1: Does alpha/tool_1 things.");
+    expect(renamed.startsWith(directory)).toBe(true);
+    const names = renameListing(buildListing(all, 250, estimateTokens).text, sent);
+    expect(names).toContain("alpha (2): alpha_search, alpha_tool_1");
+    expect(names).not.toContain("alpha/");
+    const servers = renameListing(buildListing(all, 60, estimateTokens).text, sent);
+    expect(servers).toContain("beta: 30 tools (names not listed; search for them)");
+  });
+
+  it("returns the text unchanged when no name differs", () => {
+    const text = buildListing(all, 10_000, estimateTokens).text;
+    expect(renameListing(text, new Map([["beta_tool_1", "beta_tool_1"]]))).toBe(text);
   });
 });

@@ -1,3 +1,4 @@
+import { safeName } from "../sanitize-text.js";
 import type { CountTokens, DeferredShown } from "../types.js";
 
 /** One deferred tool as the listing needs it (already sanitised). */
@@ -38,6 +39,8 @@ function groupByServer(entries: readonly ListingEntry[]): Group[] {
     .map((server) => ({ server, entries: groups.get(server) ?? [] }));
 }
 
+const HEADER = /^Deferred tools \(\d+\):$/;
+
 function summaryBlock(group: Group): string {
   const lines = group.entries.map((e) => (e.summary ? `- ${e.name}: ${e.summary}` : `- ${e.name}`));
   return `${group.server} (${group.entries.length}):\n${lines.join("\n")}`;
@@ -66,7 +69,7 @@ export function buildListing(
   const shown = new Map<string, DeferredShown>();
   if (entries.length === 0) return { text: "", tokens: 0, tier: "none", shown };
   const groups = groupByServer(entries);
-  const header = `Deferred tools (${entries.length}):`;
+  const header = `Deferred tools (${entries.length}):`; // the form HEADER reads back
   const fits = (text: string) => count(text) <= maxTokens;
   const mark = (list: readonly Group[], how: (group: Group) => DeferredShown) => {
     for (const group of list) for (const entry of group.entries) shown.set(entry.name, how(group));
@@ -121,4 +124,35 @@ export function buildListing(
   }
   const text = lines.join("\n");
   return { text, tokens: count(text), tier: "servers", shown };
+}
+
+/**
+ * The text with each tool name of its listing (the part from the `Deferred tools (N):` line on)
+ * replaced by the name the model calls it by: `names` maps a catalog name to that name (a
+ * provider's function name), names missing from it stay. Only the listing's name positions are
+ * read (`- NAME: summary` lines and the `server (N): NAME, NAME` lines), never the summaries or
+ * the listing's own words, so a tool named `search` cannot turn "search for them" into a name.
+ * Names in the text are sanitised (no spaces), which is what makes the positions unambiguous.
+ */
+export function renameListing(text: string, names: ReadonlyMap<string, string>): string {
+  const shown = new Map<string, string>();
+  for (const [name, sent] of names) if (name !== sent) shown.set(safeName(name), sent);
+  if (shown.size === 0) return text;
+  const rename = (name: string) => shown.get(name) ?? name;
+  let inListing = false;
+  const lines = text.split("\n").map((line) => {
+    if (!inListing) {
+      inListing = HEADER.test(line);
+      return line;
+    }
+    if (line.startsWith("- ")) {
+      const end = line.indexOf(": ");
+      const name = end === -1 ? line.slice(2) : line.slice(2, end);
+      return `- ${rename(name)}${end === -1 ? "" : line.slice(end)}`;
+    }
+    const namesLine = /^(\S+ \(\d+\)): (.+)$/.exec(line);
+    if (!namesLine) return line;
+    return `${namesLine[1]}: ${(namesLine[2] ?? "").split(", ").map(rename).join(", ")}`;
+  });
+  return lines.join("\n");
 }

@@ -34,7 +34,8 @@ function percent(share: number): string {
 /**
  * Decides whether disclosure is active for this turn.
  *
- * `off` never activates and `on` always does when something is deferrable. `auto` activates when
+ * `off` never activates and `on` always does when something is deferrable (or, with
+ * `keepMetaTools`, when nothing is yet). `auto` activates when
  * everything loaded would exceed the definitions budget, when deferrable definitions take at
  * least `contextShare` of the context window or at least `maxTokens` tokens (default 20,000,
  * whatever the window), or when at least `toolCount` tools are visible.
@@ -44,8 +45,12 @@ export function decideActivation(settings: ResolvedSettings, input: ActivationIn
   const deferrableTokens = () => input.deferrableTokens.exact();
   if (settings.mode === "off")
     return { active: false, reason: fixed("mode off: every visible tool is loaded") };
-  if (deferrable === 0)
+  if (deferrable === 0) {
+    if (settings.mode === "on" && settings.keepMetaTools && !settings.nativeSearch) {
+      return { active: true, reason: fixed("mode on, keepMetaTools: nothing deferrable yet") };
+    }
     return { active: false, reason: fixed("no deferrable tools: every visible tool is core") };
+  }
   if (settings.mode === "on")
     return { active: true, reason: fixed(`mode on: ${deferrable} tools deferred`) };
   const most = settings.maxTools;

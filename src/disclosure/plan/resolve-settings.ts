@@ -175,6 +175,7 @@ export function resolveSettings(options: DisclosureOptions, turn: TurnSettings):
     directory: directoryOf(turn.directory ?? options.directory),
     contextWindow,
     nativeSearch: turn.nativeSearch ?? options.nativeSearch ?? false,
+    keepMetaTools: turn.keepMetaTools ?? options.keepMetaTools ?? false,
     names,
     defaultLimit,
     maxLimit,

@@ -19,6 +19,7 @@ export interface ResolvedSettings {
   directory: DirectoryOptions | undefined;
   contextWindow: number | undefined;
   nativeSearch: boolean;
+  keepMetaTools: boolean;
   names: MetaToolNames;
   defaultLimit: number;
   maxLimit: number;

@@ -154,6 +154,39 @@ function readServer(
     "streamable-http",
     "sse",
   ] as const);
+  const { common, catalog } = readCommonFields(read, path, raw);
+  const command = read.string(`${path}.command`, raw.command);
+  const url = read.string(`${path}.url`, raw.url);
+  if (command !== undefined && url !== undefined) {
+    read.problems.push(
+      `${path}: has both "command" and "url"; keep "command" for a local server or "url" for a remote one.`,
+    );
+    return {};
+  }
+  if (command !== undefined) {
+    if (type !== undefined && type !== "stdio")
+      read.problems.push(`${path}.type: "${type}" needs "url", not "command".`);
+    const server = {
+      ...common,
+      command,
+      ...optional("args", read.strings(`${path}.args`, raw.args)),
+      ...optional("env", read.record(`${path}.env`, raw.env)),
+      ...optional("cwd", read.string(`${path}.cwd`, raw.cwd)),
+    };
+    return { server, ...optional("catalog", catalog) };
+  }
+  if (url !== undefined) {
+    const server = { ...common, ...readHttpFields(read, path, raw, url, type) };
+    return { server, ...optional("catalog", catalog) };
+  }
+  read.problems.push(
+    `${path}: needs "command" (a local server started over stdio) or "url" (a remote server).`,
+  );
+  return {};
+}
+
+/** The fields every server has, whatever its transport, and its `catalog` file. */
+function readCommonFields(read: Reader, path: string, raw: Record<string, unknown>) {
   const disabled = read.boolean(`${path}.disabled`, raw.disabled);
   const enabled =
     read.boolean(`${path}.enabled`, raw.enabled) ??
@@ -180,49 +213,32 @@ function readServer(
     ...optional("callTimeoutMs", read.positive(`${path}.callTimeoutMs`, raw.callTimeoutMs)),
     ...optional("lazy", lazy),
   };
-  const command = read.string(`${path}.command`, raw.command);
-  const url = read.string(`${path}.url`, raw.url);
-  if (command !== undefined && url !== undefined) {
+  return { common, catalog };
+}
+
+/** A remote server's own fields: its `url`, headers, OAuth block and transport (`type`). */
+function readHttpFields(
+  read: Reader,
+  path: string,
+  raw: Record<string, unknown>,
+  url: string,
+  type: "stdio" | "http" | "streamable-http" | "sse" | undefined,
+) {
+  if (!/^https?:\/\/[^/]/.test(url))
     read.problems.push(
-      `${path}: has both "command" and "url"; keep "command" for a local server or "url" for a remote one.`,
+      `${path}.url: expected an http:// or https:// address, got ${JSON.stringify(url)}.`,
     );
-    return {};
-  }
-  if (command !== undefined) {
-    if (type !== undefined && type !== "stdio")
-      read.problems.push(`${path}.type: "${type}" needs "url", not "command".`);
-    const server = {
-      ...common,
-      command,
-      ...optional("args", read.strings(`${path}.args`, raw.args)),
-      ...optional("env", read.record(`${path}.env`, raw.env)),
-      ...optional("cwd", read.string(`${path}.cwd`, raw.cwd)),
-    };
-    return { server, ...optional("catalog", catalog) };
-  }
-  if (url !== undefined) {
-    if (!/^https?:\/\/[^/]/.test(url))
-      read.problems.push(
-        `${path}.url: expected an http:// or https:// address, got ${JSON.stringify(url)}.`,
-      );
-    if (type === "stdio") read.problems.push(`${path}.type: "stdio" needs "command", not "url".`);
-    const server = {
-      ...common,
-      url,
-      ...optional("headers", read.record(`${path}.headers`, raw.headers)),
-      ...optional("auth", readUpstreamAuth(read, `${path}.auth`, raw.auth)),
-      ...(type === "sse"
-        ? { transport: "sse" as const }
-        : type
-          ? { transport: "http" as const }
-          : {}),
-    };
-    return { server, ...optional("catalog", catalog) };
-  }
-  read.problems.push(
-    `${path}: needs "command" (a local server started over stdio) or "url" (a remote server).`,
-  );
-  return {};
+  if (type === "stdio") read.problems.push(`${path}.type: "stdio" needs "command", not "url".`);
+  return {
+    url,
+    ...optional("headers", read.record(`${path}.headers`, raw.headers)),
+    ...optional("auth", readUpstreamAuth(read, `${path}.auth`, raw.auth)),
+    ...(type === "sse"
+      ? { transport: "sse" as const }
+      : type
+        ? { transport: "http" as const }
+        : {}),
+  };
 }
 
 /** A server's `auth` block (`docs/auth.md`): `false`, or the OAuth client settings. */

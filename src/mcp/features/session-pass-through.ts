@@ -26,6 +26,7 @@ import {
 import type { MCPToolSift } from "../create-mcp-toolsift.js";
 import type { ClientRelay } from "../relay/relay-tracker.js";
 import { toClientError } from "./client-error.js";
+import type { ResourceSubscriptions } from "./resource-subscriptions.js";
 
 /** What a session's server declares besides tools and logging. */
 export const PASS_THROUGH_CAPABILITIES = {
@@ -76,18 +77,25 @@ export function relayThrough(server: Server, send: SendRequest | Server["request
   return Object.assign(relay, { session: server });
 }
 
-const subscriptions = new WeakMap<Server, Set<string>>();
+/** The registry each session's subscriptions are kept in (its ToolSift's). */
+const registries = new WeakMap<Server, ResourceSubscriptions>();
 
 /** Whether the session's client subscribed to the resource URI. */
 export function isSubscribed(server: Server, uri: string): boolean {
-  return subscriptions.get(server)?.has(uri) ?? false;
+  return registries.get(server)?.has(server, uri) ?? false;
 }
 
 /** Registers the pass-through handlers on one session's server. */
 export function registerPassThrough(server: Server, sift: MCPToolSift): void {
   const { features } = sift.upstreams;
-  const subscribed = new Set<string>();
-  subscriptions.set(server, subscribed);
+  const { subscriptions } = features;
+  registries.set(server, subscriptions);
+  // a session that ends lets go of its subscriptions (the upstream keeps those others hold)
+  const previous = server.onclose;
+  server.onclose = () => {
+    previous?.();
+    void subscriptions.release(server);
+  };
   const ask = (extra: { signal: AbortSignal; sendRequest: SendRequest }) => ({
     signal: extra.signal,
     relay: relayThrough(server, extra.sendRequest),
@@ -114,13 +122,11 @@ export function registerPassThrough(server: Server, sift: MCPToolSift): void {
     features.readResource(request.params.uri, ask(extra)),
   );
   handle(SubscribeRequestSchema, async (request, extra) => {
-    await features.subscribe(request.params.uri, true, ask(extra));
-    subscribed.add(request.params.uri);
+    await subscriptions.add(server, request.params.uri, ask(extra));
     return {};
   });
   handle(UnsubscribeRequestSchema, async (request, extra) => {
-    subscribed.delete(request.params.uri);
-    await features.subscribe(request.params.uri, false, ask(extra));
+    await subscriptions.remove(server, request.params.uri, ask(extra));
     return {};
   });
   handle(ListPromptsRequestSchema, async (_request, extra) => ({

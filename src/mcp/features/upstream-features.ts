@@ -25,6 +25,10 @@ import type { ClientRelay } from "../relay/relay-tracker.js";
 import { createUpstreamNames, type NamingOption } from "../tools/upstream-names.js";
 import type { UpstreamServer } from "../upstream/upstream-server.js";
 import { probeResource } from "./probe-resource.js";
+import {
+  createResourceSubscriptions,
+  type ResourceSubscriptions,
+} from "./resource-subscriptions.js";
 
 /** Who asks, for server→client requests the upstream sends while answering. */
 export interface FeatureRequestOptions {
@@ -39,6 +43,8 @@ export interface UpstreamFeatures {
   readResource(uri: string, options?: FeatureRequestOptions): Promise<Record<string, unknown>>;
   /** Subscribes (or unsubscribes) on the server that owns the URI. */
   subscribe(uri: string, on: boolean, options?: FeatureRequestOptions): Promise<void>;
+  /** The client sessions' subscriptions, bounded per session and counted per URI upstream. */
+  readonly subscriptions: ResourceSubscriptions<FeatureRequestOptions>;
   listPrompts(options?: FeatureRequestOptions): Promise<Prompt[]>;
   getPrompt(
     name: string,
@@ -67,6 +73,7 @@ function templatePattern(template: string): RegExp {
 export function createUpstreamFeatures(
   servers: () => ReadonlyMap<string, UpstreamServer>,
   naming: NamingOption | undefined,
+  limits: { maxSubscriptions: number },
 ): UpstreamFeatures {
   const prompts = createUpstreamNames(naming);
   const resourceOwners = new Map<string, string>();
@@ -197,6 +204,15 @@ export function createUpstreamFeatures(
     return { server, prompt: route.tool };
   };
 
+  const subscribe = async (uri: string, on: boolean, options: FeatureRequestOptions = {}) => {
+    const server = await ownerOf(uri, options);
+    await server.request(
+      { method: on ? "resources/subscribe" : "resources/unsubscribe", params: { uri } },
+      EmptyResultSchema,
+      options,
+    );
+  };
+
   return {
     async listResources(options = {}) {
       const lists = await gather("resources", (server) =>
@@ -224,14 +240,10 @@ export function createUpstreamFeatures(
         options,
       );
     },
-    async subscribe(uri, on, options = {}) {
-      const server = await ownerOf(uri, options);
-      await server.request(
-        { method: on ? "resources/subscribe" : "resources/unsubscribe", params: { uri } },
-        EmptyResultSchema,
-        options,
-      );
-    },
+    subscribe,
+    subscriptions: createResourceSubscriptions(subscribe, {
+      maxPerSession: limits.maxSubscriptions,
+    }),
     listPrompts,
     async getPrompt(name, args, options = {}) {
       const { server, prompt } = await promptRoute(name, options);

@@ -20,6 +20,7 @@ import {
   relayThrough,
 } from "../features/session-pass-through.js";
 import { type CallScope, callScope } from "../relay/call-scope.js";
+import { startNote } from "../upstream/start-note.js";
 import type { CallReport, SessionRecorder } from "./session-recorder.js";
 
 /** Options shared by every session of one gateway. */
@@ -41,7 +42,9 @@ export interface GatewaySessionOptions {
 /** The disclosure settings each mode stands for. */
 export function modeSettings(mode: GatewayMode): TurnSettings {
   if (mode === "direct") return { mode: "off" };
-  return { mode: "on", strategy: mode };
+  // the search tool is there from the first tools/list, even before any server is up: a
+  // search then says which servers are still starting (a client may never list again)
+  return { mode: "on", strategy: mode, keepMetaTools: true };
 }
 
 /** An upstream tool keeps every field it was listed with (icons, `_meta`, …); only the name is
@@ -111,19 +114,11 @@ export function createGatewaySession(
         };
       });
   };
-  const startingServers = () => sift.upstreams.notReady().length > 0;
-  // bridge: a search made while servers are still starting says which were not searched
+  // bridge: a search says which servers it could not search (still starting, or failed)
   const startingNote = (called: string) => {
-    const pending = sift.upstreams.notReady();
     if (options.mode !== "bridge" || called !== sift.disclosure.metaToolNames.search) return [];
-    if (pending.length === 0) return [];
-    const list = pending.map((server) => `"${server}"`).join(", ");
-    return [
-      {
-        type: "text" as const,
-        text: `Not searched yet, still starting: ${list}. Their tools join when they are up; search again in a moment.`,
-      },
-    ];
+    const text = startNote(sift.upstreams);
+    return text === undefined ? [] : [{ type: "text" as const, text }];
   };
   // requests an upstream sends outside any call (roots after its initialize) come here too
   server.oninitialized = () => {
@@ -143,11 +138,7 @@ export function createGatewaySession(
     });
 
   server.setRequestHandler(ListToolsRequestSchema, async (request) => {
-    let plan = sift.prepare({ session: session(), ...settings });
-    if (options.mode !== "direct" && plan.metaTools.length === 0 && startingServers()) {
-      await firstToolsOrStarted(sift);
-      plan = sift.prepare({ session: session(), ...settings });
-    }
+    const plan = sift.prepare({ session: session(), ...settings });
     const tools = [...plan.metaTools, ...plan.loaded].map((tool) => toMCPTool(sift, tool));
     const start = Number(request.params?.cursor ?? 0);
     if (!Number.isInteger(start) || start < 0 || start > tools.length) {
@@ -252,22 +243,4 @@ export function createGatewaySession(
     };
   });
   return server;
-}
-
-/**
- * Waits until the catalog gets its first tools or every upstream start has settled (each start is
- * bounded by its start limit). With every server still starting there is nothing to search, and
- * an empty `tools/list` would leave a client without the search tool until it lists again.
- */
-function firstToolsOrStarted(sift: MCPToolSift): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = sift.catalog.onChange(() => {
-      stop();
-      resolve();
-    });
-    void sift.upstreams.started.then(() => {
-      stop();
-      resolve();
-    });
-  });
 }

@@ -2,8 +2,9 @@
 import type { JsonSchema, ToolDefinition } from "../../catalog/index.js";
 import type { TurnPlan } from "../../disclosure/index.js";
 import { assembleFormatted, requestFields } from "../assemble-formatted.js";
-import { createNameMapCache, providerNameMap } from "../name-map-cache.js";
-import { joinedSystem, planParts } from "../plan-parts.js";
+import { createNameMapCache } from "../name-map-cache.js";
+import { planAsSent } from "../plan-as-sent.js";
+import { joinedSystem } from "../plan-parts.js";
 import { requestWarning } from "../request-warnings.js";
 import { createConversionCache } from "../schema/conversion-cache.js";
 import type { SchemaConversion } from "../schema/schema-conversion.js";
@@ -45,11 +46,14 @@ export function createAnthropicToolFormatter(defaults: AnthropicFormatOptions = 
   const nameMaps = createNameMapCache(capabilities);
   const convert = createConversionCache<SchemaConversion>();
 
-  return (plan: TurnPlan, given: AnthropicFormatOptions = {}): AnthropicFormatted => {
+  return (planned: TurnPlan, given: AnthropicFormatOptions = {}): AnthropicFormatted => {
     const options = { ...defaults, ...given };
-    const parts = planParts(plan);
-    const names = nameMaps(parts, options.names);
-    const providerNames = providerNameMap(parts, names);
+    const { plan, parts, names, providerNames } = planAsSent(
+      planned,
+      capabilities,
+      nameMaps,
+      options.names,
+    );
     const warnings: ConversionWarning[] = [];
     const native = plan.active && plan.nativeSearch;
     const references =

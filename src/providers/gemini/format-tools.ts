@@ -2,8 +2,9 @@
 import type { ToolDefinition } from "../../catalog/index.js";
 import type { TurnPlan } from "../../disclosure/index.js";
 import { assembleFormatted, requestFields } from "../assemble-formatted.js";
-import { createNameMapCache, providerNameMap } from "../name-map-cache.js";
-import { joinedSystem, planParts, requireClientPlan } from "../plan-parts.js";
+import { createNameMapCache } from "../name-map-cache.js";
+import { planAsSent } from "../plan-as-sent.js";
+import { joinedSystem, requireClientPlan } from "../plan-parts.js";
 import { toolLimitWarnings } from "../request-warnings.js";
 import { createConversionCache } from "../schema/conversion-cache.js";
 import type { CallDecoder } from "../types.js";
@@ -62,12 +63,15 @@ export function createGeminiToolFormatter(defaults: GeminiFormatOptions = {}) {
     return { declaration, decoder };
   };
 
-  const formatTools = (plan: TurnPlan, given: GeminiFormatOptions = {}): GeminiFormatted => {
-    requireClientPlan(plan, capabilities);
+  const formatTools = (planned: TurnPlan, given: GeminiFormatOptions = {}): GeminiFormatted => {
+    requireClientPlan(planned, capabilities);
     const options = { ...defaults, ...given };
-    const parts = planParts(plan);
-    const names = nameMaps(parts, options.names);
-    const providerNames = providerNameMap(parts, names);
+    const { plan, parts, names, providerNames } = planAsSent(
+      planned,
+      capabilities,
+      nameMaps,
+      options.names,
+    );
     const warnings: ConversionWarning[] = [];
     const decoders = new Map<string, CallDecoder>();
     const declarations = [...parts.meta, ...parts.core, ...parts.revealed].map((tool) => {

@@ -2,8 +2,9 @@
 import type { ToolDefinition } from "../../catalog/index.js";
 import type { TurnPlan } from "../../disclosure/index.js";
 import { assembleFormatted, requestFields } from "../assemble-formatted.js";
-import { createNameMapCache, providerNameMap } from "../name-map-cache.js";
-import { placeListing, planParts, requireClientPlan } from "../plan-parts.js";
+import { createNameMapCache } from "../name-map-cache.js";
+import { planAsSent } from "../plan-as-sent.js";
+import { requireClientPlan } from "../plan-parts.js";
 import { fitDescription, requestWarning, toolLimitWarnings } from "../request-warnings.js";
 import type { CallDecoder } from "../types.js";
 import type { ConversionWarning } from "../warnings.js";
@@ -26,12 +27,14 @@ export function createChatToolFormatter(defaults: OpenAIChatFormatOptions = {}) 
   const parameters = createParameterConverter();
 
   return (planned: TurnPlan, given: OpenAIChatFormatOptions = {}): OpenAIChatFormatted => {
-    const plan = placeListing(planned, capabilities);
-    requireClientPlan(plan, capabilities);
+    requireClientPlan(planned, capabilities);
     const options = { ...defaults, ...given };
-    const parts = planParts(plan);
-    const names = nameMaps(parts, options.names);
-    const providerNames = providerNameMap(parts, names);
+    const { plan, parts, names, providerNames } = planAsSent(
+      planned,
+      capabilities,
+      nameMaps,
+      options.names,
+    );
     const warnings: ConversionWarning[] = [];
     const decoders = new Map<string, CallDecoder>();
     const callable: ToolDefinition[] = [...parts.meta, ...parts.core, ...parts.revealed];

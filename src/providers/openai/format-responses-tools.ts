@@ -2,8 +2,9 @@
 import type { ToolDefinition } from "../../catalog/index.js";
 import type { TurnPlan } from "../../disclosure/index.js";
 import { assembleFormatted, requestFields } from "../assemble-formatted.js";
-import { createNameMapCache, providerNameMap } from "../name-map-cache.js";
-import { joinedSystem, placeListing, planParts } from "../plan-parts.js";
+import { createNameMapCache } from "../name-map-cache.js";
+import { planAsSent } from "../plan-as-sent.js";
+import { joinedSystem } from "../plan-parts.js";
 import { fitDescription, requestWarning } from "../request-warnings.js";
 import type { CallDecoder } from "../types.js";
 import type { ConversionWarning } from "../warnings.js";
@@ -38,11 +39,13 @@ export function createResponsesToolFormatter(defaults: OpenAIResponsesFormatOpti
     planned: TurnPlan,
     given: OpenAIResponsesFormatOptions = {},
   ): OpenAIResponsesFormatted => {
-    const plan = placeListing(planned, capabilities);
     const options = { ...defaults, ...given };
-    const parts = planParts(plan);
-    const names = nameMaps(parts, options.names);
-    const providerNames = providerNameMap(parts, names);
+    const { plan, parts, names, providerNames } = planAsSent(
+      planned,
+      capabilities,
+      nameMaps,
+      options.names,
+    );
     const warnings: ConversionWarning[] = [];
     const decoders = new Map<string, CallDecoder>();
     const native = plan.active && plan.nativeSearch;

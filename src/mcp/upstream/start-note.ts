@@ -1,0 +1,45 @@
+/**
+ * What a search made in bridge mode adds about the servers it could not search: those still
+ * starting (their tools join when they are up) and those whose start failed, with why, so a model
+ * (and the user reading along) is not told a capability is missing when its server is not up.
+ */
+import type { UpstreamState } from "./upstream-state.js";
+
+/** The part of the upstreams the note reads. */
+export interface StartNoteSource {
+  notReady(): string[];
+  status(): { server: string; state: UpstreamState; tools: number; error?: string }[];
+}
+
+// a start error can quote a whole stderr: the note keeps the gist
+const ERROR_CHARS = 300;
+
+/** States of a server that is not up and has no tools to search. */
+const NOT_UP: ReadonlySet<UpstreamState> = new Set(["down", "needs_login"]);
+
+/** The note, or undefined when every server has either started or has tools in the catalog. */
+export function startNote(upstreams: StartNoteSource): string | undefined {
+  const pending = upstreams.notReady();
+  const failed = upstreams
+    .status()
+    .filter((status) => NOT_UP.has(status.state) && status.tools === 0)
+    .filter((status) => !pending.includes(status.server));
+  const lines: string[] = [];
+  if (pending.length > 0) {
+    const list = pending.map((server) => `"${server}"`).join(", ");
+    lines.push(
+      `Not searched yet, still starting: ${list}. Their tools join when they are up; search again in a moment.`,
+    );
+  }
+  if (failed.length > 0) {
+    const list = failed.map((status) => {
+      const why = (status.error ?? status.state).replace(/\s+/g, " ").trim();
+      const cut = why.length > ERROR_CHARS ? `${why.slice(0, ERROR_CHARS)}…` : why;
+      return `"${status.server}" (${cut})`;
+    });
+    lines.push(
+      `Could not start: ${list.join("; ")}. Their tools cannot be searched until they start; the gateway's log has the details.`,
+    );
+  }
+  return lines.length > 0 ? lines.join("\n") : undefined;
+}
