@@ -4,7 +4,7 @@
  * upstream (server-everything's `echo`). The same client calls the same upstream directly in
  * the same run, rounds interleaved so machine noise hits both alike.
  */
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -22,6 +22,19 @@ const CALLS = 200;
 const ROUNDS = 5;
 const WARM_UP = 20;
 
+// extra node flags for the gateway process, e.g. BENCH_GATEWAY_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/p"
+const GATEWAY_NODE_FLAGS = (process.env.BENCH_GATEWAY_NODE_FLAGS ?? "").split(" ").filter(Boolean);
+
+/** CPU time (user + system, ms) a process has used so far, from /proc/PID/stat (Linux; clock
+ * ticks of 10 ms, so it is read over many calls). */
+async function cpuMs(pid: number | null | undefined): Promise<number> {
+  if (!pid) return Number.NaN;
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
+  // the fields after the command name (which may hold spaces) start with the state, field 3
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
 const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 
@@ -35,19 +48,30 @@ async function timeCalls(client: Client, name: string, count: number): Promise<n
   return times;
 }
 
-/** The gateway CLI as a child process; over HTTP it prints its URL on stderr. */
-async function spawnGateway(config: string, http: boolean): Promise<Client> {
-  const cli = ["--import", "tsx", path.join(root, "src/cli/main.ts"), "serve", "--config", config];
+/** The gateway CLI as a child process (its pid beside it); over HTTP it prints its URL on
+ * stderr. */
+async function spawnGateway(
+  config: string,
+  http: boolean,
+): Promise<{ client: Client; pid: number | null }> {
+  const cli = [
+    ...GATEWAY_NODE_FLAGS,
+    "--import",
+    "tsx",
+    path.join(root, "src/cli/main.ts"),
+    "serve",
+    "--config",
+    config,
+  ];
   const client = new Client({ name: "bench", version: "1" });
   if (!http) {
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [...cli, "--mode", "direct"],
-        cwd: root,
-      }),
-    );
-    return client;
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [...cli, "--mode", "direct"],
+      cwd: root,
+    });
+    await client.connect(transport);
+    return { client, pid: transport.pid };
   }
   // a stdio transport keeps the process's stdin open (serve ends on stdin end) and reads stderr
   const holder = new StdioClientTransport({
@@ -80,7 +104,7 @@ async function spawnGateway(config: string, http: boolean): Promise<Client> {
     await close();
     await holder.close();
   };
-  return client;
+  return { client, pid: holder.pid };
 }
 
 /** Waits until the gateway lists the upstream's echo (serve answers before upstreams are up). */
@@ -101,16 +125,25 @@ async function addedLatency(http: boolean): Promise<Record<string, number>> {
     JSON.stringify({ mcpServers: { ev: { command: "node", args: [everything] } } }),
   );
   const direct = new Client({ name: "bench", version: "1" });
-  await direct.connect(new StdioClientTransport({ command: "node", args: [everything] }));
-  const gateway = await spawnGateway(config, http);
+  const directTransport = new StdioClientTransport({ command: "node", args: [everything] });
+  await direct.connect(directTransport);
+  const { client: gateway, pid } = await spawnGateway(config, http);
   await waitForTool(gateway, "ev__echo");
   await timeCalls(direct, "echo", WARM_UP);
   await timeCalls(gateway, "ev__echo", WARM_UP);
   const directTimes: number[] = [];
   const gatewayTimes: number[] = [];
+  // CPU of the gateway process over its calls, and of the upstream over the direct ones: what
+  // the gateway costs per call on a machine too loaded for latency alone to show it
+  let gatewayCpu = 0;
+  let upstreamCpu = 0;
   for (let round = 0; round < ROUNDS; round += 1) {
+    const upstreamBefore = await cpuMs(directTransport.pid);
     directTimes.push(...(await timeCalls(direct, "echo", CALLS / ROUNDS)));
+    upstreamCpu += (await cpuMs(directTransport.pid)) - upstreamBefore;
+    const gatewayBefore = await cpuMs(pid);
     gatewayTimes.push(...(await timeCalls(gateway, "ev__echo", CALLS / ROUNDS)));
+    gatewayCpu += (await cpuMs(pid)) - gatewayBefore;
   }
   await gateway.close();
   await direct.close();
@@ -127,6 +160,9 @@ async function addedLatency(http: boolean): Promise<Record<string, number>> {
     [`e2e ${via}: direct p99 (ms)`]: d99,
     [`e2e ${via}: gateway p99 (ms)`]: g99,
     [`e2e ${via}: added p99 (ms)`]: g99 - d99,
+    [`e2e ${via}: gateway CPU per call (ms)`]: gatewayCpu / CALLS,
+    [`e2e ${via}: upstream CPU per direct call (ms)`]: upstreamCpu / CALLS,
+    [`e2e ${via}: gateway CPU / upstream CPU`]: gatewayCpu / upstreamCpu,
   };
 }
 

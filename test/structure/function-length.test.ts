@@ -36,8 +36,6 @@ const PENDING: Record<string, string> = {
     "came with the learned field (issue 26); to split",
   "mcp/serve/gateway-session.ts:createGatewaySession":
     "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
-  "mcp/serve/serve-gateway.ts:createHttpGateway":
-    "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
   "mcp/serve/session-recorder.ts:createSessionRecorder":
     "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
   "mcp/tools/upstream-names.ts:createUpstreamNames":

@@ -1,12 +1,12 @@
 /** `HttpSession`: one client session the HTTP gateway holds in this process (replicas adopt
  * others' sessions as these too). */
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { GatewayHTTPTransport } from "./gateway-http-transport.js";
 
 /** One client session held by this process. */
 export interface HttpSession {
   server: Server;
-  transport: StreamableHTTPServerTransport;
+  transport: GatewayHTTPTransport;
   /** When its last request started (`Date.now()`). */
   seen: number;
   /** Requests other than a GET stream still being answered: a long call is not idleness. */

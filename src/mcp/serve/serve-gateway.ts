@@ -8,12 +8,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { type AddressInfo, createServer as createNetServer } from "node:net";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { ToolsiftError } from "../../errors.js";
 import { isSubscribed } from "../features/session-pass-through.js";
 import { StoreUnavailableError } from "../state/redis-session-store.js";
 import { listenToReplicas, type ReplicaState, replicaHooks } from "../state/replica-gateway.js";
+import { GatewayHTTPTransport } from "./gateway-http-transport.js";
 import { createGatewaySession, type GatewaySessionOptions } from "./gateway-session.js";
 import {
   BodyTooLargeError,
@@ -255,158 +255,37 @@ export async function checkHttpListen(
   });
 }
 
+/** What the HTTP gateway's request steps share: its options, limits and open sessions. */
+interface HttpGatewayContext {
+  options: HttpGatewayOptions;
+  loopback: boolean;
+  limits: Required<HttpLimits>;
+  sessions: Map<string, HttpSession>;
+  hooks: ReturnType<typeof replicaHooks> | undefined;
+}
+
 /** Creates the `/mcp` handler of a gateway, one ToolSift session per MCP session. */
 export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
   const { loopback, limits } = checkHttpOptions(options);
   const sessions = new Map<string, HttpSession>();
+  const { state } = options;
+  const context: HttpGatewayContext = {
+    options,
+    loopback,
+    limits,
+    sessions,
+    hooks: state ? replicaHooks(state, options.mode ?? "bridge") : undefined,
+  };
   const stopAnnouncing = forwardUpstreamEvents(options, () =>
     [...sessions.entries()].map(([sessionId, entry]) => ({ server: entry.server, sessionId })),
   );
   const stopExpiring = expireIdle(sessions, limits.sessionIdleMs);
-  const { state } = options;
-  const hooks = state ? replicaHooks(state, options.mode ?? "bridge") : undefined;
   const stopListening = state ? listenToReplicas(state, sessions) : () => undefined;
-
-  const answer = async (
-    entry: HttpSession,
-    request: IncomingMessage,
-    response: ServerResponse,
-    body: unknown,
-  ) => {
-    entry.seen = Date.now();
-    if (await hooks?.before(entry, request, response, body)) return;
-    if (request.method === "GET") {
-      entry.streams += 1;
-      response.once("close", () => {
-        entry.streams -= 1;
-      });
-      await entry.transport.handleRequest(request, response, body);
-      return;
-    }
-    entry.active += 1;
-    response.once("close", () => {
-      entry.active -= 1;
-      entry.seen = Date.now();
-    });
-    await entry.transport.handleRequest(request, response, body);
-    await hooks?.after(entry, request);
-  };
-
-  const handle = async (request: IncomingMessage, response: ServerResponse) => {
-    if (new URL(request.url ?? "/", "http://localhost").pathname !== "/mcp") {
-      sendError(response, 404, "Not found; the MCP endpoint is /mcp.");
-      return;
-    }
-    const refused = refusal(request, options, loopback);
-    if (refused) {
-      sendError(response, ...refused);
-      return;
-    }
-    const id = request.headers["mcp-session-id"];
-    const body =
-      request.method === "POST" ? await readBoundedJson(request, limits.maxBodyBytes) : undefined;
-    // a session another replica created is served here from the store
-    const existing = typeof id === "string" ? (sessions.get(id) ?? (await adopt(id))) : undefined;
-    if (existing) {
-      await answer(existing, request, response, body);
-      return;
-    }
-    if (id !== undefined) {
-      sendError(response, 404, "Session not found; initialize a new session.");
-      return;
-    }
-    const modern = modernRefusal(body, request.headers["mcp-protocol-version"]);
-    if (modern) {
-      response.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify(modern));
-      return;
-    }
-    if (request.method !== "POST" || !isInitializeRequest(body)) {
-      sendError(response, 400, "No session; send an initialize request first.");
-      return;
-    }
-    const problem = initializeProblem(body);
-    if (problem) {
-      sendError(response, 400, problem);
-      return;
-    }
-    if (sessions.size >= limits.maxSessions) {
-      sendError(
-        response,
-        503,
-        `The gateway has ${sessions.size} sessions open, its limit (maxSessions, --max-sessions); close one (DELETE /mcp) or wait for idle ones to expire after ${limits.sessionIdleMs} ms.`,
-      );
-      return;
-    }
-    // a store that cannot take the session refuses it now, not on the client's next request
-    await state?.store.ping();
-    const entry = await openSession(body);
-    await answer(entry, request, response, body);
-  };
-
-  /** A session's transport and server; `body` is its `initialize` request, or undefined for a
-   * session adopted from the store. */
-  const openSession = async (body: unknown): Promise<HttpSession> => {
-    const entry = {
-      seen: Date.now(),
-      active: 0,
-      streams: 0,
-      transport: new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: async (sessionId) => {
-          sessions.set(sessionId, entry);
-          await hooks?.created(sessionId, body);
-        },
-      }),
-    } as HttpSession;
-    const { transport } = entry;
-    entry.server = createGatewaySession(() => transport.sessionId ?? "", {
-      ...options,
-      ...(state ? { settle: state.reveals.flush } : {}),
-    });
-    transport.onclose = () => {
-      const sessionId = transport.sessionId;
-      if (sessionId === undefined) return;
-      // a duplicate adopted by a concurrent request goes without touching the session
-      if (sessions.get(sessionId) !== entry) return;
-      sessions.delete(sessionId);
-      // reveals, loop budget and stored results go with the session (on this replica)
-      options.sift.endSession(sessionId);
-    };
-    hooks?.wrapSend(entry);
-    await entry.server.connect(transport);
-    return entry;
-  };
-
-  const adopt = async (id: string): Promise<HttpSession | undefined> => {
-    if (!hooks || sessions.size >= limits.maxSessions) return undefined;
-    const entry = await hooks.adopt(id, () => openSession(undefined));
-    if (!entry) return undefined;
-    const kept = sessions.get(id);
-    if (kept && kept !== entry) {
-      entry.server.close().catch(() => undefined);
-      return kept;
-    }
-    sessions.set(id, entry);
-    return entry;
-  };
-
   return {
     handle: (request, response) =>
-      handle(request, response).catch((error: unknown) => {
-        if (response.headersSent) return;
-        if (error instanceof StoreUnavailableError) {
-          sendError(response, 503, error.message);
-          return;
-        }
-        if (error instanceof BodyTooLargeError) {
-          // the rest of the body is never read: answer, then drop the connection
-          response.once("finish", () => request.socket.destroy());
-          response.setHeader("connection", "close");
-          sendError(response, 413, error.message);
-          return;
-        }
-        sendError(response, 400, `Bad request: ${(error as Error).message}`);
-      }),
+      handleHttpRequest(context, request, response).catch((error: unknown) =>
+        answerFailure(request, response, error),
+      ),
     inFlight: () => [...sessions.values()].reduce((sum, entry) => sum + entry.active, 0),
     close: async () => {
       stopAnnouncing();
@@ -417,6 +296,172 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
       );
     },
   };
+}
+
+/** One request to the gateway, in steps: where it goes, whether it may, its body, then its
+ * session (an open one, one adopted from another replica, or a new one it initializes). */
+async function handleHttpRequest(
+  context: HttpGatewayContext,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  if (new URL(request.url ?? "/", "http://localhost").pathname !== "/mcp") {
+    sendError(response, 404, "Not found; the MCP endpoint is /mcp.");
+    return;
+  }
+  const refused = refusal(request, context.options, context.loopback);
+  if (refused) {
+    sendError(response, ...refused);
+    return;
+  }
+  const body =
+    request.method === "POST"
+      ? await readBoundedJson(request, context.limits.maxBodyBytes)
+      : undefined;
+  const id = request.headers["mcp-session-id"];
+  // a session another replica created is served here from the store
+  const existing =
+    typeof id === "string" ? (context.sessions.get(id) ?? (await adopt(context, id))) : undefined;
+  if (existing) {
+    await answerInSession(context, existing, request, response, body);
+  } else if (id !== undefined) {
+    sendError(response, 404, "Session not found; initialize a new session.");
+  } else {
+    await startSession(context, request, response, body);
+  }
+}
+
+/** Answers a request of an open session, keeping the counts its expiry and shutdown read. */
+async function answerInSession(
+  { hooks }: HttpGatewayContext,
+  entry: HttpSession,
+  request: IncomingMessage,
+  response: ServerResponse,
+  body: unknown,
+): Promise<void> {
+  entry.seen = Date.now();
+  if (await hooks?.before(entry, request, response, body)) return;
+  if (request.method === "GET") {
+    entry.streams += 1;
+    response.once("close", () => {
+      entry.streams -= 1;
+    });
+    await entry.transport.handleRequest(request, response, body);
+    return;
+  }
+  entry.active += 1;
+  response.once("close", () => {
+    entry.active -= 1;
+    entry.seen = Date.now();
+  });
+  if (request.method === "POST" && entry.transport.answerPost(request, response, body)) return;
+  await entry.transport.handleRequest(request, response, body);
+  await hooks?.after(entry, request);
+}
+
+/** A request without a session: only a valid `initialize` within the session limit opens one. */
+async function startSession(
+  context: HttpGatewayContext,
+  request: IncomingMessage,
+  response: ServerResponse,
+  body: unknown,
+): Promise<void> {
+  const modern = modernRefusal(body, request.headers["mcp-protocol-version"]);
+  if (modern) {
+    response.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify(modern));
+    return;
+  }
+  if (request.method !== "POST" || !isInitializeRequest(body)) {
+    sendError(response, 400, "No session; send an initialize request first.");
+    return;
+  }
+  const problem = initializeProblem(body);
+  if (problem) {
+    sendError(response, 400, problem);
+    return;
+  }
+  const { sessions, limits } = context;
+  if (sessions.size >= limits.maxSessions) {
+    sendError(
+      response,
+      503,
+      `The gateway has ${sessions.size} sessions open, its limit (maxSessions, --max-sessions); close one (DELETE /mcp) or wait for idle ones to expire after ${limits.sessionIdleMs} ms.`,
+    );
+    return;
+  }
+  // a store that cannot take the session refuses it now, not on the client's next request
+  await context.options.state?.store.ping();
+  const entry = await openSession(context, body);
+  await answerInSession(context, entry, request, response, body);
+}
+
+/** A session's transport and server; `body` is its `initialize` request, or undefined for a
+ * session adopted from the store. */
+async function openSession(context: HttpGatewayContext, body: unknown): Promise<HttpSession> {
+  const { options, sessions, hooks } = context;
+  const entry = {
+    seen: Date.now(),
+    active: 0,
+    streams: 0,
+    transport: new GatewayHTTPTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: async (sessionId) => {
+        sessions.set(sessionId, entry);
+        await hooks?.created(sessionId, body);
+      },
+    }),
+  } as HttpSession;
+  const { transport } = entry;
+  const { state } = options;
+  entry.server = createGatewaySession(() => transport.sessionId ?? "", {
+    ...options,
+    ...(state ? { settle: state.reveals.flush } : {}),
+  });
+  transport.onclose = () => {
+    const sessionId = transport.sessionId;
+    if (sessionId === undefined) return;
+    // a duplicate adopted by a concurrent request goes without touching the session
+    if (sessions.get(sessionId) !== entry) return;
+    sessions.delete(sessionId);
+    // reveals, loop budget and stored results go with the session (on this replica)
+    options.sift.endSession(sessionId);
+  };
+  hooks?.wrapSend(entry);
+  await entry.server.connect(transport);
+  return entry;
+}
+
+/** A session this replica does not hold, taken from the store; undefined when there is none. */
+async function adopt(context: HttpGatewayContext, id: string): Promise<HttpSession | undefined> {
+  const { hooks, sessions, limits } = context;
+  if (!hooks || sessions.size >= limits.maxSessions) return undefined;
+  const entry = await hooks.adopt(id, () => openSession(context, undefined));
+  if (!entry) return undefined;
+  const kept = sessions.get(id);
+  if (kept && kept !== entry) {
+    entry.server.close().catch(() => undefined);
+    return kept;
+  }
+  sessions.set(id, entry);
+  return entry;
+}
+
+/** Answers a request that failed before anything was written: a store down (503), a body over
+ * the limit (413, dropping the connection), anything else (400). */
+function answerFailure(request: IncomingMessage, response: ServerResponse, error: unknown): void {
+  if (response.headersSent) return;
+  if (error instanceof StoreUnavailableError) {
+    sendError(response, 503, error.message);
+    return;
+  }
+  if (error instanceof BodyTooLargeError) {
+    // the rest of the body is never read: answer, then drop the connection
+    response.once("finish", () => request.socket.destroy());
+    response.setHeader("connection", "close");
+    sendError(response, 413, error.message);
+    return;
+  }
+  sendError(response, 400, `Bad request: ${(error as Error).message}`);
 }
 
 /** Serves streamable HTTP on `http://HOST:PORT/mcp`, one ToolSift session per MCP session. */
