@@ -108,7 +108,7 @@ async function openReplicaState(
   return mcp.createReplicaState(await mcp.createRedisSessionStore({ url }));
 }
 
-/** The served ToolSift, its reveals in the replicas' store when there is one. Clients get their
+/** The served ToolSift, its reveals and approvals in the replicas' store when there is one. Clients get their
  * answer at once; each upstream's tools join (announced with tools/list_changed) as it comes up. */
 async function openServedSift(
   configPath: string,
@@ -116,12 +116,10 @@ async function openServedSift(
   rank: number,
   state: Awaited<ReturnType<typeof openReplicaState>>,
 ) {
-  return openGatewaySift(configPath, io, rank, false, state?.reveals.revealStore).catch(
-    async (error: unknown) => {
-      await state?.store.close();
-      throw error;
-    },
-  );
+  return openGatewaySift(configPath, io, rank, false, state).catch(async (error: unknown) => {
+    await state?.store.close();
+    throw error;
+  });
 }
 
 /** A server that is up (not down, waiting for a login, or still starting in the background). */

@@ -14,6 +14,7 @@ import { ToolsiftError } from "../../errors.js";
 import { isSubscribed } from "../features/session-pass-through.js";
 import { StoreUnavailableError } from "../state/redis-session-store.js";
 import { listenToReplicas, type ReplicaState, replicaHooks } from "../state/replica-gateway.js";
+import { shareRecorder } from "../state/shared-recorder.js";
 import { createGatewaySession, type GatewaySessionOptions } from "./gateway-session.js";
 import {
   BodyTooLargeError,
@@ -264,7 +265,11 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
   );
   const stopExpiring = expireIdle(sessions, limits.sessionIdleMs);
   const { state } = options;
-  const hooks = state ? replicaHooks(state, options.mode ?? "bridge") : undefined;
+  const hooks = state
+    ? replicaHooks(state, { mode: options.mode ?? "bridge", sift: options.sift })
+    : undefined;
+  const recorder =
+    state && options.recorder ? shareRecorder(options.recorder, state.store) : options.recorder;
   const stopListening = state ? listenToReplicas(state, sessions) : () => undefined;
 
   const answer = async (
@@ -361,7 +366,8 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     const { transport } = entry;
     entry.server = createGatewaySession(() => transport.sessionId ?? "", {
       ...options,
-      ...(state ? { settle: state.reveals.flush } : {}),
+      ...(recorder ? { recorder } : {}),
+      ...(hooks ? { settle: hooks.settle } : {}),
     });
     transport.onclose = () => {
       const sessionId = transport.sessionId;
@@ -371,6 +377,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
       sessions.delete(sessionId);
       // reveals, loop budget and stored results go with the session (on this replica)
       options.sift.endSession(sessionId);
+      hooks?.ended(sessionId);
     };
     hooks?.wrapSend(entry);
     await entry.server.connect(transport);
