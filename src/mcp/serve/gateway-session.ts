@@ -14,7 +14,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolDefinition } from "../../catalog/index.js";
-import type { TurnSettings } from "../../disclosure/index.js";
+import type { ExecuteOutcome, TurnSettings } from "../../disclosure/index.js";
 import type { GatewayMode } from "../config/gateway-config.js";
 import type { MCPToolSift } from "../create-mcp-toolsift.js";
 import { describeInstructions, gatewayInstructions } from "../features/server-instructions.js";
@@ -40,6 +40,9 @@ export interface GatewaySessionOptions {
   /** Awaited after a call, before its result is sent: replicas make the call's reveals visible
    * to every replica first (the client's next request may reach another one). */
   settle?: (session: string) => Promise<void>;
+  /** Aborted when the gateway stops with calls still running: each ends at once with an error
+   * result that says so (the client is answered, not left waiting on a closed stream). */
+  stopping?: AbortSignal;
 }
 
 /** The disclosure settings each mode stands for. */
@@ -288,15 +291,17 @@ async function callTool(
   const { scope, reports } = scopeOf(server, request, extra, (hit) => {
     truncated = hit;
   });
-  const outcome = await callScope.run(scope, () =>
+  const { stopping } = options;
+  const running = callScope.run(scope, () =>
     sift.execute({
       session: session(),
       name,
       arguments: args ?? {},
-      signal: extra.signal,
+      signal: stopping ? AbortSignal.any([extra.signal, stopping]) : extra.signal,
       ...settings,
     }),
   );
+  const outcome = stopping ? await untilStopped(running, stopping, name) : await running;
   await Promise.all(reports);
   await options.settle?.(session());
   const durationMs = performance.now() - start;
@@ -313,6 +318,42 @@ async function callTool(
     ...(outcome.isError ? { isError: true } : {}),
     ...(outcome._meta !== undefined ? { _meta: outcome._meta as Record<string, unknown> } : {}),
   };
+}
+
+/** The call's outcome, or an error outcome as soon as the gateway stops. */
+async function untilStopped(
+  running: Promise<ExecuteOutcome>,
+  stopping: AbortSignal,
+  name: string,
+): Promise<ExecuteOutcome> {
+  let stop = () => undefined as void;
+  const stopped = new Promise<ExecuteOutcome>((resolve) => {
+    const answer = () =>
+      resolve({
+        tool: name,
+        route: "direct",
+        ran: true,
+        revealed: [],
+        repairs: [],
+        durationMs: 0,
+        isError: true,
+        errorCode: "gateway_stopped",
+        content: [
+          {
+            type: "text",
+            text: `The gateway stopped (shutdown of this replica) before "${name}" finished; whether it took effect upstream is unknown. Check, then call it again: the session goes on with the gateway's other replicas or after a restart.`,
+          },
+        ],
+      });
+    if (stopping.aborted) answer();
+    stopping.addEventListener("abort", answer, { once: true });
+    stop = () => stopping.removeEventListener("abort", answer);
+  });
+  try {
+    return await Promise.race([running, stopped]);
+  } finally {
+    stop();
+  }
 }
 
 /**

@@ -271,6 +271,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
   const recorder =
     state && options.recorder ? shareRecorder(options.recorder, state.store) : options.recorder;
   const stopListening = state ? listenToReplicas(state, sessions) : () => undefined;
+  const stopping = new AbortController();
 
   const answer = async (
     entry: HttpSession,
@@ -368,6 +369,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
       ...options,
       ...(recorder ? { recorder } : {}),
       ...(hooks ? { settle: hooks.settle } : {}),
+      stopping: stopping.signal,
     });
     transport.onclose = () => {
       const sessionId = transport.sessionId;
@@ -419,6 +421,12 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
       stopAnnouncing();
       stopExpiring();
       stopListening();
+      // calls still running are answered with an error now, while their streams are open
+      stopping.abort();
+      const answered = Date.now() + 2_000;
+      while ([...sessions.values()].some((entry) => entry.active > 0) && Date.now() < answered) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       await Promise.all(
         [...sessions.values()].map((entry) => entry.server.close().catch(() => undefined)),
       );
