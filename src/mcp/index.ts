@@ -78,6 +78,14 @@ export { sharePins } from "./state/shared-pins.js";
 export { shareRecorder } from "./state/shared-recorder.js";
 export type { SharedSpills } from "./state/shared-spills.js";
 export {
+  type CallFacts,
+  type CallTrace,
+  createGatewayTelemetry,
+  type GatewayTelemetry,
+  loadGatewayTelemetry,
+  type OpenTelemetryAPI,
+} from "./telemetry/gateway-telemetry.js";
+export {
   defaultApprovalsFile,
   loadToolPins,
   type PinVerdict,

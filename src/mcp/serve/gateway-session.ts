@@ -24,7 +24,8 @@ import {
   relayThrough,
 } from "../features/session-pass-through.js";
 import { type CallScope, callScope } from "../relay/call-scope.js";
-import type { CallReport, SessionRecorder } from "./session-recorder.js";
+import type { CallFacts, GatewayTelemetry } from "../telemetry/gateway-telemetry.js";
+import { type CallReport, foundTools, type SessionRecorder } from "./session-recorder.js";
 
 /** Options shared by every session of one gateway. */
 export interface GatewaySessionOptions {
@@ -43,6 +44,8 @@ export interface GatewaySessionOptions {
   /** Aborted when the gateway stops with calls still running: each ends at once with an error
    * result that says so (the client is answered, not left waiting on a closed stream). */
   stopping?: AbortSignal;
+  /** OpenTelemetry spans and metrics per call (`loadGatewayTelemetry`); none by default. */
+  telemetry?: GatewayTelemetry;
 }
 
 /** The disclosure settings each mode stands for. */
@@ -287,6 +290,7 @@ async function callTool(
   const start = performance.now();
   const refused = heldResult(context, request, startedAt, start);
   if (refused) return refused;
+  const trace = options.telemetry?.startCall(name, options.mode ?? "bridge");
   let truncated: CallReport["truncated"];
   const { scope, reports } = scopeOf(server, request, extra, (hit) => {
     truncated = hit;
@@ -306,6 +310,7 @@ async function callTool(
   await options.settle?.(session());
   const durationMs = performance.now() - start;
   record(context, { name, arguments: args, outcome, truncated, startedAt, durationMs });
+  trace?.end(callFacts(context, outcome, truncated, durationMs));
   // reveal mode: found tools join this session's tools/list, so tell the client to re-list
   if (outcome.revealed.length > 0 && options.mode === "reveal") {
     await server.sendToolListChanged().catch(() => undefined);
@@ -317,6 +322,31 @@ async function callTool(
       : {}),
     ...(outcome.isError ? { isError: true } : {}),
     ...(outcome._meta !== undefined ? { _meta: outcome._meta as Record<string, unknown> } : {}),
+  };
+}
+
+const SPILLED = /stored as spill_[0-9a-f]{32}/;
+
+/** What telemetry keeps of a call: names, counts and codes, never arguments or result text
+ * (the result is only tested for the spill note the budget added). */
+function callFacts(
+  { sift }: SessionContext,
+  outcome: ExecuteOutcome,
+  truncated: CallReport["truncated"],
+  durationMs: number,
+): CallFacts {
+  const search = outcome.route === "meta" && outcome.tool === sift.disclosure.metaToolNames.search;
+  return {
+    tool: outcome.tool,
+    server: sift.upstreams.route(outcome.tool)?.server,
+    route: outcome.route,
+    isError: outcome.isError === true,
+    errorCode: outcome.errorCode,
+    truncated,
+    spilled: outcome.content.some((block) => block.type === "text" && SPILLED.test(block.text)),
+    searchResults: search ? foundTools(outcome.structuredContent).length : undefined,
+    revealed: outcome.revealed.length,
+    durationMs,
   };
 }
 

@@ -150,7 +150,7 @@ function askedFor(args: unknown): string {
 }
 
 /** The tool names in a search result's `matches`, once each; none for other results. */
-function foundTools(structured: unknown): string[] {
+export function foundTools(structured: unknown): string[] {
   const matches = (structured as { matches?: unknown } | undefined)?.matches;
   if (!Array.isArray(matches)) return [];
   const names = new Set<string>();
