@@ -28,6 +28,10 @@ export const e2eFiles = [
   "src/**/serve-gateway.test.ts",
   // three gateway replicas, each over its own server-everything, and a private redis-server
   "src/mcp/state/replicas.test.ts",
+  // two replicas over the relay fixture server, one stopped with a call in flight
+  "src/mcp/state/replica-faults.test.ts",
+  // three replica processes, 1,000 calls from 100 sessions
+  "src/mcp/state/replicas-load.test.ts",
   "src/**/pass-through.test.ts",
   // fixture MCP servers as child processes: pinning through the CLI, an 11 MB read from the real
   // server-filesystem, 200 interleaved relay rounds, 500 sessions expired and collected

@@ -1,7 +1,6 @@
 /** What `serve` and `inspect --config` share: the gateway's ToolSift from a config file, and the
  * inspector attached to it (catalog views of its catalog, Sessions from its recorder). */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { RevealStore } from "../disclosure/index.js";
 import {
   createInspectorModel,
   type InspectorModel,
@@ -10,7 +9,7 @@ import {
   startInspectorServer,
 } from "../inspector/index.js";
 import { redactUrls } from "../internal/index.js";
-import type { MCPToolSift, SessionRecorder } from "../mcp/index.js";
+import type { MCPToolSift, ReplicaState, SessionRecorder } from "../mcp/index.js";
 import type { CliIO } from "./io.js";
 import { loadMCP } from "./load-mcp.js";
 import { UsageError } from "./usage-error.js";
@@ -48,15 +47,17 @@ export async function openGatewaySift(
   logRank: number,
   /** `false` (serve): start the upstreams in the background, serving each as it is up. */
   waitForStart = true,
-  revealStore?: RevealStore,
+  /** Replicas: reveals and approvals go through the shared store. */
+  state?: ReplicaState,
   /** Per-session limits of the upstream side (absent: the library's defaults). */
   limits: { maxSubscriptions?: number } = {},
 ) {
   const mcp = await loadMCP();
   const config = await mcp.loadGatewayConfig(configPath);
-  const pins = config.pinTools
+  const filePins = config.pinTools
     ? await mcp.loadToolPins(config.approvals ?? mcp.defaultApprovalsFile(configPath), configPath)
     : undefined;
+  const pins = filePins && state ? await mcp.sharePins(filePins, state.store) : filePins;
   const sift = await mcp.createMCPToolSift({
     ...(pins ? { pins } : {}),
     servers: config.servers,
@@ -66,8 +67,7 @@ export async function openGatewaySift(
     auth: { loginCommand: (server) => loginCommand(server, configPath) },
     waitForStart,
     ...limits,
-    // replicas: reveals go through the shared store
-    ...(revealStore ? { disclosure: { store: revealStore } } : {}),
+    ...(state ? { disclosure: { store: state.reveals.revealStore } } : {}),
     log: (entry) => {
       if (LOG_LEVELS.indexOf(entry.level) <= logRank) {
         const line = `[${entry.level}] ${entry.server ? `${entry.server}: ` : ""}${entry.message}`;

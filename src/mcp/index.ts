@@ -73,6 +73,18 @@ export {
   type SessionStoreLimits,
   type StateMessage,
 } from "./state/session-store.js";
+export { OTHER_REPLICAS } from "./state/shared-budgets.js";
+export { sharePins } from "./state/shared-pins.js";
+export { shareRecorder } from "./state/shared-recorder.js";
+export type { SharedSpills } from "./state/shared-spills.js";
+export {
+  type CallFacts,
+  type CallTrace,
+  createGatewayTelemetry,
+  type GatewayTelemetry,
+  loadGatewayTelemetry,
+  type OpenTelemetryAPI,
+} from "./telemetry/gateway-telemetry.js";
 export {
   defaultApprovalsFile,
   loadToolPins,

@@ -7,7 +7,7 @@ import { UsageError } from "../usage-error.js";
 
 export const serveUsage = `Usage: toolsift serve --config FILE [--mode bridge|reveal|direct] [--http HOST:PORT] [--token-file F] [--log-level LEVEL]
        [--inspect] [--inspect-port N] [--max-body-bytes N] [--max-sessions N] [--session-idle-ms N]
-       [--max-subscriptions N] [--state redis://HOST:PORT[/DB]]
+       [--max-subscriptions N] [--state redis://HOST:PORT[/DB]] [--otel]
 
 Runs the MCP gateway in front of the config's servers: over stdio (default), or streamable HTTP
 at http://HOST:PORT/mcp (--http 8080 means 127.0.0.1:8080; other hosts need --token).
@@ -30,6 +30,9 @@ reveals in Redis, so any replica behind a load balancer serves any session (need
 redis). GET /healthz answers 200 while the process runs; GET /readyz 200 when the upstreams and
 the store are up, 503 with the reason otherwise. SIGTERM stops accepting, lets calls in flight
 finish (up to 10 s), then exits.
+--otel records OpenTelemetry spans and metrics per call (names, outcomes, token counts and
+durations, never argument values) through @opentelemetry/api (npm install it); the process's
+registered OpenTelemetry SDK exports them (e.g. OTLP, see docs/deploy.md).
 Host, token, port and config problems are reported before any server starts.`;
 
 const flags = {
@@ -46,6 +49,7 @@ const flags = {
   "session-idle-ms": { type: "string" },
   "max-subscriptions": { type: "string" },
   state: { type: "string" },
+  otel: { type: "boolean" },
 } as const;
 
 /** The HTTP token: `--token`, or `--token-file F` (not both), else `TOOLSIFT_TOKEN`. */
@@ -119,7 +123,7 @@ async function openReplicaState(
   return mcp.createReplicaState(await mcp.createRedisSessionStore({ url }));
 }
 
-/** The served ToolSift, its reveals in the replicas' store when there is one. Clients get their
+/** The served ToolSift, its reveals and approvals in the replicas' store when there is one. Clients get their
  * answer at once; each upstream's tools join (announced with tools/list_changed) as it comes up. */
 async function openServedSift(
   configPath: string,
@@ -128,7 +132,7 @@ async function openServedSift(
   state: Awaited<ReturnType<typeof openReplicaState>>,
   limits: { maxSubscriptions?: number },
 ) {
-  return openGatewaySift(configPath, io, rank, false, state?.reveals.revealStore, limits).catch(
+  return openGatewaySift(configPath, io, rank, false, state, limits).catch(
     async (error: unknown) => {
       await state?.store.close();
       throw error;
@@ -175,13 +179,16 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
   if (listen)
     await mcpModule.checkHttpListen({ ...listen, ...limits, ...(token ? { token } : {}) });
   if (inspectPort) await mcpModule.checkHttpListen({ host: "127.0.0.1", port: inspectPort });
+  const telemetry = values.otel ? await mcpModule.loadGatewayTelemetry() : undefined;
   const state = listen ? await openReplicaState(mcpModule, values.config, values.state) : undefined;
   const { mcp, config, sift } = await openServedSift(values.config, io, rank, state, subscriptions);
   const recorder = inspectPort === undefined ? undefined : mcp.createSessionRecorder();
+  telemetry?.watchUpstreams(sift);
   const options = {
     sift,
     mode: mode ?? config.mode ?? "bridge",
     ...(recorder ? { recorder } : {}),
+    ...(telemetry ? { telemetry } : {}),
   };
   let gateway: Awaited<ReturnType<typeof mcp.serveStdio>>;
   try {

@@ -4,14 +4,17 @@
  * (policy, argument checks, budgets) to the upstream that owns the tool.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import { Protocol, type RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
+  type CallToolRequest,
   CallToolRequestSchema,
   ListToolsRequestSchema,
+  type ServerNotification,
+  type ServerRequest,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolDefinition } from "../../catalog/index.js";
-import type { TurnSettings } from "../../disclosure/index.js";
+import type { ExecuteOutcome, TurnSettings } from "../../disclosure/index.js";
 import type { GatewayMode } from "../config/gateway-config.js";
 import type { MCPToolSift } from "../create-mcp-toolsift.js";
 import { describeInstructions, gatewayInstructions } from "../features/server-instructions.js";
@@ -21,9 +24,10 @@ import {
   relayThrough,
 } from "../features/session-pass-through.js";
 import { type CallScope, callScope } from "../relay/call-scope.js";
+import type { CallFacts, GatewayTelemetry } from "../telemetry/gateway-telemetry.js";
 import { startNote } from "../upstream/start-note.js";
 import { lazySchemaValidator } from "./lazy-schema-validator.js";
-import type { CallReport, SessionRecorder } from "./session-recorder.js";
+import { type CallReport, foundTools, type SessionRecorder } from "./session-recorder.js";
 
 /** Options shared by every session of one gateway. */
 export interface GatewaySessionOptions {
@@ -39,6 +43,11 @@ export interface GatewaySessionOptions {
   /** Awaited after a call, before its result is sent: replicas make the call's reveals visible
    * to every replica first (the client's next request may reach another one). */
   settle?: (session: string) => Promise<void>;
+  /** Aborted when the gateway stops with calls still running: each ends at once with an error
+   * result that says so (the client is answered, not left waiting on a closed stream). */
+  stopping?: AbortSignal;
+  /** OpenTelemetry spans and metrics per call (`loadGatewayTelemetry`); none by default. */
+  telemetry?: GatewayTelemetry;
 }
 
 /** The disclosure settings each mode stands for. */
@@ -72,32 +81,94 @@ function directInstructions(sift: MCPToolSift): { instructions?: string } {
   return text === undefined ? {} : { instructions: text };
 }
 
+/** What a session's handlers share: the sift, the options, the session id and mode settings. */
+interface SessionContext {
+  sift: MCPToolSift;
+  options: GatewaySessionOptions;
+  session: () => string;
+  settings: TurnSettings;
+  server: Server;
+}
+
+/** The session's MCP server, before any handler: capabilities and its instructions. */
+function newSessionServer(options: GatewaySessionOptions): Server {
+  return new Server(options.serverInfo ?? { name: "toolsift", version: "0.1.0" }, {
+    capabilities: { tools: { listChanged: true }, logging: {}, ...PASS_THROUGH_CAPABILITIES },
+    jsonSchemaValidator: lazySchemaValidator(),
+    ...(options.mode === "direct"
+      ? directInstructions(options.sift)
+      : {
+          instructions:
+            "Most tools are not listed. Search for the tool you need with the search tool before saying a capability is missing.",
+        }),
+  });
+}
+
 /** Creates the MCP server of one client session; connect it to that session's transport. The
  * session id may be a function, for transports that assign it during `initialize`. */
 export function createGatewaySession(
   sessionId: string | (() => string),
   options: GatewaySessionOptions,
 ): Server {
-  const { sift } = options;
-  const session = typeof sessionId === "string" ? () => sessionId : sessionId;
-  const settings = modeSettings(options.mode ?? "bridge");
-  const pageSize = options.pageSize ?? 500;
-  const server = new Server(options.serverInfo ?? { name: "toolsift", version: "0.1.0" }, {
-    capabilities: { tools: { listChanged: true }, logging: {}, ...PASS_THROUGH_CAPABILITIES },
-    jsonSchemaValidator: lazySchemaValidator(),
-    ...(options.mode === "direct"
-      ? directInstructions(sift)
-      : {
-          instructions:
-            "Most tools are not listed. Search for the tool you need with the search tool before saying a capability is missing.",
-        }),
-  });
+  const server = newSessionServer(options);
+  const context: SessionContext = {
+    sift: options.sift,
+    options,
+    session: typeof sessionId === "string" ? () => sessionId : sessionId,
+    settings: modeSettings(options.mode ?? "bridge"),
+    server,
+  };
+  registerPassThrough(server, options.sift);
+  watchClient(context);
+  server.setRequestHandler(ListToolsRequestSchema, (request) =>
+    listTools(context, request.params?.cursor),
+  );
+  const notes = callNotes(context);
+  setCallHandler(server, (request, extra) => callTool(context, notes, request, extra));
+  return server;
+}
 
-  registerPassThrough(server, sift);
-  // bridge and reveal: a describe answer carries the instructions of the described tools'
-  // servers, once per session (read when asked, so a server that came up later is included)
+/** Once the client is initialized: upstream requests outside any call (roots after an
+ * upstream's initialize) go to it, and the recorder opens and closes the session. */
+function watchClient({ sift, options, session, server }: SessionContext): void {
+  server.oninitialized = () => {
+    const remove = sift.upstreams.addClient(relayThrough(server, server.request.bind(server)));
+    options.recorder?.open(session(), server.getClientVersion());
+    const previous = server.onclose;
+    server.onclose = () => {
+      remove();
+      options.recorder?.close(session());
+      previous?.();
+    };
+  };
+}
+
+/** One page of the session's turn plan (meta tools, then loaded tools) as MCP tools. */
+async function listTools(
+  { sift, options, session, settings }: SessionContext,
+  cursor: unknown,
+): Promise<{ tools: Tool[]; nextCursor?: string }> {
+  const plan = sift.prepare({ session: session(), ...settings });
+  const tools = [...plan.metaTools, ...plan.loaded].map((tool) => toMCPTool(sift, tool));
+  const start = Number(cursor ?? 0);
+  if (!Number.isInteger(start) || start < 0 || start > tools.length) {
+    throw new Error(`Invalid cursor ${JSON.stringify(cursor)}; list again without one.`);
+  }
+  const end = start + (options.pageSize ?? 500);
+  return end < tools.length
+    ? { tools: tools.slice(start, end), nextCursor: String(end) }
+    : { tools: tools.slice(start) };
+}
+
+type TextBlock = { type: "text"; text: string };
+
+/** The text a successful call's result gains: the described tools' server instructions (bridge
+ * and reveal, once per server per session) and, for a bridge search made while servers are
+ * still starting, which were not searched. */
+function callNotes({ sift, options }: SessionContext) {
   const instructed = new Set<string>();
-  const describedInstructions = (args: Record<string, unknown> | undefined) => {
+  // read when asked, so a server that came up later is included
+  const described = (args: Record<string, unknown> | undefined): TextBlock[] => {
     if (options.mode === "direct" || !Array.isArray(args?.names)) return [];
     const servers = new Set(
       args.names.flatMap((name) =>
@@ -111,141 +182,204 @@ export function createGatewaySession(
       .filter((entry) => servers.has(entry.server) && !instructed.has(entry.server))
       .map((entry) => {
         instructed.add(entry.server);
-        return {
-          type: "text" as const,
-          text: describeInstructions(entry, (text) => sift.tokenCounter.count(text)),
-        };
+        const text = describeInstructions(entry, (text) => sift.tokenCounter.count(text));
+        return { type: "text" as const, text };
       });
   };
   // bridge: a search says which servers it could not search (still starting, or failed)
-  const startingNote = (called: string) => {
+  const starting = (called: string): TextBlock[] => {
     if (options.mode !== "bridge" || called !== sift.disclosure.metaToolNames.search) return [];
     const text = startNote(sift.upstreams);
     return text === undefined ? [] : [{ type: "text" as const, text }];
   };
-  // requests an upstream sends outside any call (roots after its initialize) come here too
-  server.oninitialized = () => {
-    const remove = sift.upstreams.addClient(relayThrough(server, server.request.bind(server)));
-    options.recorder?.open(session(), server.getClientVersion());
-    const previous = server.onclose;
-    server.onclose = () => {
-      remove();
-      options.recorder?.close(session());
-      previous?.();
-    };
+  return (called: string, args: Record<string, unknown> | undefined) => [
+    ...described(args),
+    ...starting(called),
+  ];
+}
+
+type CallRequest = CallToolRequest;
+type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** Records a call with the session's server lookup. */
+function record(
+  { sift, options, session }: SessionContext,
+  report: Omit<CallReport, "serverOf">,
+): void {
+  options.recorder?.record(session(), {
+    ...report,
+    serverOf: (tool) => sift.upstreams.route(tool)?.server,
+  });
+}
+
+/** A pinned tool that changed is refused by name, directly or through the call meta tool:
+ * the refusal result, or undefined when the call may go on. */
+function heldResult(context: SessionContext, request: CallRequest, startedAt: Date, start: number) {
+  const { name, arguments: args } = request.params;
+  const { upstreams } = context.sift;
+  const inner = context.sift.catalog.has(name) ? undefined : args?.name;
+  const held =
+    upstreams.heldMessage(name) ??
+    (typeof inner === "string" ? upstreams.heldMessage(inner) : undefined);
+  if (held === undefined) return undefined;
+  const content = [{ type: "text" as const, text: held }];
+  record(context, {
+    name,
+    arguments: args,
+    outcome: {
+      tool: typeof inner === "string" ? inner : name,
+      route: inner === undefined ? "direct" : "bridge",
+      revealed: [],
+      repairs: [],
+      isError: true,
+      errorCode: "tool_held",
+      content,
+    },
+    startedAt,
+    durationMs: performance.now() - start,
+  });
+  return { content, isError: true };
+}
+
+/** The call's scope: budget hits noted, the upstream's sampling/elicitation/roots requests
+ * relayed to this client, and its progress reports sent on with the client's token. Reports
+ * still being written when the result is ready would land after it (or be lost with the
+ * response stream over HTTP), so they are collected in `reports` for the result to wait on. */
+function scopeOf(
+  server: Server,
+  request: CallRequest,
+  extra: CallExtra,
+  onTruncated: (truncated: NonNullable<CallReport["truncated"]>) => void,
+) {
+  const progressToken = request.params._meta?.progressToken;
+  const reports: Promise<unknown>[] = [];
+  const scope: CallScope = {
+    onBudgetHit: (hit) => onTruncated({ tokens: hit.tokens, limit: hit.limit }),
+    relay: relayThrough(server, extra.sendRequest),
+    ...(progressToken === undefined
+      ? {}
+      : {
+          onProgress: (progress) => {
+            const params = { ...progress, progressToken };
+            reports.push(
+              extra
+                .sendNotification({ method: "notifications/progress", params })
+                .catch(() => undefined),
+            );
+          },
+        }),
   };
-  const record = (report: Omit<CallReport, "serverOf">) =>
-    options.recorder?.record(session(), {
-      ...report,
-      serverOf: (tool) => sift.upstreams.route(tool)?.server,
-    });
+  return { scope, reports };
+}
 
-  server.setRequestHandler(ListToolsRequestSchema, async (request) => {
-    const plan = sift.prepare({ session: session(), ...settings });
-    const tools = [...plan.metaTools, ...plan.loaded].map((tool) => toMCPTool(sift, tool));
-    const start = Number(request.params?.cursor ?? 0);
-    if (!Number.isInteger(start) || start < 0 || start > tools.length) {
-      throw new Error(
-        `Invalid cursor ${JSON.stringify(request.params?.cursor)}; list again without one.`,
-      );
-    }
-    const end = start + pageSize;
-    return end < tools.length
-      ? { tools: tools.slice(start, end), nextCursor: String(end) }
-      : { tools: tools.slice(start) };
+/** A `tools/call`: refused when held, else run through the sift's dispatch in the call's scope,
+ * recorded, and answered with the outcome plus any notes. */
+async function callTool(
+  context: SessionContext,
+  notes: ReturnType<typeof callNotes>,
+  request: CallRequest,
+  extra: CallExtra,
+) {
+  const { sift, options, session, settings, server } = context;
+  const { name, arguments: args } = request.params;
+  const startedAt = new Date();
+  const start = performance.now();
+  const refused = heldResult(context, request, startedAt, start);
+  if (refused) return refused;
+  const trace = options.telemetry?.startCall(name, options.mode ?? "bridge");
+  let truncated: CallReport["truncated"];
+  const { scope, reports } = scopeOf(server, request, extra, (hit) => {
+    truncated = hit;
   });
-
-  setCallHandler(server, async (request, extra) => {
-    // a pinned tool that changed is refused by name, directly or through the call meta tool
-    const { name, arguments: args } = request.params;
-    const startedAt = new Date();
-    const start = performance.now();
-    const inner = sift.catalog.has(name) ? undefined : args?.name;
-    const held =
-      sift.upstreams.heldMessage(name) ??
-      (typeof inner === "string" ? sift.upstreams.heldMessage(inner) : undefined);
-    if (held !== undefined) {
-      const content = [{ type: "text" as const, text: held }];
-      record({
-        name,
-        arguments: args,
-        outcome: {
-          tool: typeof inner === "string" ? inner : name,
-          route: inner === undefined ? "direct" : "bridge",
-          revealed: [],
-          repairs: [],
-          isError: true,
-          errorCode: "tool_held",
-          content,
-        },
-        startedAt,
-        durationMs: performance.now() - start,
-      });
-      return { content, isError: true };
-    }
-    let truncated: CallReport["truncated"];
-    // the client's progress token follows the call to the upstream, whose reports come back
-    const progressToken = request.params._meta?.progressToken;
-    // reports still being written when the result is ready would land after it (or be lost with
-    // the response stream over HTTP): the result waits for them
-    const reports: Promise<unknown>[] = [];
-    const scope: CallScope = {
-      onBudgetHit: (hit) => {
-        truncated = { tokens: hit.tokens, limit: hit.limit };
-      },
-      // the upstream's sampling/elicitation/roots requests during the call go to this client
-      relay: relayThrough(server, extra.sendRequest),
-      ...(progressToken === undefined
-        ? {}
-        : {
-            onProgress: (progress) => {
-              reports.push(
-                extra
-                  .sendNotification({
-                    method: "notifications/progress",
-                    params: { ...progress, progressToken },
-                  })
-                  .catch(() => undefined),
-              );
-            },
-          }),
-    };
-    const outcome = await callScope.run(scope, () =>
-      sift.execute({
-        session: session(),
-        name: request.params.name,
-        arguments: request.params.arguments ?? {},
-        signal: extra.signal,
-        ...settings,
-      }),
-    );
-    await Promise.all(reports);
-    await options.settle?.(session());
-    record({
+  const { stopping } = options;
+  const running = callScope.run(scope, () =>
+    sift.execute({
+      session: session(),
       name,
-      arguments: args,
-      outcome,
-      truncated,
-      startedAt,
-      durationMs: performance.now() - start,
-    });
-    // reveal mode: found tools join this session's tools/list, so tell the client to re-list
-    if (outcome.revealed.length > 0 && options.mode === "reveal") {
-      await server.sendToolListChanged().catch(() => undefined);
-    }
-    const notes = outcome.isError
-      ? []
-      : [...describedInstructions(request.params.arguments), ...startingNote(name)];
-    return {
-      content: [...outcome.content, ...notes],
-      ...(outcome.structuredContent !== undefined
-        ? { structuredContent: outcome.structuredContent }
-        : {}),
-      ...(outcome.isError ? { isError: true } : {}),
-      ...(outcome._meta !== undefined ? { _meta: outcome._meta as Record<string, unknown> } : {}),
-    };
+      arguments: args ?? {},
+      signal: stopping ? AbortSignal.any([extra.signal, stopping]) : extra.signal,
+      ...settings,
+    }),
+  );
+  const outcome = stopping ? await untilStopped(running, stopping, name) : await running;
+  await Promise.all(reports);
+  await options.settle?.(session());
+  const durationMs = performance.now() - start;
+  record(context, { name, arguments: args, outcome, truncated, startedAt, durationMs });
+  trace?.end(callFacts(context, outcome, truncated, durationMs));
+  // reveal mode: found tools join this session's tools/list, so tell the client to re-list
+  if (outcome.revealed.length > 0 && options.mode === "reveal") {
+    await server.sendToolListChanged().catch(() => undefined);
+  }
+  return {
+    content: [...outcome.content, ...(outcome.isError ? [] : notes(name, args))],
+    ...(outcome.structuredContent !== undefined
+      ? { structuredContent: outcome.structuredContent }
+      : {}),
+    ...(outcome.isError ? { isError: true } : {}),
+    ...(outcome._meta !== undefined ? { _meta: outcome._meta as Record<string, unknown> } : {}),
+  };
+}
+
+const SPILLED = /stored as spill_[0-9a-f]{32}/;
+
+/** What telemetry keeps of a call: names, counts and codes, never arguments or result text
+ * (the result is only tested for the spill note the budget added). */
+function callFacts(
+  { sift }: SessionContext,
+  outcome: ExecuteOutcome,
+  truncated: CallReport["truncated"],
+  durationMs: number,
+): CallFacts {
+  const search = outcome.route === "meta" && outcome.tool === sift.disclosure.metaToolNames.search;
+  return {
+    tool: outcome.tool,
+    server: sift.upstreams.route(outcome.tool)?.server,
+    route: outcome.route,
+    isError: outcome.isError === true,
+    errorCode: outcome.errorCode,
+    truncated,
+    spilled: outcome.content.some((block) => block.type === "text" && SPILLED.test(block.text)),
+    searchResults: search ? foundTools(outcome.structuredContent).length : undefined,
+    revealed: outcome.revealed.length,
+    durationMs,
+  };
+}
+
+/** The call's outcome, or an error outcome as soon as the gateway stops. */
+async function untilStopped(
+  running: Promise<ExecuteOutcome>,
+  stopping: AbortSignal,
+  name: string,
+): Promise<ExecuteOutcome> {
+  let stop = () => undefined as void;
+  const stopped = new Promise<ExecuteOutcome>((resolve) => {
+    const answer = () =>
+      resolve({
+        tool: name,
+        route: "direct",
+        ran: true,
+        revealed: [],
+        repairs: [],
+        durationMs: 0,
+        isError: true,
+        errorCode: "gateway_stopped",
+        content: [
+          {
+            type: "text",
+            text: `The gateway stopped (shutdown of this replica) before "${name}" finished; whether it took effect upstream is unknown. Check, then call it again: the session goes on with the gateway's other replicas or after a restart.`,
+          },
+        ],
+      });
+    if (stopping.aborted) answer();
+    stopping.addEventListener("abort", answer, { once: true });
+    stop = () => stopping.removeEventListener("abort", answer);
   });
-  return server;
+  try {
+    return await Promise.race([running, stopped]);
+  } finally {
+    stop();
+  }
 }
 
 /**

@@ -13,6 +13,7 @@ import { ToolsiftError } from "../../errors.js";
 import { isSubscribed } from "../features/session-pass-through.js";
 import { StoreUnavailableError } from "../state/redis-session-store.js";
 import { listenToReplicas, type ReplicaState, replicaHooks } from "../state/replica-gateway.js";
+import { shareRecorder } from "../state/shared-recorder.js";
 import { GatewayHTTPTransport } from "./gateway-http-transport.js";
 import { createGatewaySession, type GatewaySessionOptions } from "./gateway-session.js";
 import {
@@ -262,6 +263,10 @@ interface HttpGatewayContext {
   limits: Required<HttpLimits>;
   sessions: Map<string, HttpSession>;
   hooks: ReturnType<typeof replicaHooks> | undefined;
+  /** The recorder, shared through the store when replicas share state. */
+  recorder: GatewaySessionOptions["recorder"];
+  /** Aborted when the gateway closes: calls still running answer with an error. */
+  stopping: AbortController;
 }
 
 /** Creates the `/mcp` handler of a gateway, one ToolSift session per MCP session. */
@@ -274,7 +279,12 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     loopback,
     limits,
     sessions,
-    hooks: state ? replicaHooks(state, options.mode ?? "bridge") : undefined,
+    hooks: state
+      ? replicaHooks(state, { mode: options.mode ?? "bridge", sift: options.sift })
+      : undefined,
+    recorder:
+      state && options.recorder ? shareRecorder(options.recorder, state.store) : options.recorder,
+    stopping: new AbortController(),
   };
   const stopAnnouncing = forwardUpstreamEvents(options, () =>
     [...sessions.entries()].map(([sessionId, entry]) => ({ server: entry.server, sessionId })),
@@ -291,6 +301,12 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
       stopAnnouncing();
       stopExpiring();
       stopListening();
+      // calls still running are answered with an error now, while their streams are open
+      context.stopping.abort();
+      const answered = Date.now() + 2_000;
+      while ([...sessions.values()].some((entry) => entry.active > 0) && Date.now() < answered) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       await Promise.all(
         [...sessions.values()].map((entry) => entry.server.close().catch(() => undefined)),
       );
@@ -412,10 +428,11 @@ async function openSession(context: HttpGatewayContext, body: unknown): Promise<
     }),
   } as HttpSession;
   const { transport } = entry;
-  const { state } = options;
   entry.server = createGatewaySession(() => transport.sessionId ?? "", {
     ...options,
-    ...(state ? { settle: state.reveals.flush } : {}),
+    ...(context.recorder ? { recorder: context.recorder } : {}),
+    ...(hooks ? { settle: hooks.settle } : {}),
+    stopping: context.stopping.signal,
   });
   transport.onclose = () => {
     const sessionId = transport.sessionId;
@@ -425,6 +442,7 @@ async function openSession(context: HttpGatewayContext, body: unknown): Promise<
     sessions.delete(sessionId);
     // reveals, loop budget and stored results go with the session (on this replica)
     options.sift.endSession(sessionId);
+    hooks?.ended(sessionId);
   };
   hooks?.wrapSend(entry);
   await entry.server.connect(transport);

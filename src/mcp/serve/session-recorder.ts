@@ -150,7 +150,7 @@ function askedFor(args: unknown): string {
 }
 
 /** The tool names in a search result's `matches`, once each; none for other results. */
-function foundTools(structured: unknown): string[] {
+export function foundTools(structured: unknown): string[] {
   const matches = (structured as { matches?: unknown } | undefined)?.matches;
   if (!Array.isArray(matches)) return [];
   const names = new Set<string>();
@@ -166,14 +166,98 @@ function errorText(content: CallReport["outcome"]["content"]): string {
   return (content ?? []).map((block) => block.text ?? `[${block.type}]`).join("\n");
 }
 
-/** Creates a recorder; pass it as `recorder` to `serveHttp`, `serveStdio` or `createHttpGateway`. */
-export function createSessionRecorder(options: SessionRecorderOptions = {}): SessionRecorder {
-  const limits: Required<SessionRecorderOptions> = {
+/** The JSON of a call's arguments, or a cut string when it is longer than the cap. */
+function keepArguments(
+  args: unknown,
+  maxChars: number,
+): Pick<RecordedCall, "arguments" | "argumentsCut"> {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(args);
+  } catch {
+    json = undefined;
+  }
+  if (json === undefined) return { arguments: String(args) };
+  if (json.length <= maxChars) return { arguments: JSON.parse(json) };
+  return { arguments: cut(json, maxChars), argumentsCut: true };
+}
+
+/** The event one report stands for: a reveal for meta tool calls, else a call, every list and
+ * text within its cap. */
+export function toRecordedEvent(
+  report: CallReport,
+  limits: Required<SessionRecorderOptions>,
+): RecordedEvent {
+  const { outcome } = report;
+  const error = outcome.isError
+    ? { error: cut(errorText(outcome.content), limits.maxTextChars) }
+    : {};
+  const at = report.startedAt.toISOString();
+  const durationMs = Math.round(report.durationMs * 10) / 10;
+  if (outcome.route === "meta") {
+    const tools = outcome.revealed.slice(0, MAX_REVEALED_NAMES);
+    const found = foundTools(outcome.structuredContent).slice(0, MAX_REVEALED_NAMES);
+    const servers = new Set([...found, ...tools].map((tool) => report.serverOf(tool)));
+    servers.delete(undefined);
+    return {
+      kind: "reveal",
+      at,
+      tool: report.name,
+      query: cut(askedFor(report.arguments), limits.maxTextChars),
+      found,
+      tools,
+      servers: [...servers] as string[],
+      ...error,
+      durationMs,
+    };
+  }
+  // through the call meta tool, the real tool's arguments are one level down
+  const args =
+    outcome.route === "bridge" && report.arguments !== null && typeof report.arguments === "object"
+      ? (report.arguments as { arguments?: unknown }).arguments
+      : report.arguments;
+  const server = report.serverOf(outcome.tool);
+  return {
+    kind: "call",
+    at,
+    tool: outcome.tool,
+    ...(server !== undefined ? { server } : {}),
+    route: outcome.route,
+    ...keepArguments(args ?? {}, limits.maxArgumentChars),
+    repairs: outcome.repairs
+      .slice(0, MAX_REPAIRS)
+      .map((repair) => cut(repair, limits.maxTextChars)),
+    ok: !outcome.isError,
+    ...(outcome.errorCode !== undefined ? { errorCode: outcome.errorCode } : {}),
+    ...error,
+    ...(report.truncated ? { truncated: report.truncated } : {}),
+    durationMs,
+  };
+}
+
+/** The recorder's caps with their defaults, each checked. */
+function recorderLimits(options: SessionRecorderOptions): Required<SessionRecorderOptions> {
+  return {
     maxSessions: positive(options.maxSessions, 20, "maxSessions"),
     maxEvents: positive(options.maxEvents, 250, "maxEvents"),
     maxArgumentChars: positive(options.maxArgumentChars, 1_000, "maxArgumentChars"),
     maxTextChars: positive(options.maxTextChars, 500, "maxTextChars"),
   };
+}
+
+/** Appends an event, dropping (and counting) the oldest past `maxEvents`. */
+function push(session: RecordedSession, event: RecordedEvent, maxEvents: number) {
+  session.events.push(event);
+  const over = session.events.length - maxEvents;
+  if (over > 0) {
+    session.events.splice(0, over);
+    session.dropped += over;
+  }
+}
+
+/** Creates a recorder; pass it as `recorder` to `serveHttp`, `serveStdio` or `createHttpGateway`. */
+export function createSessionRecorder(options: SessionRecorderOptions = {}): SessionRecorder {
+  const limits = recorderLimits(options);
   // a Map keeps insertion order; touching a session re-inserts it, so the first is the stalest
   const log = new Map<string, RecordedSession>();
   let version = 0;
@@ -202,27 +286,6 @@ export function createSessionRecorder(options: SessionRecorderOptions = {}): Ses
     return session;
   }
 
-  function keepArguments(args: unknown): Pick<RecordedCall, "arguments" | "argumentsCut"> {
-    let json: string | undefined;
-    try {
-      json = JSON.stringify(args);
-    } catch {
-      json = undefined;
-    }
-    if (json === undefined) return { arguments: String(args) };
-    if (json.length <= limits.maxArgumentChars) return { arguments: JSON.parse(json) };
-    return { arguments: cut(json, limits.maxArgumentChars), argumentsCut: true };
-  }
-
-  function push(session: RecordedSession, event: RecordedEvent) {
-    session.events.push(event);
-    const over = session.events.length - limits.maxEvents;
-    if (over > 0) {
-      session.events.splice(0, over);
-      session.dropped += over;
-    }
-  }
-
   return {
     open(id, client) {
       const session = touch(id, new Date());
@@ -235,55 +298,7 @@ export function createSessionRecorder(options: SessionRecorderOptions = {}): Ses
       version += 1;
     },
     record(id, report) {
-      const session = touch(id, new Date());
-      const { outcome } = report;
-      const error = outcome.isError
-        ? { error: cut(errorText(outcome.content), limits.maxTextChars) }
-        : {};
-      const at = report.startedAt.toISOString();
-      const durationMs = Math.round(report.durationMs * 10) / 10;
-      if (outcome.route === "meta") {
-        const tools = outcome.revealed.slice(0, MAX_REVEALED_NAMES);
-        const found = foundTools(outcome.structuredContent).slice(0, MAX_REVEALED_NAMES);
-        const servers = new Set([...found, ...tools].map((tool) => report.serverOf(tool)));
-        servers.delete(undefined);
-        push(session, {
-          kind: "reveal",
-          at,
-          tool: report.name,
-          query: cut(askedFor(report.arguments), limits.maxTextChars),
-          found,
-          tools,
-          servers: [...servers] as string[],
-          ...error,
-          durationMs,
-        });
-        return;
-      }
-      // through the call meta tool, the real tool's arguments are one level down
-      const args =
-        outcome.route === "bridge" &&
-        report.arguments !== null &&
-        typeof report.arguments === "object"
-          ? (report.arguments as { arguments?: unknown }).arguments
-          : report.arguments;
-      const server = report.serverOf(outcome.tool);
-      push(session, {
-        kind: "call",
-        at,
-        tool: outcome.tool,
-        ...(server !== undefined ? { server } : {}),
-        route: outcome.route,
-        ...keepArguments(args ?? {}),
-        repairs: outcome.repairs
-          .slice(0, MAX_REPAIRS)
-          .map((repair) => cut(repair, limits.maxTextChars)),
-        ok: !outcome.isError,
-        ...(outcome.errorCode !== undefined ? { errorCode: outcome.errorCode } : {}),
-        ...error,
-        ...(report.truncated ? { truncated: report.truncated } : {}),
-        durationMs,
-      });
+      push(touch(id, new Date()), toRecordedEvent(report, limits), limits.maxEvents);
     },
     sessions: () => [...log.values()].reverse().map((session) => structuredClone(session)),
     get version() {

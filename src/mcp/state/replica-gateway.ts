@@ -8,6 +8,8 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { SpillStoreOptions } from "../../budget/index.js";
+import type { MCPToolSift } from "../create-mcp-toolsift.js";
 import type { HttpSession } from "../serve/http-session.js";
 import {
   adoptSession,
@@ -17,18 +19,30 @@ import {
   sessionRecord,
 } from "./replica-sessions.js";
 import type { SessionStore } from "./session-store.js";
+import { createSharedBudgets } from "./shared-budgets.js";
 import { createSharedReveals, type SharedReveals } from "./shared-reveals.js";
+import { createSharedSpills, type SharedSpills } from "./shared-spills.js";
 
 /** The shared state of a replicated gateway: pass `reveals.revealStore` as the sift's
- * `disclosure.store`, so reveals reach the store. */
+ * `disclosure.store`, so reveals reach the store, and `spills.spillStore` as its `budget.spill`
+ * when results that are cut should be kept (readable with `tool_result_read` on any replica).
+ * Result budgets and recorder events are shared by the gateway itself. */
 export interface ReplicaState {
   store: SessionStore;
   reveals: SharedReveals;
+  spills: SharedSpills;
 }
 
-/** The replica state over `store`: pass `reveals.revealStore` as `disclosure.store`. */
-export function createReplicaState(store: SessionStore): ReplicaState {
-  return { store, reveals: createSharedReveals(store) };
+/** The replica state over `store`; `spill` sizes the local copies of spilled results. */
+export function createReplicaState(
+  store: SessionStore,
+  options: { spill?: SpillStoreOptions } = {},
+): ReplicaState {
+  return {
+    store,
+    reveals: createSharedReveals(store),
+    spills: createSharedSpills(store, options.spill),
+  };
 }
 
 /** The bus messages between replicas. */
@@ -37,8 +51,10 @@ const SEND = "send";
 const RESPONSES = "responses";
 
 /** The hooks `createHttpGateway` calls when it has a `state`. */
-export function replicaHooks(state: ReplicaState, mode: string) {
-  const { store, reveals } = state;
+export function replicaHooks(state: ReplicaState, options: { mode: string; sift: MCPToolSift }) {
+  const { store, reveals, spills } = state;
+  const { mode } = options;
+  const budgets = createSharedBudgets(store, options.sift.results);
   return {
     /** Stores a session being initialized (the SDK awaits it before answering). */
     created: (sessionId: string, body: unknown) =>
@@ -63,7 +79,12 @@ export function replicaHooks(state: ReplicaState, mode: string) {
     ): Promise<boolean> => {
       const id = entry.transport.sessionId;
       if (id === undefined) return false;
-      await Promise.all([reveals.hydrate(id), store.touchSession(id)]);
+      await Promise.all([
+        reveals.hydrate(id),
+        store.touchSession(id),
+        budgets.hydrate(id),
+        spills.hydrate(id, body),
+      ]);
       const answers = request.method === "POST" ? responsesOnly(body) : undefined;
       if (!answers || answers.every((answer) => awaitsResponse(entry.server, answerId(answer)))) {
         return false;
@@ -72,6 +93,15 @@ export function replicaHooks(state: ReplicaState, mode: string) {
       response.writeHead(202).end();
       return true;
     },
+
+    /** After a call, before its result is sent: what it revealed, spilled and spent is in the
+     * store (the client's next request may reach another replica). */
+    settle: async (id: string) => {
+      await Promise.all([reveals.flush(id), spills.flush(id), budgets.flush(id)]);
+    },
+
+    /** The session ended on this replica (it may go on elsewhere). */
+    ended: (id: string) => budgets.forget(id),
 
     /** After a request: a DELETE ends the session on every replica and in the store. */
     after: async (entry: HttpSession, request: IncomingMessage) => {

@@ -3,7 +3,6 @@
  * (server-everything), behind a round-robin proxy without stickiness: the official SDK client
  * must not notice which replica answers.
  */
-import { createServer, request as httpRequest, type Server } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -11,6 +10,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestRedis, type TestRedis } from "../../../test/redis-server.js";
+import { type RoundRobinProxy, startRoundRobinProxy } from "../../../test/round-robin-proxy.js";
 import { createMCPToolSift } from "../create-mcp-toolsift.js";
 import { type RunningGateway, serveHttp } from "../serve/serve-gateway.js";
 import { createRedisSessionStore } from "./redis-session-store.js";
@@ -24,12 +24,11 @@ const everything = path.join(
 
 interface Replica {
   gateway: RunningGateway;
-  served: number;
 }
 
 let redis: TestRedis;
 const replicas: Replica[] = [];
-let proxy: Server;
+let proxy: RoundRobinProxy;
 let proxyUrl: string;
 
 async function startReplica(): Promise<Replica> {
@@ -46,52 +45,20 @@ async function startReplica(): Promise<Replica> {
     await closeGateway();
     await store.close();
   };
-  return { gateway, served: 0 };
-}
-
-/** Round robin over the live replicas, one request each, no affinity of any kind. */
-function startProxy(): Promise<void> {
-  let next = 0;
-  proxy = createServer((request, response) => {
-    const live = replicas.filter((replica) => replica.gateway.url !== undefined);
-    const target = live[next++ % live.length] as Replica;
-    target.served += 1;
-    const url = new URL(target.gateway.url as string);
-    const upstream = httpRequest(
-      {
-        host: url.hostname,
-        port: url.port,
-        path: request.url,
-        method: request.method,
-        headers: { ...request.headers, host: url.host },
-      },
-      (answer) => {
-        response.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(response);
-      },
-    );
-    upstream.on("error", () =>
-      response.headersSent ? response.destroy() : response.writeHead(502).end(),
-    );
-    request.pipe(upstream);
-  });
-  return new Promise((resolve) =>
-    proxy.listen(0, "127.0.0.1", () => {
-      proxyUrl = `http://localhost:${(proxy.address() as { port: number }).port}/mcp`;
-      resolve();
-    }),
-  );
+  return { gateway };
 }
 
 beforeAll(async () => {
   redis = await startTestRedis();
   for (let index = 0; index < 3; index += 1) replicas.push(await startReplica());
-  await startProxy();
+  proxy = await startRoundRobinProxy(() =>
+    replicas.flatMap((replica) => replica.gateway.url ?? []),
+  );
+  proxyUrl = proxy.url;
 }, 60_000);
 
 afterAll(async () => {
-  proxy?.closeAllConnections();
-  await new Promise((resolve) => proxy?.close(resolve));
+  await proxy?.close();
   for (const replica of replicas) await replica.gateway.close().catch(() => undefined);
   await redis?.dispose();
 }, 30_000);
@@ -109,7 +76,8 @@ describe("three replicas sharing Redis", () => {
       changed.push(note);
     });
     await client.connect(new StreamableHTTPClientTransport(new URL(proxyUrl)));
-    const before = replicas.map((replica) => replica.served);
+    const served = (replica: Replica) => proxy.served.get(replica.gateway.url as string) ?? 0;
+    const before = replicas.map(served);
     const found = await client.callTool({
       name: "tool_search",
       arguments: { queries: ["add two numbers"] },
@@ -121,7 +89,7 @@ describe("three replicas sharing Redis", () => {
     expect(sum.isError).toBeFalsy();
     expect(text(sum)).toContain("42");
     // every replica answered part of the session
-    expect(replicas.map((replica, index) => replica.served > (before[index] ?? 0))).toEqual([
+    expect(replicas.map((replica, index) => served(replica) > (before[index] ?? 0))).toEqual([
       true,
       true,
       true,

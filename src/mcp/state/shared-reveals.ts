@@ -6,6 +6,7 @@
  */
 import { createMemoryRevealStore, type RevealStore } from "../../disclosure/index.js";
 import type { SessionStore } from "./session-store.js";
+import { createWriteChains } from "./write-chains.js";
 
 /** A reveal store to pass as `disclosure.store`, plus the two moments it meets the store. */
 export interface SharedReveals {
@@ -21,24 +22,13 @@ export interface SharedReveals {
  * forgets only the local copy: the session may go on elsewhere; `store.deleteSession` ends it. */
 export function createSharedReveals(store: SessionStore): SharedReveals {
   const local = createMemoryRevealStore();
-  // one chain of writes per session keeps them in order; flush waits for its tail
-  const writes = new Map<string, Promise<void>>();
-  const write = (session: string, names: string[]) => {
-    const previous = writes.get(session) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => store.addReveals(session, names));
-    writes.set(session, next);
-    // the entry goes once its write settles, so the map holds only sessions mid-write
-    next.then(
-      () => writes.get(session) === next && writes.delete(session),
-      () => undefined,
-    );
-  };
+  const writes = createWriteChains();
   const revealStore: RevealStore = {
     revealed: (session) => local.revealed(session),
     version: (session) => local.version(session),
     reveal(session, names) {
       const added = local.reveal(session, names);
-      if (added.length > 0) write(session, added);
+      if (added.length > 0) writes.add(session, () => store.addReveals(session, added));
       return added;
     },
     clear: (session) => local.clear(session),
@@ -51,15 +41,6 @@ export function createSharedReveals(store: SessionStore): SharedReveals {
       const names = await store.revealed(session);
       if (names.length > 0) local.reveal(session, names);
     },
-    flush: async (session) => {
-      const pending = writes.get(session);
-      if (!pending) return;
-      try {
-        await pending;
-      } finally {
-        // a failed write is reported once; the next reveal starts a fresh chain
-        if (writes.get(session) === pending) writes.delete(session);
-      }
-    },
+    flush: writes.flush,
   };
 }
