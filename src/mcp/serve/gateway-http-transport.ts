@@ -66,6 +66,17 @@ function hasPlainHeaders(request: IncomingMessage): boolean {
   return version === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(version as string);
 }
 
+/** The request's URL as the SDK reports it to handlers; a Host header no URL can hold (only
+ * possible off loopback, where Host is not checked) falls back to localhost. */
+function requestUrl(request: IncomingMessage): URL {
+  const path = request.url ?? "/mcp";
+  try {
+    return new URL(path, `http://${request.headers.host ?? "localhost"}`);
+  } catch {
+    return new URL(path, "http://localhost");
+  }
+}
+
 function isResponse(message: JSONRPCMessage): boolean {
   return !("method" in message) && ("result" in message || "error" in message);
 }
@@ -164,7 +175,7 @@ export class GatewayHTTPTransport extends StreamableHTTPServerTransport {
     this.answers.set(body.id, answer);
     watchQuiet(answer);
     const authInfo = (request as IncomingMessage & { auth?: AuthInfo }).auth;
-    const url = new URL(request.url ?? "/mcp", `http://${request.headers.host ?? "localhost"}`);
+    const url = requestUrl(request);
     const requestInfo = { headers: request.headers, url };
     this.onmessage?.(body, authInfo ? { authInfo, requestInfo } : { requestInfo });
     return true;
