@@ -301,7 +301,7 @@ async function callTool(
       session: session(),
       name,
       arguments: args ?? {},
-      signal: stopping ? AbortSignal.any([extra.signal, stopping]) : extra.signal,
+      signal: extra.signal,
       ...settings,
     }),
   );

@@ -4,6 +4,7 @@
  * Host/Origin checks against DNS rebinding.
  */
 import { randomUUID } from "node:crypto";
+import { setMaxListeners } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { type AddressInfo, createServer as createNetServer } from "node:net";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -272,6 +273,8 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     state && options.recorder ? shareRecorder(options.recorder, state.store) : options.recorder;
   const stopListening = state ? listenToReplicas(state, sessions) : () => undefined;
   const stopping = new AbortController();
+  // every call in flight listens for the stop
+  setMaxListeners(0, stopping.signal);
 
   const answer = async (
     entry: HttpSession,
