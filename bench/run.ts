@@ -5,6 +5,7 @@
 import { runAISDKPrepareStepBench } from "./ai-sdk-prepare-step.js";
 import { runDisclosureBench } from "./disclosure.js";
 import { runGatewayBench } from "./gateway.js";
+import { runGatewayReplicasBench } from "./gateway-replicas.js";
 import { runHostileInputBench } from "./hostile-input.bench.js";
 import { runInspectorLoadBench } from "./inspector-load.js";
 import { runQualityBench } from "./quality.js";
@@ -31,6 +32,7 @@ const sections: Record<string, () => unknown | Promise<unknown>> = {
   },
   "ai-sdk": () => runAISDKPrepareStepBench(),
   gateway: () => runGatewayBench(),
+  "gateway-replicas": () => runGatewayReplicasBench(),
   inspector: () => runInspectorLoadBench(),
 };
 

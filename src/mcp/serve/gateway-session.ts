@@ -297,7 +297,7 @@ async function callTool(
       session: session(),
       name,
       arguments: args ?? {},
-      signal: stopping ? AbortSignal.any([extra.signal, stopping]) : extra.signal,
+      signal: extra.signal,
       ...settings,
     }),
   );

@@ -4,6 +4,7 @@
  * Host/Origin checks against DNS rebinding.
  */
 import { randomUUID } from "node:crypto";
+import { setMaxListeners } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { type AddressInfo, createServer as createNetServer } from "node:net";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -286,6 +287,8 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
       state && options.recorder ? shareRecorder(options.recorder, state.store) : options.recorder,
     stopping: new AbortController(),
   };
+  // every call in flight listens for the stop
+  setMaxListeners(0, context.stopping.signal);
   const stopAnnouncing = forwardUpstreamEvents(options, () =>
     [...sessions.entries()].map(([sessionId, entry]) => ({ server: entry.server, sessionId })),
   );
