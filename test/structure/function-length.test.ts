@@ -45,8 +45,6 @@ const PENDING: Record<string, string> = {
     "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
   "mcp/serve/gateway-session.ts:(anonymous@164)":
     "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
-  "search/rank/learned-bonus.ts:addLearnedBonuses":
-    "came with the learned field (issue 26); to split",
   "mcp/serve/gateway-session.ts:createGatewaySession":
     "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
   "mcp/serve/serve-gateway.ts:createHttpGateway":
