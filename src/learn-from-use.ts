@@ -17,12 +17,14 @@ export function createUseObserver(
   searched: (event: SearchedEvent) => void;
   called: (session: string, outcome: ExecuteOutcome) => void;
 } {
+  const scope = learning.sessionScope;
+  const key = (session: string) => (scope === undefined ? session : `${scope}\u0000${session}`);
   return {
-    searched: (event) => learning.recorder.searched(event.session, event.query, event.tools),
+    searched: (event) => learning.recorder.searched(key(event.session), event.query, event.tools),
     called: (session, outcome) => {
       if (!outcome.ran || outcome.isError === true || outcome.route === "meta") return;
       const tool = get(outcome.tool);
-      if (tool) learning.recorder.called(session, tool);
+      if (tool) learning.recorder.called(key(session), tool);
     },
   };
 }

@@ -97,6 +97,7 @@ const NESTED: {
     "now",
     "windowMs",
     "initial",
+    "sessionScope",
   ]) as AllKeys<unknown>,
 };
 

@@ -11,6 +11,7 @@ import {
 } from "../inspector/index.js";
 import { redactUrls } from "../internal/index.js";
 import type { MCPToolSift, SessionRecorder } from "../mcp/index.js";
+import { gatewayLearning } from "./gateway-learning.js";
 import type { CliIO } from "./io.js";
 import { loadMCP } from "./load-mcp.js";
 import { UsageError } from "./usage-error.js";
@@ -49,13 +50,17 @@ export async function openGatewaySift(
   /** `false` (serve): start the upstreams in the background, serving each as it is up. */
   waitForStart = true,
   revealStore?: RevealStore,
+  /** `false` (`--no-learning`): no learning whatever the config says. */
+  learningOn = true,
 ) {
   const mcp = await loadMCP();
   const config = await mcp.loadGatewayConfig(configPath);
+  const learning = gatewayLearning(config, configPath, io, learningOn);
   const pins = config.pinTools
     ? await mcp.loadToolPins(config.approvals ?? mcp.defaultApprovalsFile(configPath), configPath)
     : undefined;
   const sift = await mcp.createMCPToolSift({
+    ...learning.options,
     ...(pins ? { pins } : {}),
     servers: config.servers,
     ...(config.naming ? { naming: config.naming } : {}),
@@ -72,7 +77,7 @@ export async function openGatewaySift(
       }
     },
   });
-  return { mcp, config, sift };
+  return { mcp, config, sift: learning.keep(sift), learningFile: learning.file };
 }
 
 /** Options of `startGatewayInspector`. */

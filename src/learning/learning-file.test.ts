@@ -12,12 +12,14 @@ describe("learning file", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "toolsift-learning-"));
     const file = path.join(dir, "nested", "learning.json");
     expect(readLearningFile(file)).toBeUndefined();
-    const evidence = new UsageEvidence({ minSessions: 1 });
+    // one fixed clock: weights decay, so two readings a moment apart differ in the last digits
+    const now = () => 1_000;
+    const evidence = new UsageEvidence({ minSessions: 1, now });
     evidence.record("type into the login field", tool, "s1");
     writeLearningFile(file, evidence.toJSON());
     // no temporary file is left beside it
     expect(readdirSync(path.dirname(file))).toEqual(["learning.json"]);
-    const copy = new UsageEvidence({ minSessions: 1 });
+    const copy = new UsageEvidence({ minSessions: 1, now });
     copy.load(readLearningFile(file));
     expect(copy.learnedWords()).toEqual(evidence.learnedWords());
     expect(eraseLearningFile(file)).toBe(true);

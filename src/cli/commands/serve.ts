@@ -7,7 +7,7 @@ import { UsageError } from "../usage-error.js";
 
 export const serveUsage = `Usage: toolsift serve --config FILE [--mode bridge|reveal|direct] [--http HOST:PORT] [--token-file F] [--log-level LEVEL]
        [--inspect] [--inspect-port N] [--max-body-bytes N] [--max-sessions N] [--session-idle-ms N]
-       [--state redis://HOST:PORT[/DB]]
+       [--state redis://HOST:PORT[/DB]] [--no-learning]
 
 Runs the MCP gateway in front of the config's servers: over stdio (default), or streamable HTTP
 at http://HOST:PORT/mcp (--http 8080 means 127.0.0.1:8080; other hosts need --token).
@@ -28,6 +28,11 @@ reveals in Redis, so any replica behind a load balancer serves any session (need
 redis). GET /healthz answers 200 while the process runs; GET /readyz 200 when the upstreams and
 the store are up, 503 with the reason otherwise. SIGTERM stops accepting, lets calls in flight
 finish (up to 10 s), then exits.
+Learning (on by default): searches followed by a call of a found tool teach search which words
+mean which tool; only query words, tool names and hashed session ids are kept, in
+$XDG_STATE_HOME/toolsift/learning/ (default ~/.local/state/toolsift/learning/; "learning":
+{"file": F} in the config moves it). --no-learning or "learning": false turns it off;
+"toolsift learning show|erase --config FILE" lists or erases what was learned.
 Host, token, port and config problems are reported before any server starts.`;
 
 const flags = {
@@ -43,6 +48,7 @@ const flags = {
   "max-sessions": { type: "string" },
   "session-idle-ms": { type: "string" },
   state: { type: "string" },
+  "no-learning": { type: "boolean" },
 } as const;
 
 /** The HTTP token: `--token`, or `--token-file F` (not both), else `TOOLSIFT_TOKEN`. */
@@ -115,8 +121,9 @@ async function openServedSift(
   io: CliIO,
   rank: number,
   state: Awaited<ReturnType<typeof openReplicaState>>,
+  learningOn: boolean,
 ) {
-  return openGatewaySift(configPath, io, rank, false, state?.reveals.revealStore).catch(
+  return openGatewaySift(configPath, io, rank, false, state?.reveals.revealStore, learningOn).catch(
     async (error: unknown) => {
       await state?.store.close();
       throw error;
@@ -163,7 +170,13 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
     await mcpModule.checkHttpListen({ ...listen, ...limits, ...(token ? { token } : {}) });
   if (inspectPort) await mcpModule.checkHttpListen({ host: "127.0.0.1", port: inspectPort });
   const state = listen ? await openReplicaState(mcpModule, values.config, values.state) : undefined;
-  const { mcp, config, sift } = await openServedSift(values.config, io, rank, state);
+  const { mcp, config, sift } = await openServedSift(
+    values.config,
+    io,
+    rank,
+    state,
+    values["no-learning"] !== true,
+  );
   const recorder = inspectPort === undefined ? undefined : mcp.createSessionRecorder();
   const options = {
     sift,
