@@ -17,7 +17,11 @@ export default defineConfig({
     // against 32.5 with forks. Files stay isolated (isolate: false took 11.2 CPU s, but
     // module-level state would then leak between files).
     pool: "threads",
-    // the CLI keeps index snapshots in the user's cache folder: tests use their own
-    env: { XDG_CACHE_HOME: path.join(tmpdir(), "toolsift-test-cache") },
+    // the CLI keeps index snapshots in the user's cache folder and a gateway's learning in the
+    // user's state folder: tests use their own
+    env: {
+      XDG_CACHE_HOME: path.join(tmpdir(), "toolsift-test-cache"),
+      XDG_STATE_HOME: path.join(tmpdir(), "toolsift-test-state"),
+    },
   },
 });

@@ -65,7 +65,11 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: "forks",
-    // the CLI keeps index snapshots in the user's cache folder: tests use their own
-    env: { XDG_CACHE_HOME: path.join(tmpdir(), "toolsift-test-cache") },
+    // the CLI keeps index snapshots in the user's cache folder and a gateway's learning in the
+    // user's state folder: tests use their own
+    env: {
+      XDG_CACHE_HOME: path.join(tmpdir(), "toolsift-test-cache"),
+      XDG_STATE_HOME: path.join(tmpdir(), "toolsift-test-state"),
+    },
   },
 });

@@ -1,60 +1,95 @@
 /**
  * Search speed with and without a learned field at 10k tools: the synthetic catalog and queries
  * of the speed bench; every tenth tool learns 12 words from the queries, so most queries meet
- * learned words. Usage: npx tsx bench/learned-speed.ts
+ * learned words. Two indexes over the same tools, one with the field, timed query by query in
+ * turn, so load on the machine falls on both sides alike and the ratio is of one run.
+ * Usage: npx tsx bench/learned-speed.ts (or `npm run bench -- learning`)
  */
+import { pathToFileURL } from "node:url";
 import { ToolSearchIndex } from "../src/search/index.js";
 import { tokenize } from "../src/text/index.js";
 import { syntheticQueries, syntheticTools } from "./synthetic.js";
 
-const tools = syntheticTools(10_000);
-const queries = syntheticQueries(1_000);
-const index = new ToolSearchIndex();
-index.addAll(tools);
-
-function p99(): { p50: number; p99: number } {
-  const times: number[] = [];
-  for (let pass = 0; pass < 5; pass += 1) {
-    for (const query of queries) {
-      const start = performance.now();
-      index.search(query);
-      times.push(performance.now() - start);
-    }
-  }
-  times.sort((a, b) => a - b);
-  const at = (share: number) => times[Math.floor(times.length * share)] ?? 0;
-  return { p50: at(0.5), p99: at(0.99) };
+/** One side's figures, in ms: p50 and p99 are medians over passes of each pass's percentile. */
+export interface LearnedSpeedSide {
+  p50: number;
+  p99: number;
 }
 
-const words = [...new Set(queries.flatMap((query) => tokenize(query)))];
-const learned = new Map<string, { word: string; weight: number }[]>();
-tools.forEach((tool, position) => {
-  if (position % 10 !== 0) return;
-  const entries = Array.from({ length: 12 }, (_, offset) => ({
-    word: words[(position + offset * 37) % words.length] as string,
-    weight: 0.5 + (offset % 5) / 10,
-  }));
-  learned.set(tool.name, entries);
-});
-p99(); // warm-up
-const without = p99();
-index.setLearned(learned);
-p99();
-const withLearned = p99();
-const ms = (value: number) => value.toFixed(3);
-console.log(
-  `10k tools, 1,000 queries × 5 passes (ms): without learned p50 ${ms(without.p50)} p99 ${ms(without.p99)}`,
-);
-console.log(
-  `with ${learned.size} tools × 12 learned words: p50 ${ms(withLearned.p50)} p99 ${ms(withLearned.p99)}`,
-);
-if (process.env.DEBUG_LEARNED) {
-  let total = 0;
-  for (const query of queries) {
-    const hits = index.search(query, { explain: true, limit: 25 }).hits;
-    total += hits.filter((hit) => hit.scoreParts?.learned !== undefined).length;
-  }
-  console.log(
-    `learned hits in top 25 per query: ${(total / queries.length).toFixed(1)}; words ${words.length}`,
+const PASSES = 7;
+
+function percentile(sorted: readonly number[], share: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))] ?? 0;
+}
+
+function median(values: readonly number[]): number {
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    0.5,
   );
 }
+
+/** Learned words for every tenth tool, drawn from the queries' own words. */
+function learnedWords(tools: readonly { name: string }[], queries: readonly string[]) {
+  const words = [...new Set(queries.flatMap((query) => tokenize(query)))];
+  const learned = new Map<string, { word: string; weight: number }[]>();
+  tools.forEach((tool, position) => {
+    if (position % 10 !== 0) return;
+    const entries = Array.from({ length: 12 }, (_, offset) => ({
+      word: words[(position + offset * 37) % words.length] as string,
+      weight: 0.5 + (offset % 5) / 10,
+    }));
+    learned.set(tool.name, entries);
+  });
+  return learned;
+}
+
+/** Times both indexes query by query, pass by pass; prints a table with the on/off ratio. */
+export function runLearnedSpeedBench(): { off: LearnedSpeedSide; on: LearnedSpeedSide } {
+  const tools = syntheticTools(10_000);
+  const queries = syntheticQueries(1_000);
+  const off = new ToolSearchIndex();
+  off.addAll(tools);
+  const on = new ToolSearchIndex();
+  on.addAll(tools);
+  const learned = learnedWords(tools, queries);
+  on.setLearned(learned);
+  const passes = { off: [] as LearnedSpeedSide[], on: [] as LearnedSpeedSide[] };
+  // pass 0 warms both up and is not counted
+  for (let pass = 0; pass <= PASSES; pass += 1) {
+    const times = { off: [] as number[], on: [] as number[] };
+    for (const query of queries) {
+      for (const [side, index] of [
+        ["off", off],
+        ["on", on],
+      ] as const) {
+        const start = performance.now();
+        index.search(query);
+        times[side].push(performance.now() - start);
+      }
+    }
+    if (pass === 0) continue;
+    for (const side of ["off", "on"] as const) {
+      const sorted = times[side].sort((a, b) => a - b);
+      passes[side].push({ p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99) });
+    }
+  }
+  const sideOf = (side: "off" | "on"): LearnedSpeedSide => ({
+    p50: median(passes[side].map((entry) => entry.p50)),
+    p99: median(passes[side].map((entry) => entry.p99)),
+  });
+  const result = { off: sideOf("off"), on: sideOf("on") };
+  const ms = (value: number) => value.toFixed(3);
+  console.log(
+    `\n## Search with learning (10k synthetic tools, 1,000 queries × ${PASSES} passes, top 10; ms; ${learned.size} tools × 12 learned words)\n`,
+  );
+  console.log("| learned field | p50 | p99 |\n| --- | --- | --- |");
+  console.log(`| off | ${ms(result.off.p50)} | ${ms(result.off.p99)} |`);
+  console.log(`| on | ${ms(result.on.p50)} | ${ms(result.on.p99)} |`);
+  console.log(
+    `| on / off | ${(result.on.p50 / result.off.p50).toFixed(2)} | ${(result.on.p99 / result.off.p99).toFixed(2)} |`,
+  );
+  return result;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) runLearnedSpeedBench();

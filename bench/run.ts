@@ -8,12 +8,14 @@ import { runGatewayBench } from "./gateway.js";
 import { runGatewayReplicasBench } from "./gateway-replicas.js";
 import { runHostileInputBench } from "./hostile-input.bench.js";
 import { runInspectorLoadBench } from "./inspector-load.js";
+import { runLearnedSpeedBench } from "./learned-speed.js";
 import { runQualityBench } from "./quality.js";
 import { runSearchSpeed } from "./search-speed.js";
 import { runTruncationBench } from "./truncation.bench.js";
 
 const sections: Record<string, () => unknown | Promise<unknown>> = {
   speed: () => runSearchSpeed(),
+  learning: () => runLearnedSpeedBench(),
   quality: () => runQualityBench(),
   truncation: async () => {
     const figures = await runTruncationBench();

@@ -1,5 +1,5 @@
 // The facade's `learning` option: searches then calls through `execute` feed the learned field.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { ToolDefinition } from "./catalog/index.js";
 import { createToolSift } from "./create-toolsift.js";
 
@@ -8,6 +8,8 @@ function tool(name: string, description: string): ToolDefinition {
     name,
     description,
     inputSchema: { type: "object", properties: {} },
+    // deferred, so the search meta tool is offered and really runs
+    defer: "always",
     handler: () => ({ content: [{ type: "text", text: "ok" }] }),
   };
 }
@@ -53,6 +55,50 @@ describe("createToolSift learning", () => {
     next.learning?.evidence.erase();
     next.learning?.refresh(true);
     expect(next.search("type into the login field").hits[0]?.name).not.toBe("fill");
+  });
+
+  it("takes what a search returned from the search step: learning searches nothing again", async () => {
+    const searches = async (learning: boolean) => {
+      const sift = createToolSift({
+        tools: TOOLS,
+        disclosure: { mode: "on" },
+        ...(learning ? { learning: {} } : {}),
+      });
+      sift.prepare({ session: "s1" });
+      const spy = vi.spyOn(sift.index, "search");
+      await sift.execute({
+        session: "s1",
+        name: "tool_search",
+        arguments: { queries: ["fill input", "take a screenshot"] },
+      });
+      return spy.mock.calls.length;
+    };
+    expect(await searches(true)).toBe(await searches(false));
+  });
+
+  it("credits only tools the search step returned (the model's limit), not deeper ones", async () => {
+    const sift = createToolSift({
+      tools: TOOLS,
+      learning: {},
+      disclosure: { mode: "on", strategy: "bridge" },
+    });
+    for (const session of ["s1", "s2", "s3"]) {
+      sift.prepare({ session });
+      await sift.execute({
+        session,
+        name: "tool_search",
+        arguments: { query: "report", limit: 1 },
+      });
+      // one hit was shown; the engine's second is not what this search returned
+      const other = sift.search("report", { limit: 2 }).hits[1]?.name as string;
+      const outcome = await sift.execute({
+        session,
+        name: "tool_call",
+        arguments: { name: other, arguments: {} },
+      });
+      expect(outcome.ran).toBe(true);
+    }
+    expect(sift.exportLearning()?.tools).toEqual({});
   });
 
   it("learns nothing and exports nothing without the option", async () => {

@@ -313,6 +313,14 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
     ...(budget.onBudgetHit ? { onBudgetHit: budget.onBudgetHit } : {}),
   });
   const { semantic } = searching;
+  const learning = options.learning
+    ? new UsageLearning(
+        options.learning,
+        (name) => catalog.get(name),
+        (words) => searching.index.setLearned(words),
+      )
+    : undefined;
+  const observeUse = learning && createUseObserver(learning, (name) => catalog.get(name));
   const disclosure = createDisclosure({
     // a narrow profile's closest tools are rarely what the model asked for
     withholdWeak: () => policy.profile !== DEFAULT_PROFILE,
@@ -324,6 +332,8 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
     search: searching.hybridSearch,
     // with an embedder the search meta tool is hybrid: the queries it runs are embedded first
     ...(semantic ? { embedQueries: (queries) => semantic.prepare(queries) } : {}),
+    // learning reads what each search returned from the search step itself
+    ...(observeUse ? { onSearched: observeUse.searched } : {}),
     isVisible: searching.isVisible,
     visibilityVersion: () => policy.version,
     catalogVersion: searching.catalogVersion,
@@ -335,26 +345,12 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
   policy.onChange(notifier.notify);
   warnUnmatchedSelectors(policy, catalog, onWarning);
   notifyOnReset(results, notifier.notify);
-  const learning = options.learning
-    ? new UsageLearning(
-        options.learning,
-        (name) => catalog.get(name),
-        (words) => searching.index.setLearned(words),
-      )
-    : undefined;
   if (learning) catalog.onChange(() => learning.refresh(true));
-  const observeUse =
-    learning &&
-    createUseObserver(learning, {
-      searchName: disclosure.metaToolNames.search,
-      search: searching.search,
-      get: (name) => catalog.get(name),
-    });
   const execute: Disclosure["execute"] = async (input) => {
     try {
       learning?.refresh();
       const outcome = await disclosure.execute(input);
-      observeUse?.(input, outcome);
+      observeUse?.called(input.session ?? "", outcome);
       return outcome;
     } finally {
       notifier.notify();

@@ -98,6 +98,7 @@ const NESTED: {
     "now",
     "windowMs",
     "initial",
+    "sessionScope",
   ]) as AllKeys<unknown>,
 };
 

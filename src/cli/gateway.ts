@@ -10,6 +10,7 @@ import {
 } from "../inspector/index.js";
 import { redactUrls } from "../internal/index.js";
 import type { MCPToolSift, ReplicaState, SessionRecorder } from "../mcp/index.js";
+import { gatewayLearning } from "./gateway-learning.js";
 import type { CliIO } from "./io.js";
 import { loadMCP } from "./load-mcp.js";
 import { UsageError } from "./usage-error.js";
@@ -40,25 +41,34 @@ export function loginCommand(server: string, configPath: string): string {
   return `toolsift auth login ${server} --config ${quoted}`;
 }
 
+/** How `openGatewaySift` starts the gateway; every field has a default. */
+export interface OpenGatewayOptions {
+  /** `false` (serve): start the upstreams in the background, serving each as it is up. */
+  waitForStart?: boolean;
+  /** Replicas: reveals and approvals go through the shared store. */
+  state?: ReplicaState | undefined;
+  /** Per-session limits of the upstream side (absent: the library's defaults). */
+  limits?: { maxSubscriptions?: number };
+  /** `false` (`--no-learning`): no learning whatever the config says. */
+  learningOn?: boolean;
+}
+
 /** Loads the config, connects its servers and returns the gateway's ToolSift; logs go to stderr. */
 export async function openGatewaySift(
   configPath: string,
   io: CliIO,
   logRank: number,
-  /** `false` (serve): start the upstreams in the background, serving each as it is up. */
-  waitForStart = true,
-  /** Replicas: reveals and approvals go through the shared store. */
-  state?: ReplicaState,
-  /** Per-session limits of the upstream side (absent: the library's defaults). */
-  limits: { maxSubscriptions?: number } = {},
+  { waitForStart = true, state, limits = {}, learningOn = true }: OpenGatewayOptions = {},
 ) {
   const mcp = await loadMCP();
   const config = await mcp.loadGatewayConfig(configPath);
+  const learning = gatewayLearning(config, configPath, io, learningOn);
   const filePins = config.pinTools
     ? await mcp.loadToolPins(config.approvals ?? mcp.defaultApprovalsFile(configPath), configPath)
     : undefined;
   const pins = filePins && state ? await mcp.sharePins(filePins, state.store) : filePins;
   const sift = await mcp.createMCPToolSift({
+    ...learning.options,
     ...(pins ? { pins } : {}),
     servers: config.servers,
     ...(config.naming ? { naming: config.naming } : {}),
@@ -75,7 +85,7 @@ export async function openGatewaySift(
       }
     },
   });
-  return { mcp, config, sift };
+  return { mcp, config, sift: learning.keep(sift), learningFile: learning.file };
 }
 
 /** Options of `startGatewayInspector`. */

@@ -7,6 +7,7 @@ import { dumpCommand, dumpUsage } from "./commands/dump.js";
 import { evalCommand, evalUsage } from "./commands/eval.js";
 import { indexCommand, indexUsage } from "./commands/index-command.js";
 import { inspectCommand, inspectUsage } from "./commands/inspect.js";
+import { learningCommand, learningUsage } from "./commands/learning.js";
 import { prepareCommand, prepareUsage } from "./commands/prepare.js";
 import { rankCommand, rankUsage } from "./commands/rank.js";
 import { reportCommand, reportUsage } from "./commands/report.js";
@@ -70,6 +71,11 @@ export const commands: Record<string, Command> = {
     run: authCommand,
     usage: authUsage,
     summary: "log in to MCP servers that ask for OAuth (login, status, logout)",
+  },
+  learning: {
+    run: learningCommand,
+    usage: learningUsage,
+    summary: "show or erase what a gateway learned from use (words per tool)",
   },
   serve: {
     run: serveCommand,

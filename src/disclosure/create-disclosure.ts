@@ -111,9 +111,12 @@ function loadedOf(
 function metaContextOf(
   options: DisclosureOptions,
   turn: Pick<MetaContext, "basis" | "settings" | "count" | "loaded">,
+  session: string,
 ): MetaContext {
+  const { onSearched } = options;
   return {
     ...turn,
+    ...(onSearched ? { onSearched: (query, tools) => onSearched({ session, query, tools }) } : {}),
     search: options.search,
     responseTokens: options.searchResponseTokens ?? 600,
     withholdWeak:
@@ -222,7 +225,7 @@ export function createDisclosure(options: DisclosureOptions): Disclosure {
     // a meta tool answers only when this turn's plan offers it (mode off offers none)
     const offered = offeredFor(input);
     const loaded = loadedOf(input.session, basis, settings, store);
-    const meta = metaContextOf(options, { basis, settings, count, loaded });
+    const meta = metaContextOf(options, { basis, settings, count, loaded }, input.session);
     return executeCall(input, { options, settings, basis, store, meta, offered, record });
   };
 

@@ -263,6 +263,9 @@ export interface DisclosureOptions extends TurnSettings {
   /** Called with the queries a search meta call runs (as read: trimmed, capped, at most
    * `MAX_QUERIES`) before it searches, so `search` can find their vectors (hybrid search). */
   embedQueries?: (queries: readonly string[]) => Promise<unknown>;
+  /** Called once per query a search meta call ran, with the tools that query returned (what
+   * the search step itself found, so an observer such as usage learning never searches again). */
+  onSearched?: (event: SearchedEvent) => void;
   store?: RevealStore;
   metaToolNames?: Partial<MetaToolNames>;
   hooks?: { before?: readonly BeforeCallHook[]; after?: readonly AfterCallHook[] };
@@ -299,6 +302,15 @@ export interface DisclosureOptions extends TurnSettings {
    * or flag instructions aimed at the model. Called once per definition object; must not throw.
    */
   sanitizeDescription?: (text: string, tool: ToolDefinition) => string;
+}
+
+/** One query of a search meta call and what it returned (`DisclosureOptions.onSearched`). */
+export interface SearchedEvent {
+  session: string;
+  query: string;
+  /** Catalog names of the tools the query returned, in rank order: the hits of the search
+   * step (withheld weak ones too: the model saw their names) and the already loaded matches. */
+  tools: readonly string[];
 }
 
 /** Input of `execute`. */

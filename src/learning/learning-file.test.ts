@@ -12,9 +12,8 @@ describe("learning file", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "toolsift-learning-"));
     const file = path.join(dir, "nested", "learning.json");
     expect(readLearningFile(file)).toBeUndefined();
-    // one fixed clock for both: learned weights decay with time, so two reads a millisecond apart
-    // differ in the tenth digit
-    const now = () => 1_700_000_000_000;
+    // one fixed clock: weights decay, so two readings a moment apart differ in the last digits
+    const now = () => 1_000;
     const evidence = new UsageEvidence({ minSessions: 1, now });
     evidence.record("type into the login field", tool, "s1");
     writeLearningFile(file, evidence.toJSON());

@@ -1,8 +1,10 @@
 /** Keeps usage evidence in a JSON file: read at start, written atomically (temp file + rename). */
 
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { ToolsiftError } from "../errors.js";
+import { hashString } from "../internal/index.js";
 import type { LearningSnapshot } from "./usage-evidence.js";
 
 /** Largest learning file read or written, in bytes (the evidence caps keep it near 3 MB). */
@@ -78,4 +80,27 @@ export function eraseLearningFile(file: string): boolean {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
     throw error;
   }
+}
+
+/**
+ * Where a gateway keeps what it learned when its config names no file:
+ * `$XDG_STATE_HOME/toolsift/learning/NAME-HASH.json` (else `~/.local/state/toolsift/…`), NAME
+ * the config file's name and HASH of its absolute path, so two configs never share evidence.
+ */
+export function defaultLearningFile(
+  configPath: string,
+  env: Readonly<Record<string, string | undefined>>,
+): string {
+  const state =
+    env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME)
+      ? env.XDG_STATE_HOME
+      : path.join(os.homedir(), ".local", "state");
+  const absolute = path.resolve(configPath);
+  const name = path.basename(absolute, path.extname(absolute)).replace(/[^\w.-]/g, "_");
+  return path.join(
+    state,
+    "toolsift",
+    "learning",
+    `${name}-${hashString(absolute).slice(0, 8)}.json`,
+  );
 }

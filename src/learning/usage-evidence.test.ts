@@ -48,6 +48,21 @@ describe("UsageEvidence", () => {
     expect(evidence.learnedWords().size).toBe(0);
   });
 
+  it("counts a session of the last day whole: three sessions still count an hour later", () => {
+    const time = clock();
+    const evidence = new UsageEvidence({ minSessions: 3, now: time.now });
+    for (const session of ["a", "b", "c"]) evidence.record("login", tool("fill"), session);
+    time.advance(DAY / 24);
+    expect(
+      evidence
+        .learnedWords()
+        .get("fill")
+        ?.map((entry) => entry.word),
+    ).toEqual(["login"]);
+    time.advance(2 * DAY);
+    expect(evidence.learnedWords().size).toBe(0);
+  });
+
   it("keeps at most maxWordsPerTool words, dropping the least supported", () => {
     const evidence = new UsageEvidence({ minSessions: 1, maxWordsPerTool: 2 });
     const fill = tool("fill");
@@ -70,8 +85,8 @@ describe("UsageEvidence", () => {
   });
 
   it("round-trips through JSON, removes one word and erases everything", () => {
-    // one fixed clock: weights decay with time, so two reads a millisecond apart would differ
-    const now = () => 1_700_000_000_000;
+    // one fixed clock: weights decay, so two readings a moment apart differ in the last digits
+    const { now } = clock();
     const evidence = new UsageEvidence({ minSessions: 2, now });
     for (const session of ["a", "b"])
       evidence.record("open new issue", tool("create_issue"), session);

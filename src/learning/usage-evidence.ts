@@ -120,6 +120,9 @@ export class UsageEvidence {
   learnedWords(current?: (name: string) => ToolDefinition | undefined): Map<string, LearnedWord[]> {
     const result = new Map<string, LearnedWord[]>();
     const time = this.now();
+    // sessions of the last day count whole toward minSessions: decay is for months of disuse,
+    // and without the allowance three sessions stopped counting a second after the third
+    const needed = this.minSessions * 0.5 ** (DAY_MS / this.halfLifeMs);
     for (const [name, evidence] of this.tools) {
       if (current !== undefined) {
         const tool = current(name);
@@ -128,8 +131,7 @@ export class UsageEvidence {
       const words: LearnedWord[] = [];
       for (const [word, sessions] of evidence.words) {
         const support = this.support(sessions, time);
-        // a tolerance, so sessions of a moment ago still count as whole ones
-        if (support < this.minSessions - 1e-6) continue;
+        if (support < needed) continue;
         words.push({
           word,
           sessions: round(support),

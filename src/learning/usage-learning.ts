@@ -17,6 +17,10 @@ import { type RecorderOptions, UsageRecorder } from "./usage-recorder.js";
 export interface LearningOptions extends EvidenceOptions, Pick<RecorderOptions, "windowMs"> {
   /** Evidence to start from: what `exportLearning()` (or the gateway's file) returned. */
   initial?: LearningSnapshot;
+  /** Set apart this process's session ids from other processes' (the gateway passes a random
+   * one per start): a stdio gateway's only session is always "stdio", yet each run of it is
+   * another session. */
+  sessionScope?: string;
 }
 
 /** Where learned words go: the search index's `setLearned`. */
@@ -28,6 +32,8 @@ const REFRESH_MS = 1_000;
 export class UsageLearning {
   readonly evidence: UsageEvidence;
   readonly recorder: UsageRecorder;
+  /** `options.sessionScope`: prefixed to every session id before it is recorded. */
+  readonly sessionScope: string | undefined;
   private applied = -1;
   private appliedAt = Number.NEGATIVE_INFINITY;
   private readonly now: () => number;
@@ -37,7 +43,8 @@ export class UsageLearning {
     private readonly current: (name: string) => ToolDefinition | undefined,
     private readonly sink: LearnedSink,
   ) {
-    const { initial, windowMs, ...evidenceOptions } = options;
+    const { initial, windowMs, sessionScope, ...evidenceOptions } = options;
+    this.sessionScope = sessionScope;
     this.evidence = new UsageEvidence(evidenceOptions);
     if (initial !== undefined) this.evidence.load(initial);
     this.now = options.now ?? Date.now;

@@ -11,7 +11,7 @@ import type { ParsedQuery } from "./query/parse-query.js";
 import { NeighborCache, planQuery, type QueryPlan } from "./query/query-terms.js";
 import { rewriteValues } from "./query/query-values.js";
 import { type CompanionLink, companionsOf, placeCompanions } from "./rank/companions.js";
-import { matchOf } from "./rank/confidence.js";
+import { markIncidental, matchOf } from "./rank/confidence.js";
 import { scoreAndRank } from "./rank/dense-score.js";
 import { diversifyByAspect } from "./rank/diversify.js";
 import { buildHit } from "./rank/hit-details.js";
@@ -129,6 +129,7 @@ export class KeywordSearch {
       if (cut && value < first * this.config.tailCut) break;
       hits.push(buildHit(this.store, this.config, this.tools, doc, Math.max(0, value), context));
     }
+    markIncidental(hits, plan.groups.length);
     return hits;
   }
 

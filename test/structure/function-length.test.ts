@@ -30,8 +30,6 @@ const PENDING: Record<string, string> = {
     "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
   "mcp/features/upstream-features.ts:createUpstreamFeatures":
     "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
-  "search/rank/learned-bonus.ts:addLearnedBonuses":
-    "came with the learned field (issue 26); to split",
   "mcp/tools/upstream-names.ts:createUpstreamNames":
     "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
   "mcp/upstream/modern-upstream.ts:connectModern":

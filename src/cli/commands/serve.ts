@@ -1,13 +1,19 @@
 import { readFile } from "node:fs/promises";
 import { integerFlag, parseCommand } from "../args.js";
-import { logLevelFlag, modeFlag, openGatewaySift, startGatewayInspector } from "../gateway.js";
+import {
+  logLevelFlag,
+  modeFlag,
+  type OpenGatewayOptions,
+  openGatewaySift,
+  startGatewayInspector,
+} from "../gateway.js";
 import type { CliIO } from "../io.js";
 import { loadMCP } from "../load-mcp.js";
 import { UsageError } from "../usage-error.js";
 
 export const serveUsage = `Usage: toolsift serve --config FILE [--mode bridge|reveal|direct] [--http HOST:PORT] [--token-file F] [--log-level LEVEL]
        [--inspect] [--inspect-port N] [--max-body-bytes N] [--max-sessions N] [--session-idle-ms N]
-       [--max-subscriptions N] [--state redis://HOST:PORT[/DB]] [--otel]
+       [--max-subscriptions N] [--state redis://HOST:PORT[/DB]] [--otel] [--no-learning]
 
 Runs the MCP gateway in front of the config's servers: over stdio (default), or streamable HTTP
 at http://HOST:PORT/mcp (--http 8080 means 127.0.0.1:8080; other hosts need --token).
@@ -33,6 +39,11 @@ finish (up to 10 s), then exits.
 --otel records OpenTelemetry spans and metrics per call (names, outcomes, token counts and
 durations, never argument values) through @opentelemetry/api (npm install it); the process's
 registered OpenTelemetry SDK exports them (e.g. OTLP, see docs/deploy.md).
+Learning (on by default): searches followed by a call of a found tool teach search which words
+mean which tool; only query words, tool names and hashed session ids are kept, in
+$XDG_STATE_HOME/toolsift/learning/ (default ~/.local/state/toolsift/learning/; "learning":
+{"file": F} in the config moves it). --no-learning or "learning": false turns it off;
+"toolsift learning show|erase --config FILE" lists or erases what was learned.
 Host, token, port and config problems are reported before any server starts.`;
 
 const flags = {
@@ -50,6 +61,7 @@ const flags = {
   "max-subscriptions": { type: "string" },
   state: { type: "string" },
   otel: { type: "boolean" },
+  "no-learning": { type: "boolean" },
 } as const;
 
 /** The HTTP token: `--token`, or `--token-file F` (not both), else `TOOLSIFT_TOKEN`. */
@@ -129,12 +141,11 @@ async function openServedSift(
   configPath: string,
   io: CliIO,
   rank: number,
-  state: Awaited<ReturnType<typeof openReplicaState>>,
-  limits: { maxSubscriptions?: number },
+  options: OpenGatewayOptions,
 ) {
-  return openGatewaySift(configPath, io, rank, false, state, limits).catch(
+  return openGatewaySift(configPath, io, rank, { ...options, waitForStart: false }).catch(
     async (error: unknown) => {
-      await state?.store.close();
+      await options.state?.store.close();
       throw error;
     },
   );
@@ -181,7 +192,11 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
   if (inspectPort) await mcpModule.checkHttpListen({ host: "127.0.0.1", port: inspectPort });
   const telemetry = values.otel ? await mcpModule.loadGatewayTelemetry() : undefined;
   const state = listen ? await openReplicaState(mcpModule, values.config, values.state) : undefined;
-  const { mcp, config, sift } = await openServedSift(values.config, io, rank, state, subscriptions);
+  const { mcp, config, sift } = await openServedSift(values.config, io, rank, {
+    state,
+    limits: subscriptions,
+    learningOn: values["no-learning"] !== true,
+  });
   const recorder = inspectPort === undefined ? undefined : mcp.createSessionRecorder();
   telemetry?.watchUpstreams(sift);
   const options = {

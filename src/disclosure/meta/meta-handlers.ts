@@ -23,6 +23,8 @@ export interface MetaContext {
   describeTokens: number;
   /** Deferrable tools this session already has loaded (revealed), by shown name. */
   loaded: ReadonlySet<string>;
+  /** Told what each query of this call's search returned (`DisclosureOptions.onSearched`). */
+  onSearched?: (query: string, tools: readonly string[]) => void;
 }
 
 /** A meta tool's answer and the tools it found. */
@@ -115,6 +117,7 @@ export function runSearch(args: SearchArguments, context: MetaContext): MetaAnsw
     count: context.count,
     includeWeak: args.includeWeak,
     withholdWeak: context.withholdWeak,
+    ...(context.onSearched ? { onSearched: context.onSearched } : {}),
   });
   return { result, found, repairs };
 }

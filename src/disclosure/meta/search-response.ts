@@ -30,6 +30,8 @@ export interface SearchRequest {
   /** Withhold `weak` first hits too, not only `none` (a narrow profile is active: its closest
    * tools are likely unrelated to the request). */
   withholdWeak?: boolean;
+  /** Told each query's returned tools (catalog names), as the search step found them. */
+  onSearched?: (query: string, tools: readonly string[]) => void;
 }
 
 interface QueryBlock {
@@ -74,16 +76,20 @@ function isFresh(request: SearchRequest, name: string): boolean {
   return request.candidate(name) !== undefined && request.loaded(name) === undefined;
 }
 
-/** Tools matching a query that are already loaded: named briefly, never counted in the limit. */
+/** Tools matching a query that are already loaded: named briefly (by shown name), never counted
+ * in the limit; `found` collects their catalog names. */
 function loadedMatches(
   query: string,
   request: SearchRequest,
   missing: readonly string[],
+  found: string[],
 ): string[] {
   const shown = new Set<string>();
   for (const name of missing) {
     const loaded = request.loaded(name);
-    if (loaded !== undefined) shown.add(loaded);
+    if (loaded === undefined) continue;
+    shown.add(loaded);
+    found.push(name);
   }
   if (shown.size === 0 && request.hasLoaded) {
     const result = request.search(query, {
@@ -94,7 +100,9 @@ function loadedMatches(
     });
     for (const hit of result.hits) {
       const loaded = request.loaded(hit.name);
-      if (loaded !== undefined) shown.add(loaded);
+      if (loaded === undefined) continue;
+      shown.add(loaded);
+      found.push(hit.name);
     }
   }
   return [...shown].slice(0, MAX_NOTED);
@@ -135,7 +143,9 @@ function runQuery(query: string, request: SearchRequest): QueryBlock {
       .filter((tool): tool is ToolDefinition => tool !== undefined)
       .slice(0, request.limit);
     const missing = result.kind === "select" ? (result.missing ?? []) : [];
-    const loaded = loadedMatches(query, request, missing);
+    const found = result.hits.map((hit) => hit.name);
+    const loaded = loadedMatches(query, request, missing, found);
+    request.onSearched?.(query, found);
     const notFound = missingNotes(missing, request);
     const servers = unknownServerNotes(result);
     if (tools.length > 0 && withheld(result, request)) {

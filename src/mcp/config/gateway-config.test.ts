@@ -110,6 +110,36 @@ describe("parseGatewayConfig", () => {
   });
 });
 
+describe("the learning key", () => {
+  const servers = { mem: { command: "node" } };
+  const read = (learning: unknown) => parseGatewayConfig({ servers, learning }, { env });
+
+  it("is on unless false, and names where a file goes", () => {
+    expect(read(undefined)).toMatchObject({ problems: [] });
+    expect(read(undefined).config.learning).toBeUndefined();
+    expect(read(true).config.learning).toBeUndefined();
+    expect(read(false).config.learning).toBe(false);
+    expect(read({ file: "${HOME}/l.json" }).config.learning).toEqual({ file: "/home/u/l.json" });
+  });
+
+  it("names a wrong value and a mistyped key", () => {
+    expect(read("off").problems).toEqual([
+      'learning: expected true, false or an object like {"file": "learning.json"}, got a string.',
+    ]);
+    expect(read({ fiel: "x" }).problems).toEqual([
+      'learning.fiel: unknown key; did you mean "file"?',
+    ]);
+  });
+
+  it("resolves the file against the config's folder", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "toolsift-config-"));
+    const file = path.join(dir, "gateway.json");
+    await writeFile(file, JSON.stringify({ servers, learning: { file: "state/l.json" } }));
+    const config = await loadGatewayConfig(file, { env });
+    expect(config.learning).toEqual({ file: path.join(dir, "state/l.json") });
+  });
+});
+
 describe("loadGatewayConfig", () => {
   it("reads catalog files relative to the config and reports unreadable ones", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "toolsift-config-"));

@@ -27,6 +27,9 @@ export interface GatewayConfig {
   approvals?: string;
   /** Where HTTP replicas share sessions, `redis://HOST:PORT[/DB]` (`--state` wins). */
   state?: string;
+  /** Search that learns from use (on unless `false`); `file` is where the evidence is kept
+   * (default under `$XDG_STATE_HOME/toolsift/learning/`, docs/mcp-gateway.md). */
+  learning?: false | { file?: string };
   /** Per server, the catalog file (e.g. from `toolsift dump`) to read its known tools from, and
    * the config path that named it (for messages). */
   catalogs: Record<string, { file: string; at: string }>;
@@ -125,6 +128,7 @@ const TOP_KEYS = [
   "approvals",
   "budget",
   "state",
+  "learning",
 ];
 const BUDGET_KEYS = ["perToolResult", "totalResults", "toolDefinitions"];
 
@@ -304,6 +308,20 @@ const AUTH_KEYS = [
   "clientName",
 ] as const;
 
+/** `learning`: true or false, or `{ "file": PATH }`. */
+function readLearning(read: Reader, raw: unknown): GatewayConfig["learning"] {
+  if (raw === undefined || raw === true) return undefined;
+  if (raw === false) return false;
+  if (!isObject(raw)) {
+    read.problems.push(
+      `learning: expected true, false or an object like {"file": "learning.json"}, got ${kind(raw)}.`,
+    );
+    return undefined;
+  }
+  checkKeys(read, "learning.", raw, ["file"]);
+  return optional("file", read.string("learning.file", raw.file));
+}
+
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
@@ -363,6 +381,8 @@ export function parseGatewayConfig(
     optional("profile", profile),
     optional("state", read.string("state", document.state)),
   );
+  const learning = readLearning(read, document.learning);
+  if (learning !== undefined) config.learning = learning;
   if (document.budget !== undefined) {
     if (!isObject(document.budget))
       read.problems.push(`budget: expected an object, got ${kind(document.budget)}.`);

@@ -9,7 +9,7 @@ import { groupBit } from "../query/coverage-table.js";
 import type { QueryPlan } from "../query/query-terms.js";
 import { NAME_TF_MASK } from "../store/fields.js";
 import type { PostingStore } from "../store/posting-store.js";
-import type { MatchConfidence } from "../types.js";
+import type { MatchConfidence, SearchHit } from "../types.js";
 
 /** A hit is `strong` from this covered share on, with a query word in its name. */
 export const STRONG_COVERAGE = 0.6;
@@ -81,4 +81,22 @@ export function confidenceOf(plan: QueryPlan, bits: number, nameMatch: boolean):
       : coverage >= STRONG_COVERAGE && !missesRare;
   const level = nameMatch && strong ? "strong" : coverage < NONE_COVERAGE ? "none" : "weak";
   return { level, coverage: Math.round(coverage * 1000) / 1000, nameMatch, missing };
+}
+
+/** Query words from which the incidental-match rule applies (`markIncidental`). */
+export const INCIDENTAL_MIN_WORDS = 3;
+
+/**
+ * When a query of several words finds only tools that each hold one of them ("run shell command
+ * execute code": a `run` here, a `code` there), the hits are incidental, not answers: every hit
+ * becomes `none`, so disclosure names them as the closest and reveals none, instead of offering
+ * a plausible list the model keeps rephrasing against. `groups` is the query's word count.
+ */
+export function markIncidental(hits: readonly SearchHit[], groups: number): void {
+  if (groups < INCIDENTAL_MIN_WORDS || hits.length === 0) return;
+  for (const hit of hits) {
+    const confidence = hit.confidence;
+    if (confidence === undefined || groups - confidence.missing.length > 1) return;
+  }
+  for (const hit of hits) (hit.confidence as MatchConfidence).level = "none";
 }

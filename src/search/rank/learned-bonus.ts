@@ -54,18 +54,54 @@ export function addLearnedBonuses(
   weight: number,
   candidates: LearnedCandidates,
 ): { raised: number[]; learned: Map<number, LearnedMatch> } {
-  const learned = new Map<number, LearnedMatch>();
   let total = 0;
   for (const group of plan.groups) total += group.weight;
-  if (total <= 0 || weight <= 0) return { raised: [], learned };
+  if (total <= 0 || weight <= 0) return { raised: [], learned: new Map() };
   // with no lexical match at all, learned words still rank among themselves
   const reference = best > 0 ? best : 1;
+  const learned = learnedMatches(plan, weight * reference, total, candidates);
+  const lexical = lexicalLookup(scratch, candidates);
+  discountOverlap(learned, lexical);
+  const level = (doc: number) => {
+    const match = lexical(doc);
+    return confidenceOf(plan, match.bits, match.nameMatch).level;
+  };
+  const strongFirst = candidates.first >= 0 && level(candidates.first) === "strong";
+  const raised: number[] = [];
+  for (const [doc, match] of learned) {
+    const bonus = boundedBonus(scratch, doc, match, candidates, () =>
+      strongFirst && doc !== candidates.first && level(doc) === "none"
+        ? best * UNDER_STRONG
+        : Number.POSITIVE_INFINITY,
+    );
+    if (bonus <= 0) {
+      learned.delete(doc);
+      continue;
+    }
+    const scale = bonus / match.bonus;
+    for (const word of match.words) word.score *= scale;
+    match.bonus = bonus;
+    scratch.score[doc] = (scratch.score[doc] as number) + bonus;
+    raised.push(doc);
+  }
+  return { raised, learned };
+}
+
+/** Each document holding learned words of the query, with each word's part: `scale` (the
+ * learned weight times the reference score) times its share of the query's `total` word weight. */
+function learnedMatches(
+  plan: QueryPlan,
+  scale: number,
+  total: number,
+  candidates: LearnedCandidates,
+): Map<number, LearnedMatch> {
+  const learned = new Map<number, LearnedMatch>();
   plan.groups.forEach((group, index) => {
     const holders = candidates.field.lookup(group.token, candidates.idOf);
     if (holders === undefined) return;
     const rarity = learnedRarity(holders.count, candidates.field.size);
     for (const { doc, weight: evidence } of holders.list) {
-      const part = (weight * reference * group.weight * evidence * rarity) / total;
+      const part = (scale * group.weight * evidence * rarity) / total;
       const match = learned.get(doc) ?? { bonus: 0, bits: 0, words: [] };
       match.bonus += part;
       match.bits = (match.bits | groupBit(index)) >>> 0;
@@ -73,12 +109,17 @@ export function addLearnedBonuses(
       learned.set(doc, match);
     }
   });
-  // a learned word the tool's own text already holds counts half: the field's news is the
-  // vocabulary the tool lacks ("open" for create_issue); in full, a learned "diagram" lifted
-  // generate_flow_diagram over generate_sankey_chart for "sankey diagram"
+  return learned;
+}
+
+/** The query groups a document holds lexically, looked up once per document. */
+function lexicalLookup(
+  scratch: ScoreScratch,
+  candidates: LearnedCandidates,
+): (doc: number) => { bits: number; nameMatch: boolean } {
   const matches = new Map<number, { bits: number; nameMatch: boolean }>();
-  // a document the query did not score contains none of its words: no lookups needed
-  const lexical = (doc: number) => {
+  return (doc) => {
+    // a document the query did not score contains none of its words: no lookups needed
     if (!scratch.scored(doc)) return NO_MATCH;
     let match = matches.get(doc);
     if (match === undefined) {
@@ -87,10 +128,17 @@ export function addLearnedBonuses(
     }
     return match;
   };
-  const level = (doc: number) => {
-    const match = lexical(doc);
-    return confidenceOf(plan, match.bits, match.nameMatch).level;
-  };
+}
+
+/**
+ * A learned word the tool's own text already holds counts half: the field's news is the
+ * vocabulary the tool lacks ("open" for create_issue); in full, a learned "diagram" lifted
+ * generate_flow_diagram over generate_sankey_chart for "sankey diagram".
+ */
+function discountOverlap(
+  learned: Map<number, LearnedMatch>,
+  lexical: (doc: number) => { bits: number },
+): void {
   for (const [doc, match] of learned) {
     const bits = lexical(doc).bits;
     match.bonus = 0;
@@ -99,43 +147,31 @@ export function addLearnedBonuses(
       match.bonus += word.score;
     }
   }
+}
+
+/**
+ * The bonus `doc` may take (0: none): not for a document the filters exclude or the query
+ * vetoed (negative score), and never past `ceiling()` in all. Readies an unscored document's
+ * score and mask.
+ */
+function boundedBonus(
+  scratch: ScoreScratch,
+  doc: number,
+  match: LearnedMatch,
+  candidates: LearnedCandidates,
+  ceiling: () => number,
+): number {
+  if (!candidates.allowed(doc)) return 0;
   const { score, mask, stamp } = scratch;
-  const strongFirst = candidates.first >= 0 && level(candidates.first) === "strong";
-  const raised: number[] = [];
-  for (const [doc, match] of learned) {
-    if (!candidates.allowed(doc)) {
-      learned.delete(doc);
-      continue;
-    }
-    if (!scratch.scored(doc)) {
-      stamp[doc] = scratch.epoch;
-      score[doc] = 0;
-      // matched no query word lexically: no bits left over from an earlier query
-      mask[doc] = 0;
-    } else if ((score[doc] as number) < 0) {
-      learned.delete(doc);
-      continue;
-    }
-    const before = score[doc] as number;
-    let bonus = match.bonus;
-    if (bonus <= 0) {
-      learned.delete(doc);
-      continue;
-    }
-    if (strongFirst && doc !== candidates.first && level(doc) === "none") {
-      bonus = Math.max(0, Math.min(bonus, best * UNDER_STRONG - before));
-    }
-    if (bonus <= 0) {
-      learned.delete(doc);
-      continue;
-    }
-    const scale = match.bonus > 0 ? bonus / match.bonus : 0;
-    for (const word of match.words) word.score *= scale;
-    match.bonus = bonus;
-    score[doc] = before + bonus;
-    raised.push(doc);
-  }
-  return { raised, learned };
+  if (!scratch.scored(doc)) {
+    stamp[doc] = scratch.epoch;
+    score[doc] = 0;
+    // matched no query word lexically: no bits left over from an earlier query
+    mask[doc] = 0;
+  } else if ((score[doc] as number) < 0) return 0;
+  if (match.bonus <= 0) return 0;
+  const before = score[doc] as number;
+  return Math.max(0, Math.min(match.bonus, ceiling() - before));
 }
 
 /**
