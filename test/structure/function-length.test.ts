@@ -51,8 +51,6 @@ const PENDING: Record<string, string> = {
     "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
   "mcp/serve/session-recorder.ts:createSessionRecorder":
     "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
-  "mcp/tools/upstream-names.ts:createUpstreamNames":
-    "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
   "mcp/upstream/modern-upstream.ts:connectModern":
     "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
   "policy/create-policy.ts:createPolicy": "to split here (one-idea branch ran out of time)",
