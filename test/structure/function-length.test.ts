@@ -39,8 +39,6 @@ const PENDING: Record<string, string> = {
     "to split here (one-idea branch ran out of time)",
   "mcp/connect-servers.ts:connectServers":
     "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
-  "mcp/features/upstream-features.ts:createUpstreamFeatures":
-    "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
   "mcp/serve/gateway-session.ts:(anonymous@155)":
     "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
   "search/rank/learned-bonus.ts:addLearnedBonuses":
@@ -50,8 +48,6 @@ const PENDING: Record<string, string> = {
   "mcp/serve/serve-gateway.ts:createHttpGateway":
     "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
   "mcp/serve/session-recorder.ts:createSessionRecorder":
-    "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
-  "mcp/upstream/modern-upstream.ts:connectModern":
     "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
   "policy/create-policy.ts:createPolicy": "to split here (one-idea branch ran out of time)",
   "provider-turns.ts:createProviderTurns":
