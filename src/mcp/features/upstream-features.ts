@@ -21,6 +21,7 @@ import {
   type ResourceTemplate,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
+import { LRUCache } from "../../internal/index.js";
 import type { ClientRelay } from "../relay/relay-tracker.js";
 import { createUpstreamNames, type NamingOption } from "../tools/upstream-names.js";
 import type { UpstreamServer } from "../upstream/upstream-server.js";
@@ -70,59 +71,67 @@ function templatePattern(template: string): RegExp {
   return new RegExp(`^${parts.join(".*")}$`, "s");
 }
 
-export function createUpstreamFeatures(
-  servers: () => ReadonlyMap<string, UpstreamServer>,
-  naming: NamingOption | undefined,
-  limits: { maxSubscriptions: number },
-): UpstreamFeatures {
-  const prompts = createUpstreamNames(naming);
-  const resourceOwners = new Map<string, string>();
+type Servers = () => ReadonlyMap<string, UpstreamServer>;
+
+/** The servers that are up and declared `feature`; lazy ones that never started are skipped. */
+function offering(servers: Servers, feature: "resources" | "prompts"): UpstreamServer[] {
+  return [...servers().values()].filter((server) => server.capabilities()?.[feature] !== undefined);
+}
+
+/** Every page of a list, following the server's cursors (a repeated cursor stops). */
+async function listPages<S extends z.ZodType, T>(
+  server: UpstreamServer,
+  method: "resources/list" | "resources/templates/list" | "prompts/list",
+  schema: S,
+  pick: (result: z.infer<S>) => { items: T[]; nextCursor?: string | undefined },
+  options: FeatureRequestOptions,
+): Promise<T[]> {
+  const items: T[] = [];
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page += 1) {
+    const result = pick(
+      await server.request(
+        { method, params: cursor === undefined ? {} : { cursor } } as ClientRequest,
+        schema,
+        options,
+      ),
+    );
+    items.push(...result.items);
+    cursor = result.nextCursor;
+    if (cursor === undefined || seen.has(cursor)) break;
+    seen.add(cursor);
+  }
+  return items;
+}
+
+/** Lists from every offering server in parallel; a failing server is left out, not fatal. */
+async function gather<T>(
+  servers: Servers,
+  feature: "resources" | "prompts",
+  list: (server: UpstreamServer) => Promise<T[]>,
+): Promise<[string, T[]][]> {
+  const results = await Promise.allSettled(
+    offering(servers, feature).map(
+      async (server) => [server.name, await list(server)] as [string, T[]],
+    ),
+  );
+  return results.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+}
+
+// URIs found by asking the servers are remembered, most recent first: clients choose them, so
+// the memory of them is bounded (a listed or template URI needs no memory)
+const PROBED_OWNERS = 10_000;
+
+/** Which server owns a resource URI: listed, matched by a template, or found by asking. */
+function createResourceRouter(servers: Servers) {
+  const listed = new Map<string, string>();
+  const probed = new LRUCache<string, string>(PROBED_OWNERS);
   const templates = new Map<string, { server: string; pattern: RegExp }>();
 
-  /** The servers that are up and declared `feature`; lazy ones that never started are skipped. */
-  const offering = (feature: "resources" | "prompts") =>
-    [...servers().values()].filter((server) => server.capabilities()?.[feature] !== undefined);
-
-  const pages = async <S extends z.ZodType, T>(
-    server: UpstreamServer,
-    method: "resources/list" | "resources/templates/list" | "prompts/list",
-    schema: S,
-    pick: (result: z.infer<S>) => { items: T[]; nextCursor?: string | undefined },
-    options: FeatureRequestOptions,
-  ): Promise<T[]> => {
-    const items: T[] = [];
-    const seen = new Set<string>();
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_PAGES; page += 1) {
-      const result = pick(
-        await server.request(
-          { method, params: cursor === undefined ? {} : { cursor } } as ClientRequest,
-          schema,
-          options,
-        ),
-      );
-      items.push(...result.items);
-      cursor = result.nextCursor;
-      if (cursor === undefined || seen.has(cursor)) break;
-      seen.add(cursor);
-    }
-    return items;
-  };
-
-  /** Lists from every offering server in parallel; a failing server is left out, not fatal. */
-  const gather = async <T>(
-    feature: "resources" | "prompts",
-    list: (server: UpstreamServer) => Promise<T[]>,
-  ): Promise<[string, T[]][]> => {
-    const results = await Promise.allSettled(
-      offering(feature).map(async (server) => [server.name, await list(server)] as [string, T[]]),
-    );
-    return results.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
-  };
-
   const listTemplates = async (options: FeatureRequestOptions = {}) => {
-    const lists = await gather("resources", (server) =>
-      pages(
+    const lists = await gather(servers, "resources", (server) =>
+      listPages(
         server,
         "resources/templates/list",
         ListResourceTemplatesResultSchema,
@@ -141,42 +150,56 @@ export function createUpstreamFeatures(
     return lists.flatMap(([, items]) => items);
   };
 
+  const ownerName = (uri: string) => {
+    const owner = listed.get(uri) ?? probed.get(uri);
+    if (owner !== undefined) return owner;
+    for (const { server, pattern } of templates.values()) if (pattern.test(uri)) return server;
+    return undefined;
+  };
+
   /** The server for a URI: the one that listed it, else one whose template matches, else the
    * only server with resources; undefined when several might have it. */
-  const knownOwner = async (
-    uri: string,
-    options: FeatureRequestOptions,
-  ): Promise<UpstreamServer | undefined> => {
-    const find = () => {
-      const listed = resourceOwners.get(uri);
-      if (listed !== undefined) return listed;
-      for (const { server, pattern } of templates.values()) if (pattern.test(uri)) return server;
-      return undefined;
-    };
-    let owner = find();
+  const knownOwner = async (uri: string, options: FeatureRequestOptions) => {
+    let owner = ownerName(uri);
     if (owner === undefined) {
       await listTemplates(options);
-      owner = find();
+      owner = ownerName(uri);
     }
     if (owner !== undefined) return servers().get(owner);
-    const candidates = offering("resources");
+    const candidates = offering(servers, "resources");
     return candidates.length === 1 ? candidates[0] : undefined;
   };
 
   /** Reads a URI nobody listed from whichever offering server has it, and remembers that one:
    * a client may read a URI it knows without listing first (one process per call). */
   const probe = async (uri: string, options: FeatureRequestOptions) => {
-    const probed = await probeResource(uri, offering("resources"), options);
-    resourceOwners.set(uri, probed.server.name);
-    return probed;
+    const found = await probeResource(uri, offering(servers, "resources"), options);
+    probed.set(uri, found.server.name);
+    return found;
   };
 
-  const ownerOf = async (uri: string, options: FeatureRequestOptions): Promise<UpstreamServer> =>
-    (await knownOwner(uri, options)) ?? (await probe(uri, options)).server;
+  return {
+    listTemplates,
+    knownOwner,
+    probe,
+    ownerOf: async (uri: string, options: FeatureRequestOptions): Promise<UpstreamServer> =>
+      (await knownOwner(uri, options)) ?? (await probe(uri, options)).server,
+    /** Remembers the servers of listed URIs (the first server to list a URI keeps it). */
+    remember(lists: [string, Resource[]][]) {
+      for (const [server, items] of lists) {
+        for (const item of items) if (!listed.has(item.uri)) listed.set(item.uri, server);
+      }
+    },
+    resourceServer: (uri: string) => listed.get(uri) ?? probed.get(uri),
+  };
+}
 
+/** Prompts of every server under the tools' naming, and the route back from a gateway name. */
+function createPromptRouter(servers: Servers, naming: NamingOption | undefined) {
+  const prompts = createUpstreamNames(naming);
   const listPrompts = async (options: FeatureRequestOptions = {}) => {
-    const lists = await gather("prompts", (server) =>
-      pages(
+    const lists = await gather(servers, "prompts", (server) =>
+      listPages(
         server,
         "prompts/list",
         ListPromptsResultSchema,
@@ -203,9 +226,19 @@ export function createUpstreamFeatures(
     }
     return { server, prompt: route.tool };
   };
+  return { listPrompts, promptRoute };
+}
+
+export function createUpstreamFeatures(
+  servers: Servers,
+  naming: NamingOption | undefined,
+  limits: { maxSubscriptions: number },
+): UpstreamFeatures {
+  const resources = createResourceRouter(servers);
+  const { listPrompts, promptRoute } = createPromptRouter(servers, naming);
 
   const subscribe = async (uri: string, on: boolean, options: FeatureRequestOptions = {}) => {
-    const server = await ownerOf(uri, options);
+    const server = await resources.ownerOf(uri, options);
     await server.request(
       { method: on ? "resources/subscribe" : "resources/unsubscribe", params: { uri } },
       EmptyResultSchema,
@@ -215,8 +248,8 @@ export function createUpstreamFeatures(
 
   return {
     async listResources(options = {}) {
-      const lists = await gather("resources", (server) =>
-        pages(
+      const lists = await gather(servers, "resources", (server) =>
+        listPages(
           server,
           "resources/list",
           ListResourcesResultSchema,
@@ -224,16 +257,13 @@ export function createUpstreamFeatures(
           options,
         ),
       );
-      for (const [server, items] of lists) {
-        for (const item of items)
-          if (!resourceOwners.has(item.uri)) resourceOwners.set(item.uri, server);
-      }
+      resources.remember(lists);
       return lists.flatMap(([, items]) => items);
     },
-    listResourceTemplates: listTemplates,
+    listResourceTemplates: resources.listTemplates,
     async readResource(uri, options = {}) {
-      const server = await knownOwner(uri, options);
-      if (!server) return (await probe(uri, options)).result;
+      const server = await resources.knownOwner(uri, options);
+      if (!server) return (await resources.probe(uri, options)).result;
       return server.request(
         { method: "resources/read", params: { uri } },
         ReadResourceResultSchema,
@@ -263,13 +293,13 @@ export function createUpstreamFeatures(
           options,
         );
       }
-      const server = await ownerOf(ref.uri, options);
+      const server = await resources.ownerOf(ref.uri, options);
       return server.request(
         { method: "completion/complete", params },
         CompleteResultSchema,
         options,
       );
     },
-    resourceServer: (uri) => resourceOwners.get(uri),
+    resourceServer: resources.resourceServer,
   };
 }

@@ -42,6 +42,23 @@ export interface UpstreamNames {
   nameOf(server: string, tool: string): string | undefined;
 }
 
+/** Whether `server` may use `bare`: no server before it in `order` claims the name (lists a tool
+ * of that bare name) or is still to list (has not claimed and not settled). */
+function bareIsFree(
+  order: readonly string[],
+  claims: ReadonlyMap<string, ReadonlySet<string>>,
+  settled: ReadonlySet<string>,
+  server: string,
+  bare: string,
+): boolean {
+  const position = order.indexOf(server);
+  for (const earlier of order.slice(0, Math.max(position, 0))) {
+    const claimed = claims.get(earlier);
+    if (claimed ? claimed.has(bare) : !settled.has(earlier)) return false;
+  }
+  return true;
+}
+
 /**
  * Creates the route table. `prefixed` (default) names every tool `server__tool`, so names never
  * change when another server adds a tool; `bare` keeps upstream names and prefixes only a tool
@@ -71,15 +88,8 @@ export function createUpstreamNames(
   };
   const free = (name: string) => !routes.has(name) && !isTaken(name);
 
-  /** Whether `server` may use `bare`: no earlier server claims it or is still to list. */
-  const mayUseBare = (server: string, bare: string) => {
-    const position = order.indexOf(server);
-    for (const earlier of order.slice(0, Math.max(position, 0))) {
-      const claimed = claims.get(earlier);
-      if (claimed ? claimed.has(bare) : !settled.has(earlier)) return false;
-    }
-    return true;
-  };
+  const mayUseBare = (server: string, bare: string) =>
+    bareIsFree(order, claims, settled, server, bare);
 
   /** Whether the name assigned to (server, tool) is still the one `assign` would pick. */
   const isRight = (name: string, server: string, tool: string) => {

@@ -81,11 +81,59 @@ const toV2Options = (options: ModernRequestOptions) => ({
   ...(options.onProgress ? { onprogress: options.onProgress, resetTimeoutOnProgress: true } : {}),
 });
 
-/**
- * Connects to a modern-only server with the v2 client; rejects with the reason (the v2 client
- * missing, or its own connect error). `onToolsChanged` runs on each `tools/list_changed`.
- */
-export async function connectModern(options: {
+/** The v2 client modules (an optional peer). */
+type ModernModules = {
+  v2: typeof import("@modelcontextprotocol/client");
+  stdio: typeof import("@modelcontextprotocol/client/stdio");
+};
+
+/** The optional v2 client, loaded only when a server refused the legacy handshake. */
+async function loadModernClient(): Promise<ModernModules> {
+  try {
+    const [v2, stdio] = await Promise.all([
+      import("@modelcontextprotocol/client"),
+      import("@modelcontextprotocol/client/stdio"),
+    ]);
+    return { v2, stdio };
+  } catch (error) {
+    // upstreamErrorText words it: the server, the era, the install command
+    throw Object.assign(
+      new Error(`@modelcontextprotocol/client is not installed`, { cause: error }),
+      { code: "modern_client_missing" },
+    );
+  }
+}
+
+/** The v2 transport for a server's config: stdio (its stderr to the log, its reads bounded as
+ * on the v1 path, so an over-limit message fails its call instead of the connection) or HTTP. */
+function modernTransport(
+  { v2, stdio }: ModernModules,
+  options: Pick<ModernConnectOptions, "config" | "name" | "log" | "onStderr">,
+) {
+  const { config } = options;
+  if (!("command" in config)) {
+    return new v2.StreamableHTTPClientTransport(new URL(config.url), {
+      requestInit: { headers: { ...config.headers } },
+    });
+  }
+  const transport = new stdio.StdioClientTransport({
+    command: config.command,
+    args: [...(config.args ?? [])],
+    env: { ...stdio.getDefaultEnvironment(), ...config.env },
+    ...(config.cwd !== undefined ? { cwd: config.cwd } : {}),
+    stderr: "pipe",
+  });
+  boundStdioReads(transport, options.name, options.log, v2.deserializeMessage);
+  transport.stderr?.on("data", (chunk: Buffer) => {
+    for (const line of chunk.toString("utf8").split("\n")) {
+      if (line.trim() !== "") options.onStderr(line);
+    }
+  });
+  return transport;
+}
+
+/** What `connectModern` needs: the server, how to answer it, and where its events go. */
+interface ModernConnectOptions {
   config: UpstreamServerConfig;
   clientInfo: { name: string; version: string };
   timeout: number;
@@ -101,24 +149,14 @@ export async function connectModern(options: {
   /** The server's name and the gateway log, for messages skipped as too large. */
   name: string;
   log: (entry: MCPLogEntry) => void;
-}): Promise<ModernConnection> {
-  const { config } = options;
-  let v2: typeof import("@modelcontextprotocol/client");
-  let stdio: typeof import("@modelcontextprotocol/client/stdio");
-  try {
-    [v2, stdio] = await Promise.all([
-      import("@modelcontextprotocol/client"),
-      import("@modelcontextprotocol/client/stdio"),
-    ]);
-  } catch (error) {
-    // upstreamErrorText words it: the server, the era, the install command
-    throw Object.assign(
-      new Error(`@modelcontextprotocol/client is not installed`, { cause: error }),
-      {
-        code: "modern_client_missing",
-      },
-    );
-  }
+}
+
+/**
+ * Connects to a modern-only server with the v2 client; rejects with the reason (the v2 client
+ * missing, or its own connect error). `onToolsChanged` runs on each `tools/list_changed`.
+ */
+export async function connectModern(options: ModernConnectOptions): Promise<ModernConnection> {
+  const { v2, stdio } = await loadModernClient();
   const client = new v2.Client(options.clientInfo, {
     versionNegotiation: { mode: "auto" },
     // the same capabilities as the legacy path, in the v2 types
@@ -135,28 +173,7 @@ export async function connectModern(options: {
         options.onServerRequest(request as ServerRequest, context.mcpReq.signal) as never,
     );
   }
-  const transport =
-    "command" in config
-      ? new stdio.StdioClientTransport({
-          command: config.command,
-          args: [...(config.args ?? [])],
-          env: { ...stdio.getDefaultEnvironment(), ...config.env },
-          ...(config.cwd !== undefined ? { cwd: config.cwd } : {}),
-          stderr: "pipe",
-        })
-      : new v2.StreamableHTTPClientTransport(new URL(config.url), {
-          requestInit: { headers: { ...config.headers } },
-        });
-  // as on the v1 path: the child's stderr goes to the log, never to stdout, and an over-limit
-  // message fails its call instead of the connection
-  if (transport instanceof stdio.StdioClientTransport) {
-    boundStdioReads(transport, options.name, options.log, v2.deserializeMessage);
-    transport.stderr?.on("data", (chunk: Buffer) => {
-      for (const line of chunk.toString("utf8").split("\n")) {
-        if (line.trim() !== "") options.onStderr(line);
-      }
-    });
-  }
+  const transport = modernTransport({ v2, stdio }, options);
   try {
     await client.connect(transport, { timeout: options.timeout });
   } catch (error) {
