@@ -3,6 +3,7 @@
  * some: `npm run bench -- speed quality truncation hostile`.
  */
 import { runAISDKPrepareStepBench } from "./ai-sdk-prepare-step.js";
+import { runColdStartBench } from "./cold-start.js";
 import { runDisclosureBench } from "./disclosure.js";
 import { runGatewayBench } from "./gateway.js";
 import { runHostileInputBench } from "./hostile-input.bench.js";
@@ -32,6 +33,7 @@ const sections: Record<string, () => unknown | Promise<unknown>> = {
   "ai-sdk": () => runAISDKPrepareStepBench(),
   gateway: () => runGatewayBench(),
   inspector: () => runInspectorLoadBench(),
+  "cold-start": () => runColdStartBench(),
 };
 
 const wanted = process.argv.slice(2);
