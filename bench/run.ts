@@ -3,6 +3,7 @@
  * some: `npm run bench -- speed quality truncation hostile`.
  */
 import { runAISDKPrepareStepBench } from "./ai-sdk-prepare-step.js";
+import { runColdStartBench } from "./cold-start.js";
 import { runDisclosureBench } from "./disclosure.js";
 import { runGatewayBench } from "./gateway.js";
 import { runGatewayReplicasBench } from "./gateway-replicas.js";
@@ -36,6 +37,7 @@ const sections: Record<string, () => unknown | Promise<unknown>> = {
   gateway: () => runGatewayBench(),
   "gateway-replicas": () => runGatewayReplicasBench(),
   inspector: () => runInspectorLoadBench(),
+  "cold-start": () => runColdStartBench(),
 };
 
 const wanted = process.argv.slice(2);

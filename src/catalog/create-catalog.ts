@@ -4,7 +4,7 @@ import { combineHashes, compareNames, fingerprintTool } from "./fingerprint-tool
 import { describeRenames, qualifyDuplicateNames, upstreamNameOf } from "./from-mcp-tools-list.js";
 import { nameSkeleton } from "./name-skeleton.js";
 import type { Catalog, CatalogChange, ToolDefinition } from "./types.js";
-import { isPlainObject, type NameRule, validateTools } from "./validate-tools.js";
+import { isPlainObject, type NameRule, validateEntries, validateTools } from "./validate-tools.js";
 
 /** Options of `createCatalog`. */
 export interface CatalogOptions {
@@ -142,11 +142,12 @@ export function createCatalog(
   const catalog: Catalog = {
     add(input) {
       const batch = qualifyServerClashes(Array.isArray(input) ? input : [input], byName, options);
-      const { valid, issues } = validateTools(batch, {
-        nameRule,
-        existing: byName,
-        existingSkeletons: bySkeleton,
-      });
+      // the catalog drops schema warnings, so their keyword walk is skipped
+      const { valid, issues } = validateEntries(
+        batch.map((value) => ({ value })),
+        { nameRule, existing: byName, existingSkeletons: bySkeleton },
+        { schemaWarnings: false },
+      );
       if (issues.length > 0) throw new InvalidToolError(issues);
       for (const tool of valid) store(tool);
       emit(valid.map((tool) => ({ type: "add", tool })));

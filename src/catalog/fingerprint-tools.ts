@@ -25,6 +25,15 @@ export function fingerprintTool(tool: ToolDefinition): string {
   return hash;
 }
 
+/**
+ * Records the hash `fingerprintTool` gave a tool in an earlier process, for a tool read back from
+ * a store whose integrity the caller has checked (the CLI's checksummed index cache), so the
+ * tool is not walked again. Only frozen tools are kept, as in `fingerprintTool`.
+ */
+export function rememberFingerprint(tool: ToolDefinition, hash: string): void {
+  if (Object.isFrozen(tool)) toolHashes.set(tool, hash);
+}
+
 /** Combines per-tool hashes that are already in name order. */
 export function combineHashes(hashes: readonly string[]): string {
   return hashString(`${hashes.length}|${hashes.join("")}`);

@@ -16,6 +16,7 @@ export {
   fingerprintTools,
   hashCanonical,
   hashString,
+  rememberFingerprint,
 } from "./fingerprint-tools.js";
 export {
   CATALOG_SHAPES,

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { createCatalog } from "./create-catalog.js";
+import type { ToolDefinition } from "./types.js";
 import { validateTools } from "./validate-tools.js";
 
 const schema = { type: "object", properties: {} };
@@ -132,5 +134,20 @@ describe("validateTools", () => {
     expect(Object.isFrozen(tool!.tags)).toBe(true);
     tags.push("more");
     expect(tool!.tags).toEqual(["files"]);
+  });
+});
+
+describe("tools validateTools already returned", () => {
+  it("are kept as they are by a catalog, without a second check", () => {
+    const { valid } = validateTools([{ name: "read_file", inputSchema: { type: "object" } }]);
+    const tool = valid[0] as ToolDefinition;
+    // the same object: not normalised and copied again (createToolSift over loaded catalogs)
+    expect(createCatalog([tool]).get("read_file")).toBe(tool);
+  });
+
+  it("are checked again under a stricter name rule", () => {
+    const { valid } = validateTools([{ name: "PDF&URLTool" }], { nameRule: "lenient" });
+    expect(valid).toHaveLength(1);
+    expect(() => createCatalog(valid)).toThrow(/characters outside/);
   });
 });

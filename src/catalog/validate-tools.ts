@@ -65,10 +65,19 @@ export function validateTools(
   );
 }
 
-/** Like `validateTools`, but each entry carries its own source (used by the file loaders). */
+/**
+ * Tools this module returned, with the name rule they passed: handed back (a catalog loaded from
+ * files, then given to `createToolSift`), they are not checked again. Returned tools are frozen
+ * and their schemas are treated as immutable once loaded (as by the catalog's fingerprint).
+ */
+const checkedTools = new WeakMap<object, NameRule>();
+
+/** Like `validateTools`, but each entry carries its own source (used by the file loaders).
+ * `schemaWarnings: false` skips the keyword walk behind `warnings` (the catalog drops them). */
 export function validateEntries(
   entries: readonly SourcedEntry[],
   options: Omit<ValidateToolsOptions, "source"> = {},
+  { schemaWarnings = true }: { schemaWarnings?: boolean } = {},
 ): ValidationResult {
   const valid: ToolDefinition[] = [];
   const issues: ToolIssue[] = [];
@@ -118,7 +127,7 @@ export function validateEntries(
           skeletons.set(skeleton, tool.name);
           valid.push(tool);
           // the size check passed in checkTool
-          const unchecked = keywordWalk(tool.inputSchema);
+          const unchecked = schemaWarnings ? keywordWalk(tool.inputSchema) : undefined;
           if (unchecked !== undefined) {
             const warning: ToolIssue = {
               tool: tool.name,
@@ -153,6 +162,8 @@ function checkTool(
     );
     return undefined;
   }
+  const passed = checkedTools.get(value);
+  if (passed === "strict" || passed === nameRule) return value as unknown as ToolDefinition;
   const raw = value as Record<string, unknown>;
   const label = typeof raw.name === "string" && raw.name !== "" ? raw.name : `#${index}`;
   let ok = checkName(raw.name, label, nameRule, report);
@@ -208,7 +219,9 @@ function checkTool(
     );
   }
   if (!ok) return undefined;
-  return normalise(raw, inputSchema as Record<string, unknown>);
+  const tool = normalise(raw, inputSchema as Record<string, unknown>);
+  checkedTools.set(tool, nameRule);
+  return tool;
 }
 
 function checkName(name: unknown, label: string, rule: NameRule, report: Report): boolean {

@@ -42,7 +42,7 @@ describe("the CLI's index cache", () => {
     const first = await search(["slack message", "--catalog", catalog, "--cache", cache]);
     expect(first.err).toBe("");
     const [file] = snapshots(cache);
-    expect(file).toMatch(/^index-[0-9a-f]+\.bin$/);
+    expect(file).toMatch(/^catalog-[0-9a-f]+\.bin$/);
     const written = statSync(path.join(cache, file as string)).ino;
     const second = await search(["slack message", "--catalog", catalog, "--cache", cache]);
     expect(second).toEqual(first);
@@ -71,6 +71,34 @@ describe("the CLI's index cache", () => {
     expect(damaged.out).toBe(clean.out);
     const repaired = await search(["file", "--catalog", catalog, "--cache", cache]);
     expect(repaired.err).toBe("");
+  });
+
+  it("on a hit prints the load's warnings again without reading the catalog's JSON", async () => {
+    const { catalog, cache } = setup();
+    writeFileSync(catalog, JSON.stringify([...TOOLS, { name: "broken", inputSchema: [] }]));
+    const first = await search(["file", "--catalog", catalog, "--cache", cache]);
+    expect(first.err).toMatch(/warning: skipped broken/);
+    const file = path.join(cache, snapshots(cache)[0] as string);
+    const written = statSync(file).ino;
+    const second = await search(["file", "--catalog", catalog, "--cache", cache]);
+    expect(second).toEqual(first);
+    expect(statSync(file).ino).toBe(written);
+  });
+
+  it("warns about and rebuilds an entry whose tools are damaged", async () => {
+    const { catalog, cache } = setup();
+    const clean = await search(["file", "--catalog", catalog, "--cache", cache]);
+    const file = path.join(cache, snapshots(cache)[0] as string);
+    const bytes = readFileSync(file);
+    // the tools' JSON starts after the 44-byte header
+    bytes[60] = (bytes[60] as number) ^ 0x01;
+    writeFileSync(file, bytes);
+    const damaged = await search(["file", "--catalog", catalog, "--cache", cache]);
+    expect(damaged.err).toMatch(
+      /warning: index cache file .* not used \(its checksum does not match\)/,
+    );
+    expect(damaged.out).toBe(clean.out);
+    expect((await search(["file", "--catalog", catalog, "--cache", cache])).err).toBe("");
   });
 
   it("writes nothing with --no-cache", async () => {

@@ -24,8 +24,7 @@ import {
 } from "../catalog/index.js";
 import { ToolSearchIndex } from "../search/index.js";
 import type { CliIO } from "./io.js";
-import { indexTools } from "./load.js";
-import { type Progress, safeText } from "./terminal.js";
+import { safeText } from "./terminal.js";
 
 /** The cache flags of the commands that build an index. */
 export const cacheFlags = {
@@ -37,6 +36,8 @@ export const cacheFlags = {
 export const CACHE_LIMIT_BYTES = 256 * 1024 * 1024;
 const PREFIX = "index-";
 const SUFFIX = ".bin";
+/** The files eviction counts: index snapshots, and the entries of `catalog-cache.ts`. */
+const CACHED_PREFIXES = [PREFIX, "catalog-"];
 
 /** The cache folder: `--cache DIR`, else `$XDG_CACHE_HOME/toolsift`, else `~/.cache/toolsift`;
  * undefined with `--no-cache`. */
@@ -100,7 +101,8 @@ export function cachedIndex(
   return index;
 }
 
-function writeAtomically(file: string, bytes: Uint8Array): void {
+/** Writes a file so that readers in other processes see the old file, the new one or none. */
+export function writeAtomically(file: string, bytes: Uint8Array): void {
   mkdirSync(path.dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   try {
@@ -120,7 +122,9 @@ function writeAtomically(file: string, bytes: Uint8Array): void {
 export function evict(dir: string, limit: number, keep: string): void {
   const entries: { file: string; size: number; used: number }[] = [];
   for (const name of readdirSync(dir)) {
-    if (!name.startsWith(PREFIX) || !name.endsWith(SUFFIX)) continue;
+    if (!CACHED_PREFIXES.some((prefix) => name.startsWith(prefix)) || !name.endsWith(SUFFIX)) {
+      continue;
+    }
     const file = path.join(dir, name);
     try {
       const stat = statSync(file);
@@ -141,17 +145,4 @@ export function evict(dir: string, limit: number, keep: string): void {
     }
     total -= entry.size;
   }
-}
-
-/** The index a command searches: from the cache unless `--no-cache` (see `cacheDir`). */
-export function commandIndex(
-  tools: readonly ToolDefinition[],
-  flags: { cache?: string | undefined; "no-cache"?: boolean | undefined },
-  io: CliIO,
-  progress: Progress,
-): ToolSearchIndex {
-  const dir = cacheDir(flags, io.env ?? process.env);
-  if (dir === undefined) return indexTools(tools, progress);
-  progress.step(`indexing ${tools.length} tools (cache ${dir})`);
-  return cachedIndex(tools, dir, io);
 }

@@ -37,7 +37,7 @@ const NAME_RULE = "lenient" as const;
  * stdin, and anything that is not a regular file (a FIFO, a socket, a device) is refused, since
  * reading it could block forever.
  */
-async function expandSources(paths: readonly string[]): Promise<string[]> {
+export async function expandSources(paths: readonly string[]): Promise<string[]> {
   const sources: string[] = [];
   for (const item of paths) {
     if (item === "-") {

@@ -1,85 +1,108 @@
 import { readFileSync } from "node:fs";
 import { isToolsiftError } from "../errors.js";
 import { suggestNames } from "../internal/index.js";
-import { approveCommand, approveUsage } from "./commands/approve.js";
-import { authCommand, authUsage } from "./commands/auth.js";
-import { dumpCommand, dumpUsage } from "./commands/dump.js";
-import { evalCommand, evalUsage } from "./commands/eval.js";
-import { indexCommand, indexUsage } from "./commands/index-command.js";
-import { inspectCommand, inspectUsage } from "./commands/inspect.js";
-import { learningCommand, learningUsage } from "./commands/learning.js";
-import { prepareCommand, prepareUsage } from "./commands/prepare.js";
-import { rankCommand, rankUsage } from "./commands/rank.js";
-import { reportCommand, reportUsage } from "./commands/report.js";
-import { searchCommand, searchUsage } from "./commands/search.js";
-import { serveCommand, serveUsage } from "./commands/serve.js";
 import type { CliIO } from "./io.js";
 import { safeText } from "./terminal.js";
 import { UsageError } from "./usage-error.js";
 
-/** One CLI command. To add one: write `commands/NAME.ts` exporting its runner and usage, and
- * list it below; help, did-you-mean and error handling come with the table. */
-export interface Command {
+/** One CLI command: what its module exports. */
+interface CommandModule {
   run(argv: readonly string[], io: CliIO): Promise<number>;
   usage: string;
+}
+
+/** One CLI command. To add one: write `commands/NAME.ts` exporting its runner and usage, and
+ * list it below; help, did-you-mean and error handling come with the table. Each module is
+ * imported only when its command runs, so `search` never loads the gateway, the inspector or the
+ * disclosure layer (`node -e 0` is the yardstick of a cold start: issue 25). */
+export interface Command {
+  load(): Promise<CommandModule>;
   summary: string;
 }
 
 export const commands: Record<string, Command> = {
-  search: { run: searchCommand, usage: searchUsage, summary: "search a catalog" },
+  search: {
+    load: async () => {
+      const { searchCommand, searchUsage } = await import("./commands/search.js");
+      return { run: searchCommand, usage: searchUsage };
+    },
+    summary: "search a catalog",
+  },
   rank: {
-    run: rankCommand,
-    usage: rankUsage,
+    load: async () => {
+      const { rankCommand, rankUsage } = await import("./commands/rank.js");
+      return { run: rankCommand, usage: rankUsage };
+    },
     summary: "top-k names for every query of a JSONL file",
   },
   index: {
-    run: indexCommand,
-    usage: indexUsage,
+    load: async () => {
+      const { indexCommand, indexUsage } = await import("./commands/index-command.js");
+      return { run: indexCommand, usage: indexUsage };
+    },
     summary: "write a catalog's search index to a file, to load in another process",
   },
   eval: {
-    run: evalCommand,
-    usage: evalUsage,
+    load: async () => {
+      const { evalCommand, evalUsage } = await import("./commands/eval.js");
+      return { run: evalCommand, usage: evalUsage };
+    },
     summary: "recall@k, MRR and nDCG@10 on labelled queries (--misses lists the misses)",
   },
   report: {
-    run: reportCommand,
-    usage: reportUsage,
+    load: async () => {
+      const { reportCommand, reportUsage } = await import("./commands/report.js");
+      return { run: reportCommand, usage: reportUsage };
+    },
     summary: "token cost per provider format: full list vs toolsift's first turn",
   },
   prepare: {
-    run: prepareCommand,
-    usage: prepareUsage,
+    load: async () => {
+      const { prepareCommand, prepareUsage } = await import("./commands/prepare.js");
+      return { run: prepareCommand, usage: prepareUsage };
+    },
     summary: "the request fragment toolsift would send to a provider, as JSON",
   },
   dump: {
-    run: dumpCommand,
-    usage: dumpUsage,
+    load: async () => {
+      const { dumpCommand, dumpUsage } = await import("./commands/dump.js");
+      return { run: dumpCommand, usage: dumpUsage };
+    },
     summary: "write each MCP server's tools/list (from a gateway config) as catalog files",
   },
   inspect: {
-    run: inspectCommand,
-    usage: inspectUsage,
+    load: async () => {
+      const { inspectCommand, inspectUsage } = await import("./commands/inspect.js");
+      return { run: inspectCommand, usage: inspectUsage };
+    },
     summary: "a local web page: catalog, search playground, token cost per provider, sessions",
   },
   approve: {
-    run: approveCommand,
-    usage: approveUsage,
+    load: async () => {
+      const { approveCommand, approveUsage } = await import("./commands/approve.js");
+      return { run: approveCommand, usage: approveUsage };
+    },
     summary: "approve MCP tools whose definitions changed (with pinTools in the gateway config)",
   },
   auth: {
-    run: authCommand,
-    usage: authUsage,
+    load: async () => {
+      const { authCommand, authUsage } = await import("./commands/auth.js");
+      return { run: authCommand, usage: authUsage };
+    },
     summary: "log in to MCP servers that ask for OAuth (login, status, logout)",
   },
   learning: {
-    run: learningCommand,
-    usage: learningUsage,
+    load: async () => {
+      const { learningCommand, learningUsage } = await import("./commands/learning.js");
+      return { run: learningCommand, usage: learningUsage };
+    },
     summary: "show or erase what a gateway learned from use (words per tool)",
   },
   serve: {
-    run: serveCommand,
-    usage: serveUsage,
+    load: async () => {
+      const { serveCommand, serveUsage } = await import("./commands/serve.js");
+      return { run: serveCommand, usage: serveUsage };
+    },
     summary: "run the MCP gateway (search, reveal, policies, budgets) in front of MCP servers",
   },
 };
@@ -148,11 +171,12 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     }
     const command = Object.hasOwn(commands, topic) ? commands[topic] : undefined;
     if (!command) return unknownCommand(topic, io);
-    io.stdout(`${command.usage}\n`);
+    io.stdout(`${(await command.load()).usage}\n`);
     return 0;
   }
-  const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
-  if (!command) return unknownCommand(name, io);
+  const entry = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (!entry) return unknownCommand(name, io);
+  const command = await entry.load();
   // flags end at "--": a query may itself be "-h"
   const flags = rest.includes("--") ? rest.slice(0, rest.indexOf("--")) : rest;
   if (flags.includes("--help") || flags.includes("-h")) {

@@ -7,7 +7,7 @@ import { capture } from "../cli/__tests__/capture.js";
 import { runCli } from "../cli/run-cli.js";
 import { createToolSift } from "../create-toolsift.js";
 import { createInspectorModel } from "../inspector/inspector-model.js";
-import { firstSentence } from "./sanitize-text.js";
+import { firstSentence } from "../text/index.js";
 
 // the shape of all 13 CircleCI tools: a blank first line, then indented text
 const indented =

@@ -3,6 +3,7 @@
 // Stages: plan/ (settings, activation, basis, the turn plan, listing, directory), meta/ (the meta tools, their arguments, their answers), call/ (executeCall as a list of steps, the result budget).
 
 export { suggestNames } from "../internal/index.js";
+export { capText, firstSentence, sanitizeText } from "../text/index.js";
 export {
   createResultBudget,
   type ResultBudgetSettings,
@@ -44,6 +45,5 @@ export {
   type RevealSnapshot,
   type RevealStore,
 } from "./reveal-store.js";
-export { capText, firstSentence, sanitizeText } from "./sanitize-text.js";
 export { revealsFromTranscript, type TranscriptEntry } from "./transcript-reveals.js";
 export type * from "./types.js";

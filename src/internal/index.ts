@@ -33,4 +33,5 @@ export {
 export { recordOf } from "./record-of.js";
 export { redactUrls } from "./redact-urls.js";
 export { capChars, safeCutIndex, safeHead, safeSlice, safeTail, wellFormed } from "./safe-cut.js";
+export { syncRequire } from "./sync-require.js";
 export { defaultWarn } from "./warn.js";

@@ -10,6 +10,7 @@
  */
 
 import { ToolsiftError } from "../errors.js";
+import { syncRequire } from "../internal/index.js";
 import { estimateByteBound, estimateO200kTokens } from "./o200k-bound.js";
 import { countBySegments } from "./split-long-pieces.js";
 import type { TokenCounter } from "./token-counter.js";
@@ -34,21 +35,15 @@ const loaded = new Map<EncodingName, EncodingApi>();
 function requireEncoding(name: EncodingName): EncodingApi {
   const cached = loaded.get(name);
   if (cached) return cached;
-  const builtin = (
-    globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
-  ).process?.getBuiltinModule?.("module") as
-    | { createRequire(from: string): (id: string) => unknown }
-    | undefined;
-  if (!builtin) {
+  const load = syncRequire(import.meta.url);
+  if (!load) {
     throw new ToolsiftError(
       "internal",
       `Token encoding "${name}" is not loaded and this runtime has no synchronous require. ` +
         `Call \`await loadTokenCounter("${name}")\` once before counting.`,
     );
   }
-  const api = builtin.createRequire(import.meta.url)(
-    `gpt-tokenizer/cjs/encoding/${name}`,
-  ) as EncodingApi;
+  const api = load(`gpt-tokenizer/cjs/encoding/${name}`) as EncodingApi;
   loaded.set(name, api);
   return api;
 }

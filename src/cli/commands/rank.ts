@@ -1,7 +1,8 @@
 import { catalogFlags, integerFlag, parseCommand } from "../args.js";
-import { cacheFlags, commandIndex } from "../index-cache.js";
+import { loadIndexedTools } from "../catalog-cache.js";
+import { cacheFlags } from "../index-cache.js";
 import type { CliIO } from "../io.js";
-import { loadTools, readQueries } from "../load.js";
+import { readQueries } from "../load.js";
 import { createProgress, jsonLine } from "../terminal.js";
 import { UsageError } from "../usage-error.js";
 import { applyUsage, readUsage } from "../usage-file.js";
@@ -29,10 +30,9 @@ export async function rankCommand(argv: readonly string[], io: CliIO): Promise<n
   if (!values.queries) throw new UsageError("--queries FILE.jsonl is required.");
   const k = integerFlag(values.k, "k", { min: 1, max: 1000 }, 10);
   const progress = createProgress(io);
-  const tools = await loadTools(values, io, progress);
+  const { index } = await loadIndexedTools(values, io, progress);
   const queries = await readQueries(values.queries);
   const usage = values.usage === undefined ? undefined : await readUsage(values.usage);
-  const index = commandIndex(tools, values, io, progress);
   if (usage !== undefined) applyUsage(index, usage, io);
   // one buffered write per chunk keeps 20,000 lines fast without holding every line twice
   let buffer = "";

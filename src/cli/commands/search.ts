@@ -1,10 +1,10 @@
 import type { ToolDefinition } from "../../catalog/index.js";
-import { firstSentence } from "../../disclosure/index.js";
 import type { SearchHit, SearchResult } from "../../search/index.js";
+import { firstSentence } from "../../text/index.js";
 import { catalogFlags, integerFlag, parseCommand } from "../args.js";
-import { cacheFlags, commandIndex } from "../index-cache.js";
+import { loadIndexedTools } from "../catalog-cache.js";
+import { cacheFlags } from "../index-cache.js";
 import type { CliIO } from "../io.js";
-import { loadTools } from "../load.js";
 import {
   clip,
   createProgress,
@@ -55,8 +55,7 @@ export async function searchCommand(argv: readonly string[], io: CliIO): Promise
   const query = positionals.join(" ");
   const limit = integerFlag(values.limit, "limit", { min: 1, max: 25 }, 5);
   const progress = createProgress(io);
-  const tools = await loadTools(values, io, progress);
-  const index = commandIndex(tools, values, io, progress);
+  const { tools, index } = await loadIndexedTools(values, io, progress);
   const result = index.search(query, {
     limit,
     explain: values.explain === true,

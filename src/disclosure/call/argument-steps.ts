@@ -9,7 +9,7 @@ import { readDescribeArguments, readSearchArguments } from "../meta/meta-argumen
 import type { DisclosureOptions } from "../types.js";
 import { type CallState, type CallStop, refuse, toolOf } from "./call-state.js";
 import { readArguments, unnestArguments } from "./repair-arguments.js";
-import { checkArguments } from "./validate-arguments.js";
+import { checkArguments, loadArgumentValidator } from "./validate-arguments.js";
 
 /** Reads the arguments (a JSON string, null, a nested `arguments` object are repaired). */
 export function readCallArguments(state: CallState): CallStop | undefined {
@@ -27,8 +27,9 @@ export function readCallArguments(state: CallState): CallStop | undefined {
 }
 
 /** Validates a catalog tool's arguments against its input schema, with scalar repairs. */
-export function validateCallArguments(state: CallState): CallStop | undefined {
+export async function validateCallArguments(state: CallState): Promise<CallStop | undefined> {
   if (state.isMeta) return undefined;
+  await loadArgumentValidator();
   const check = checkArguments(toolOf(state), state.arguments, {
     uncheckedSchemas: state.context.options.uncheckedSchemas ?? "refuse",
   });

@@ -1,10 +1,10 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import { Ajv2019 } from "ajv/dist/2019.js";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
+import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
+import type { Ajv2019 } from "ajv/dist/2019.js";
+import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { JsonSchema, ToolDefinition } from "../../catalog/index.js";
 import { schemaKeywordProblem } from "../../catalog/index.js";
-import { capChars, errorText, wellFormed } from "../../internal/index.js";
+import { ToolsiftError } from "../../errors.js";
+import { capChars, errorText, syncRequire, wellFormed } from "../../internal/index.js";
 import { argumentProblem } from "./check-argument-values.js";
 import { coerceScalars } from "./coerce-scalars.js";
 
@@ -59,9 +59,59 @@ function dialectOf(schema: JsonSchema): Dialect {
   return "draft-07";
 }
 
+/** The Ajv classes and the formats plugin: Ajv costs ~100 ms to load, so it loads on the first
+ * argument check (a search never pays for it). */
+interface AjvClasses {
+  Ajv: typeof Ajv;
+  Ajv2019: typeof Ajv2019;
+  Ajv2020: typeof Ajv2020;
+  addFormats: (ajv: Ajv) => unknown;
+}
+let classes: AjvClasses | undefined;
+
+// ajv and ajv-formats are CommonJS: `module.exports` is the class (or plugin) itself, with the
+// named export and `default` on it; an `import()` namespace wraps that once more in `default`
+function ajvClassesOf(modules: readonly unknown[]): AjvClasses {
+  const [main, draft2019, draft2020, formats] = modules as Record<string, unknown>[];
+  const plugin = (formats?.default ?? formats) as { default?: unknown };
+  return {
+    Ajv: main?.Ajv as typeof Ajv,
+    Ajv2019: draft2019?.Ajv2019 as typeof Ajv2019,
+    Ajv2020: draft2020?.Ajv2020 as typeof Ajv2020,
+    addFormats: (plugin.default ?? plugin) as AjvClasses["addFormats"],
+  };
+}
+
+function ajvClasses(): AjvClasses {
+  if (classes) return classes;
+  const load = syncRequire(import.meta.url);
+  if (!load) {
+    throw new ToolsiftError(
+      "internal",
+      "Argument validation needs Ajv, which loads on first use, and this runtime has no synchronous require. Call `await loadArgumentValidator()` once before checking arguments (execute() does).",
+    );
+  }
+  classes = ajvClassesOf(["ajv", "ajv/dist/2019.js", "ajv/dist/2020.js", "ajv-formats"].map(load));
+  return classes;
+}
+
+/** Loads Ajv ahead of a check: through `require` where there is one, else with `import()` (so
+ * runtimes without `require` can validate too). `executeCall` awaits it before validating. */
+export async function loadArgumentValidator(): Promise<void> {
+  if (classes || syncRequire(import.meta.url)) return;
+  const modules = await Promise.all([
+    import("ajv"),
+    import("ajv/dist/2019.js"),
+    import("ajv/dist/2020.js"),
+    import("ajv-formats"),
+  ]);
+  classes ??= ajvClassesOf(modules);
+}
+
 function ajvFor(dialect: Dialect): Ajv {
   let entry = instances.get(dialect);
   if (!entry || entry.compiles >= COMPILES_PER_AJV) {
+    const { Ajv, Ajv2019, Ajv2020, addFormats } = ajvClasses();
     // one shared instance per dialect: a new instance per compile is 30x slower
     const ajv =
       dialect === "2020-12"
@@ -69,7 +119,7 @@ function ajvFor(dialect: Dialect): Ajv {
         : dialect === "2019-09"
           ? new Ajv2019(AJV_OPTIONS)
           : new Ajv(AJV_OPTIONS);
-    addFormats.default(ajv);
+    addFormats(ajv);
     entry = { ajv, compiles: 0 };
     instances.set(dialect, entry);
   }

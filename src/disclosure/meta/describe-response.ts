@@ -1,5 +1,5 @@
 import type { ToolDefinition } from "../../catalog/index.js";
-import { capText, firstSentence, safeName } from "../sanitize-text.js";
+import { capText, firstSentence, safeName } from "../../text/index.js";
 import type { CountTokens } from "../types.js";
 
 /** One described tool as the model reads it. */

@@ -4,7 +4,7 @@
  * missed its vector and the search silently ran lexical).
  */
 
-import { capText } from "../sanitize-text.js";
+import { capText } from "../../text/index.js";
 import { MAX_QUERIES } from "./meta-tools.js";
 
 /** Characters of one search query that are run; a query is a few keywords, not a document. */

@@ -1,9 +1,9 @@
 import type { ToolDefinition, ToolResult } from "../../catalog/index.js";
 import { NameIndex, suggestNames, wellFormed } from "../../internal/index.js";
+import { capText } from "../../text/index.js";
 import { errorResult } from "../call/run-handler.js";
 import { type PlanBasis, visibleTool } from "../plan/plan-basis.js";
 import type { ResolvedSettings } from "../plan/resolved-settings.js";
-import { capText } from "../sanitize-text.js";
 import type { CountTokens, SearchFunction } from "../types.js";
 import { describeResponse, loadedNotes } from "./describe-response.js";
 import type { DescribeArguments, SearchArguments } from "./meta-arguments.js";

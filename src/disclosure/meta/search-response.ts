@@ -2,8 +2,8 @@ import type { ToolDefinition, ToolResult } from "../../catalog/index.js";
 import { isToolsiftError } from "../../errors.js";
 import { wellFormed } from "../../internal/index.js";
 import type { SearchHit, SearchResult } from "../../search/index.js";
+import { capText, firstSentence, safeName, sanitizeText } from "../../text/index.js";
 import { compactSignature } from "../plan/compact-signature.js";
-import { capText, firstSentence, safeName, sanitizeText } from "../sanitize-text.js";
 import type { CountTokens, DisclosureStrategy, MetaToolNames, SearchFunction } from "../types.js";
 
 /** What one run of the search meta tool needs. */

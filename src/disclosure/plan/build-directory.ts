@@ -1,8 +1,14 @@
 /** The server directory of the first turn: one short line per server, so the model can see what
  * exists before it searches (models skip searching for what they cannot imagine is there). */
 import type { ToolDefinition } from "../../catalog/index.js";
-import { STOP_WORDS, splitIdentifier, stem } from "../../text/index.js";
-import { capText, firstSentence, safeName } from "../sanitize-text.js";
+import {
+  capText,
+  firstSentence,
+  STOP_WORDS,
+  safeName,
+  splitIdentifier,
+  stem,
+} from "../../text/index.js";
 import type { CountTokens } from "../types.js";
 
 /** A built directory: its text, tokens and how much of it fitted. */

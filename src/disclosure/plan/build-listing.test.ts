@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { firstSentence, sanitizeText } from "../../text/index.js";
 import { arrayCatalog, mcpTool, substringSearch } from "../__fixtures__/tools.js";
 import { createDisclosure } from "../create-disclosure.js";
-import { firstSentence, sanitizeText } from "../sanitize-text.js";
 import { buildListing, renameListing } from "./build-listing.js";
 import { compactSignature } from "./compact-signature.js";
 import { estimateTokens } from "./estimate-tokens.js";

@@ -1,4 +1,4 @@
-import { safeName } from "../sanitize-text.js";
+import { safeName } from "../../text/index.js";
 import type { CountTokens, DeferredShown } from "../types.js";
 
 /** One deferred tool as the listing needs it (already sanitised). */

@@ -1,5 +1,5 @@
 import type { JsonSchema, ToolDefinition } from "../../catalog/index.js";
-import { capText, safeName, sanitizeText } from "../sanitize-text.js";
+import { capText, safeName, sanitizeText } from "../../text/index.js";
 
 /** Limits of a compact signature. */
 export interface SignatureOptions {

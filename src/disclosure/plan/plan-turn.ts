@@ -1,8 +1,8 @@
 import type { ToolDefinition } from "../../catalog/index.js";
 import { ToolsiftError } from "../../errors.js";
 import { LRUCache } from "../../internal/index.js";
+import { firstSentence, safeName } from "../../text/index.js";
 import { buildMetaTools, systemNote } from "../meta/meta-tools.js";
-import { firstSentence, safeName } from "../sanitize-text.js";
 import type {
   CountTokens,
   DeferredShown,

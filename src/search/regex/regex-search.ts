@@ -6,10 +6,35 @@
  * each query gets a work budget (instructions × characters scanned).
  */
 
-import { RE2JS } from "re2js";
+import type { RE2JS } from "re2js";
 import type { ToolDefinition } from "../../catalog/index.js";
 import { ToolsiftError } from "../../errors.js";
-import { errorText } from "../../internal/index.js";
+import { errorText, syncRequire } from "../../internal/index.js";
+
+// the engine is 260 KB of JavaScript that only regex queries need: it loads on the first one
+let engine: typeof RE2JS | undefined;
+// where there is no synchronous require (browsers), it starts loading now, as an import would
+if (!syncRequire(import.meta.url)) {
+  import("re2js").then(
+    (module) => {
+      engine ??= module.RE2JS;
+    },
+    () => undefined,
+  );
+}
+
+function regexEngine(): typeof RE2JS {
+  if (engine) return engine;
+  const load = syncRequire(import.meta.url);
+  if (!load) {
+    throw new ToolsiftError(
+      "internal",
+      "The regex engine (re2js) is still loading in this runtime; run the regex search again in a moment.",
+    );
+  }
+  engine = (load("re2js") as { RE2JS: typeof RE2JS }).RE2JS;
+  return engine;
+}
 
 /** Longest accepted pattern, in characters. */
 export const MAX_REGEX_LENGTH = 200;
@@ -82,9 +107,10 @@ export function compileRegex(pattern: string): RE2JS {
       `${MAX_REGEX_REPEAT} (MAX_REGEX_REPEAT)`,
     );
   }
+  const RE2 = regexEngine();
   let regex: RE2JS;
   try {
-    regex = RE2JS.compile(pattern, RE2JS.CASE_INSENSITIVE);
+    regex = RE2.compile(pattern, RE2.CASE_INSENSITIVE);
   } catch (error) {
     const detail = errorText(error);
     throw new ToolsiftError(

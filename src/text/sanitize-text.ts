@@ -1,4 +1,5 @@
-/** Helpers that make untrusted catalog text safe to embed in prompts. */
+/** Helpers that make untrusted catalog text safe to embed in prompts (here, not in disclosure/,
+ * so the CLI's search prints summaries without loading the disclosure layer). */
 
 import { safeHead, wellFormed } from "../internal/index.js";
 
