@@ -276,6 +276,64 @@ function preparerOf(
   return prepare;
 }
 
+/** The disclosure layer over the facade's parts: the search meta tool runs the hybrid search,
+ * visibility follows the policy, and each result is budgeted per session. */
+function discloseWith(
+  options: ToolSiftOptions,
+  parts: {
+    catalog: Catalog;
+    policy: Policy;
+    searching: ReturnType<typeof createSearchParts>;
+    tokenCounter: TokenCounter;
+    results: SessionResultBudgets;
+  },
+): Disclosure {
+  const { catalog, policy, searching, tokenCounter, results } = parts;
+  const budget = options.budget ?? {};
+  const definitions = budget.toolDefinitions;
+  const { semantic } = searching;
+  return createDisclosure({
+    // a narrow profile's closest tools are rarely what the model asked for
+    withholdWeak: () => policy.profile !== DEFAULT_PROFILE,
+    ...options.disclosure,
+    ...(definitions !== undefined ? { definitionBudget: definitions } : {}),
+    ...(options.onCall ? { onCall: options.onCall } : {}),
+    onWarning: options.onWarning ?? defaultWarn,
+    catalog,
+    search: searching.hybridSearch,
+    // with an embedder the search meta tool is hybrid: the queries it runs are embedded first
+    ...(semantic ? { embedQueries: (queries) => semantic.prepare(queries) } : {}),
+    isVisible: searching.isVisible,
+    visibilityVersion: () => policy.version,
+    catalogVersion: searching.catalogVersion,
+    countTokens: (text) => tokenCounter.count(text),
+    budgetResult: createResultBudget(budget, { results, counter: tokenCounter }),
+  });
+}
+
+/** With `learning` set: the usage learning, refreshed when the catalog changes, and the observer
+ * that feeds it each executed call. */
+function learnFromUse(
+  settings: ToolSiftOptions["learning"],
+  catalog: Catalog,
+  searching: ReturnType<typeof createSearchParts>,
+  disclosure: Disclosure,
+) {
+  if (!settings) return { learning: undefined, observeUse: undefined };
+  const learning = new UsageLearning(
+    settings,
+    (name) => catalog.get(name),
+    (words) => searching.index.setLearned(words),
+  );
+  catalog.onChange(() => learning.refresh(true));
+  const observeUse = createUseObserver(learning, {
+    searchName: disclosure.metaToolNames.search,
+    search: searching.search,
+    get: (name) => catalog.get(name),
+  });
+  return { learning, observeUse };
+}
+
 /**
  * Creates a toolsift instance.
  *
@@ -296,8 +354,7 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
     });
   const policy = createPolicyOf(options.policy, catalog);
   const budget = options.budget ?? {};
-  const definitions = budget.toolDefinitions;
-  checkDefinitionBudget(definitions);
+  checkDefinitionBudget(budget.toolDefinitions);
   if (budget.spill) catalog.replace(spillReader(budget.spill, budget.perToolResult));
   if (options.tools) catalog.add(options.tools);
   const searching = createSearchParts(
@@ -313,43 +370,13 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
     ...(budget.onBudgetHit ? { onBudgetHit: budget.onBudgetHit } : {}),
   });
   const { semantic } = searching;
-  const disclosure = createDisclosure({
-    // a narrow profile's closest tools are rarely what the model asked for
-    withholdWeak: () => policy.profile !== DEFAULT_PROFILE,
-    ...options.disclosure,
-    ...(definitions !== undefined ? { definitionBudget: definitions } : {}),
-    ...(options.onCall ? { onCall: options.onCall } : {}),
-    onWarning,
-    catalog,
-    search: searching.hybridSearch,
-    // with an embedder the search meta tool is hybrid: the queries it runs are embedded first
-    ...(semantic ? { embedQueries: (queries) => semantic.prepare(queries) } : {}),
-    isVisible: searching.isVisible,
-    visibilityVersion: () => policy.version,
-    catalogVersion: searching.catalogVersion,
-    countTokens: (text) => tokenCounter.count(text),
-    budgetResult: createResultBudget(budget, { results, counter: tokenCounter }),
-  });
+  const disclosure = discloseWith(options, { catalog, policy, searching, tokenCounter, results });
   const notifier = createNotifier(onWarning);
   catalog.onChange(notifier.notify);
   policy.onChange(notifier.notify);
   warnUnmatchedSelectors(policy, catalog, onWarning);
   notifyOnReset(results, notifier.notify);
-  const learning = options.learning
-    ? new UsageLearning(
-        options.learning,
-        (name) => catalog.get(name),
-        (words) => searching.index.setLearned(words),
-      )
-    : undefined;
-  if (learning) catalog.onChange(() => learning.refresh(true));
-  const observeUse =
-    learning &&
-    createUseObserver(learning, {
-      searchName: disclosure.metaToolNames.search,
-      search: searching.search,
-      get: (name) => catalog.get(name),
-    });
+  const { learning, observeUse } = learnFromUse(options.learning, catalog, searching, disclosure);
   const execute: Disclosure["execute"] = async (input) => {
     try {
       learning?.refresh();

@@ -18,14 +18,6 @@ const LIMIT = 80;
 
 /** `file:function` → why it is still long (who is splitting it). */
 const PENDING: Record<string, string> = {
-  "create-toolsift.ts:createToolSift":
-    "being split by the disclosure-by-stage work (issue 27 deliverable 1)",
-  "disclosure/plan/decide-activation.ts:decideActivation":
-    "being split by the disclosure-by-stage work (issue 27 deliverable 1)",
-  "disclosure/plan/plan-turn.ts:planTurn":
-    "being split by the disclosure-by-stage work (issue 27 deliverable 1)",
-  "disclosure/reveal-store.ts:createMemoryRevealStore":
-    "being split by the disclosure-by-stage work (issue 27 deliverable 1)",
   "mcp/config/gateway-config.ts:readServer":
     "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
   "mcp/connect-servers.ts:connectServers":
@@ -46,9 +38,6 @@ const PENDING: Record<string, string> = {
     "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
   "mcp/upstream/modern-upstream.ts:connectModern":
     "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
-  "policy/create-policy.ts:createPolicy": "to split here (one-idea branch ran out of time)",
-  "provider-turns.ts:createProviderTurns":
-    "being split by the disclosure-by-stage work (issue 27 deliverable 1)",
   "providers/gemini/format-tools.ts:createGeminiToolFormatter":
     "to split here (one-idea branch ran out of time)",
   "providers/openai/format-responses-tools.ts:(anonymous@37)":
