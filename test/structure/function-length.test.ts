@@ -38,12 +38,6 @@ const PENDING: Record<string, string> = {
     "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
   "mcp/upstream/modern-upstream.ts:connectModern":
     "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
-  "providers/gemini/format-tools.ts:createGeminiToolFormatter":
-    "to split here (one-idea branch ran out of time)",
-  "providers/openai/format-responses-tools.ts:(anonymous@37)":
-    "to split here (one-idea branch ran out of time)",
-  "providers/openai/format-responses-tools.ts:createResponsesToolFormatter":
-    "to split here (one-idea branch ran out of time)",
 };
 
 function sourceFiles(dir: string): string[] {

@@ -28,6 +28,24 @@ function chooseField(tool: ToolDefinition, converted: GeminiConversion): boolean
   return after > 2 * before && after > 8_000;
 }
 
+/** Gemini's `toolConfig` for a tool choice; a forced tool is named as the provider was sent it. */
+function toolConfigOf(
+  wanted: GeminiFormatOptions["toolChoice"],
+  providerNames: ReadonlyMap<string, string>,
+): GeminiToolConfig | undefined {
+  if (wanted === "required") return { functionCallingConfig: { mode: "ANY" } };
+  if (wanted === "none") return { functionCallingConfig: { mode: "NONE" } };
+  if (typeof wanted === "object") {
+    return {
+      functionCallingConfig: {
+        mode: "ANY",
+        allowedFunctionNames: [providerNames.get(wanted.name) ?? wanted.name],
+      },
+    };
+  }
+  return undefined;
+}
+
 /** Builds the Gemini `formatTools`; conversions are memoised per tool object. */
 export function createGeminiToolFormatter(defaults: GeminiFormatOptions = {}) {
   const capabilities = GEMINI_CAPABILITIES;
@@ -79,18 +97,7 @@ export function createGeminiToolFormatter(defaults: GeminiFormatOptions = {}) {
     warnings.push(...toolLimitWarnings(declarations.length, capabilities));
     const tools: GeminiTool[] =
       declarations.length > 0 ? [{ functionDeclarations: declarations }] : [];
-    const wanted = options.toolChoice;
-    let toolConfig: GeminiToolConfig | undefined;
-    if (wanted === "required") toolConfig = { functionCallingConfig: { mode: "ANY" } };
-    else if (wanted === "none") toolConfig = { functionCallingConfig: { mode: "NONE" } };
-    else if (typeof wanted === "object") {
-      toolConfig = {
-        functionCallingConfig: {
-          mode: "ANY",
-          allowedFunctionNames: [providerNames.get(wanted.name) ?? wanted.name],
-        },
-      };
-    }
+    const toolConfig = toolConfigOf(options.toolChoice, providerNames);
     const config = requestFields<GeminiRequestConfig>({
       tools,
       toolConfig,
