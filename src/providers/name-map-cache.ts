@@ -1,6 +1,8 @@
 /** Catalog names ↔ provider names for a turn, with the last map kept while the tool set is unchanged. */
+
+import type { TurnPlan } from "../disclosure/index.js";
 import { createNameMap, type NameMap, type NameMapOptions } from "./names.js";
-import type { PlanParts } from "./plan-parts.js";
+import { type PlanParts, planParts } from "./plan-parts.js";
 import type { ProviderCapabilities } from "./provider-capabilities.js";
 
 /** Caches the name map of the last tool set, so an unchanged set is not mapped again. */
@@ -43,4 +45,15 @@ export function providerNameMap(parts: PlanParts, names: NameMap): Map<string, s
 /** The catalog name behind a provider name; unknown names pass through unchanged. */
 export function catalogName(names: NameMap, providerName: string): string {
   return names.fromProvider(providerName) ?? providerName;
+}
+
+/** The names of a turn, the head every formatter starts with: the plan's parts, the name map (kept
+ * while the tool set is unchanged) and each catalog name's provider name. */
+export function createTurnNames(capabilities: ProviderCapabilities) {
+  const nameMaps = createNameMapCache(capabilities);
+  return (plan: TurnPlan, options: NameMapOptions | undefined) => {
+    const parts = planParts(plan);
+    const names = nameMaps(parts, options);
+    return { parts, names, providerNames: providerNameMap(parts, names) };
+  };
 }

@@ -2,8 +2,8 @@
 import type { JsonSchema, ToolDefinition } from "../../catalog/index.js";
 import type { TurnPlan } from "../../disclosure/index.js";
 import { assembleFormatted, requestFields } from "../assemble-formatted.js";
-import { createNameMapCache, providerNameMap } from "../name-map-cache.js";
-import { joinedSystem, planParts } from "../plan-parts.js";
+import { createTurnNames } from "../name-map-cache.js";
+import { joinedSystem } from "../plan-parts.js";
 import { requestWarning } from "../request-warnings.js";
 import { createConversionCache } from "../schema/conversion-cache.js";
 import type { SchemaConversion } from "../schema/schema-conversion.js";
@@ -42,14 +42,12 @@ function referencesByDefault(model: string | undefined): boolean {
 /** Builds the Anthropic `formatTools`; conversions are memoised per tool object. */
 export function createAnthropicToolFormatter(defaults: AnthropicFormatOptions = {}) {
   const capabilities = ANTHROPIC_CAPABILITIES;
-  const nameMaps = createNameMapCache(capabilities);
+  const turnNames = createTurnNames(capabilities);
   const convert = createConversionCache<SchemaConversion>();
 
   return (plan: TurnPlan, given: AnthropicFormatOptions = {}): AnthropicFormatted => {
     const options = { ...defaults, ...given };
-    const parts = planParts(plan);
-    const names = nameMaps(parts, options.names);
-    const providerNames = providerNameMap(parts, names);
+    const { parts, names, providerNames } = turnNames(plan, options.names);
     const warnings: ConversionWarning[] = [];
     const native = plan.active && plan.nativeSearch;
     const references =

@@ -2,8 +2,8 @@
 import type { ToolDefinition } from "../../catalog/index.js";
 import type { TurnPlan } from "../../disclosure/index.js";
 import { assembleFormatted, requestFields } from "../assemble-formatted.js";
-import { createNameMapCache, providerNameMap } from "../name-map-cache.js";
-import { joinedSystem, planParts, requireClientPlan } from "../plan-parts.js";
+import { createTurnNames } from "../name-map-cache.js";
+import { joinedSystem, requireClientPlan } from "../plan-parts.js";
 import { toolLimitWarnings } from "../request-warnings.js";
 import { createConversionCache } from "../schema/conversion-cache.js";
 import type { CallDecoder } from "../types.js";
@@ -49,7 +49,7 @@ function toolConfigOf(
 /** Builds the Gemini `formatTools`; conversions are memoised per tool object. */
 export function createGeminiToolFormatter(defaults: GeminiFormatOptions = {}) {
   const capabilities = GEMINI_CAPABILITIES;
-  const nameMaps = createNameMapCache(capabilities);
+  const turnNames = createTurnNames(capabilities);
   const convert = createConversionCache<GeminiConversion>();
 
   const declare = (
@@ -83,9 +83,7 @@ export function createGeminiToolFormatter(defaults: GeminiFormatOptions = {}) {
   const formatTools = (plan: TurnPlan, given: GeminiFormatOptions = {}): GeminiFormatted => {
     requireClientPlan(plan, capabilities);
     const options = { ...defaults, ...given };
-    const parts = planParts(plan);
-    const names = nameMaps(parts, options.names);
-    const providerNames = providerNameMap(parts, names);
+    const { parts, names, providerNames } = turnNames(plan, options.names);
     const warnings: ConversionWarning[] = [];
     const decoders = new Map<string, CallDecoder>();
     const declarations = [...parts.meta, ...parts.core, ...parts.revealed].map((tool) => {

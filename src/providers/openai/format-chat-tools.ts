@@ -2,8 +2,8 @@
 import type { ToolDefinition } from "../../catalog/index.js";
 import type { TurnPlan } from "../../disclosure/index.js";
 import { assembleFormatted, requestFields } from "../assemble-formatted.js";
-import { createNameMapCache, providerNameMap } from "../name-map-cache.js";
-import { placeListing, planParts, requireClientPlan } from "../plan-parts.js";
+import { createTurnNames } from "../name-map-cache.js";
+import { placeListing, requireClientPlan } from "../plan-parts.js";
 import { fitDescription, requestWarning, toolLimitWarnings } from "../request-warnings.js";
 import type { CallDecoder } from "../types.js";
 import type { ConversionWarning } from "../warnings.js";
@@ -22,16 +22,14 @@ const named = (name: string) => ({ type: "function" as const, function: { name }
 /** Builds the Chat Completions `formatTools`; conversions are memoised per tool object. */
 export function createChatToolFormatter(defaults: OpenAIChatFormatOptions = {}) {
   const capabilities = OPENAI_CHAT_CAPABILITIES;
-  const nameMaps = createNameMapCache(capabilities);
+  const turnNames = createTurnNames(capabilities);
   const parameters = createParameterConverter();
 
   return (planned: TurnPlan, given: OpenAIChatFormatOptions = {}): OpenAIChatFormatted => {
     const plan = placeListing(planned, capabilities);
     requireClientPlan(plan, capabilities);
     const options = { ...defaults, ...given };
-    const parts = planParts(plan);
-    const names = nameMaps(parts, options.names);
-    const providerNames = providerNameMap(parts, names);
+    const { parts, names, providerNames } = turnNames(plan, options.names);
     const warnings: ConversionWarning[] = [];
     const decoders = new Map<string, CallDecoder>();
     const callable: ToolDefinition[] = [...parts.meta, ...parts.core, ...parts.revealed];

@@ -2,8 +2,8 @@
 import type { ToolDefinition } from "../../catalog/index.js";
 import type { TurnPlan } from "../../disclosure/index.js";
 import { assembleFormatted, requestFields } from "../assemble-formatted.js";
-import { createNameMapCache, providerNameMap } from "../name-map-cache.js";
-import { joinedSystem, placeListing, planParts } from "../plan-parts.js";
+import { createTurnNames } from "../name-map-cache.js";
+import { joinedSystem, placeListing, type planParts } from "../plan-parts.js";
 import { fitDescription, requestWarning } from "../request-warnings.js";
 import type { CallDecoder } from "../types.js";
 import type { ConversionWarning } from "../warnings.js";
@@ -94,7 +94,7 @@ function responsesTools(
 /** Builds the Responses `formatTools`; conversions are memoised per tool object. */
 export function createResponsesToolFormatter(defaults: OpenAIResponsesFormatOptions = {}) {
   const capabilities = OPENAI_RESPONSES_CAPABILITIES;
-  const nameMaps = createNameMapCache(capabilities);
+  const turnNames = createTurnNames(capabilities);
   const parameters = createParameterConverter();
 
   return (
@@ -103,9 +103,7 @@ export function createResponsesToolFormatter(defaults: OpenAIResponsesFormatOpti
   ): OpenAIResponsesFormatted => {
     const plan = placeListing(planned, capabilities);
     const options = { ...defaults, ...given };
-    const parts = planParts(plan);
-    const names = nameMaps(parts, options.names);
-    const providerNames = providerNameMap(parts, names);
+    const { parts, names, providerNames } = turnNames(plan, options.names);
     const warnings: ConversionWarning[] = [];
     const decoders = new Map<string, CallDecoder>();
     const native = plan.active && plan.nativeSearch;
