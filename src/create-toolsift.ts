@@ -11,6 +11,7 @@ import {
   createDisclosure,
   createResultBudget,
   type Disclosure,
+  type DisclosureOptions,
   type ExecuteInput,
   type ExecuteOutcome,
   type PrepareInput,
@@ -276,6 +277,70 @@ function preparerOf(
   return prepare;
 }
 
+/** The disclosure layer over the facade's parts: the search meta tool runs the hybrid search,
+ * visibility follows the policy, and each result is budgeted per session. */
+function discloseWith(
+  options: ToolSiftOptions,
+  parts: {
+    catalog: Catalog;
+    policy: Policy;
+    searching: ReturnType<typeof createSearchParts>;
+    tokenCounter: TokenCounter;
+    results: SessionResultBudgets;
+    /** Learning reads what each search returned from the search step itself. */
+    onSearched?: DisclosureOptions["onSearched"];
+  },
+): Disclosure {
+  const { catalog, policy, searching, tokenCounter, results, onSearched } = parts;
+  const budget = options.budget ?? {};
+  const definitions = budget.toolDefinitions;
+  const { semantic } = searching;
+  return createDisclosure({
+    // a narrow profile's closest tools are rarely what the model asked for
+    withholdWeak: () => policy.profile !== DEFAULT_PROFILE,
+    ...options.disclosure,
+    ...(definitions !== undefined ? { definitionBudget: definitions } : {}),
+    ...(options.onCall ? { onCall: options.onCall } : {}),
+    onWarning: options.onWarning ?? defaultWarn,
+    catalog,
+    search: searching.hybridSearch,
+    // with an embedder the search meta tool is hybrid: the queries it runs are embedded first
+    ...(semantic ? { embedQueries: (queries) => semantic.prepare(queries) } : {}),
+    ...(onSearched ? { onSearched } : {}),
+    isVisible: searching.isVisible,
+    visibilityVersion: () => policy.version,
+    catalogVersion: searching.catalogVersion,
+    countTokens: (text) => tokenCounter.count(text),
+    budgetResult: createResultBudget(budget, { results, counter: tokenCounter }),
+  });
+}
+
+/** With `learning` set: the usage learning, refreshed when the catalog changes, and the observer
+ * that feeds it each search's hits and each executed call. */
+function learnFromUse(
+  settings: ToolSiftOptions["learning"],
+  catalog: Catalog,
+  searching: ReturnType<typeof createSearchParts>,
+) {
+  if (!settings) return { learning: undefined, observeUse: undefined };
+  const learning = new UsageLearning(
+    settings,
+    (name) => catalog.get(name),
+    (words) => searching.index.setLearned(words),
+  );
+  catalog.onChange(() => learning.refresh(true));
+  const observeUse = createUseObserver(learning, (name) => catalog.get(name));
+  return { learning, observeUse };
+}
+
+/** A new catalog with the options' duplicate rule (the tools are added once the policy exists). */
+function emptyCatalog(options: ToolSiftOptions, onWarning: (message: string) => void): Catalog {
+  return createCatalog([], {
+    ...(options.duplicates ? { duplicates: options.duplicates } : {}),
+    onWarning,
+  });
+}
+
 /**
  * Creates a toolsift instance.
  *
@@ -288,16 +353,10 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
   checkOptionKeys(options);
   const tokenCounter = counterFrom(options.tokens);
   const onWarning = options.onWarning ?? defaultWarn;
-  const catalog =
-    options.catalog ??
-    createCatalog([], {
-      ...(options.duplicates ? { duplicates: options.duplicates } : {}),
-      onWarning,
-    });
+  const catalog = options.catalog ?? emptyCatalog(options, onWarning);
   const policy = createPolicyOf(options.policy, catalog);
   const budget = options.budget ?? {};
-  const definitions = budget.toolDefinitions;
-  checkDefinitionBudget(definitions);
+  checkDefinitionBudget(budget.toolDefinitions);
   if (budget.spill) catalog.replace(spillReader(budget.spill, budget.perToolResult));
   if (options.tools) catalog.add(options.tools);
   const searching = createSearchParts(
@@ -313,39 +372,20 @@ export function createToolSift(options: ToolSiftOptions = {}): ToolSift {
     ...(budget.onBudgetHit ? { onBudgetHit: budget.onBudgetHit } : {}),
   });
   const { semantic } = searching;
-  const learning = options.learning
-    ? new UsageLearning(
-        options.learning,
-        (name) => catalog.get(name),
-        (words) => searching.index.setLearned(words),
-      )
-    : undefined;
-  const observeUse = learning && createUseObserver(learning, (name) => catalog.get(name));
-  const disclosure = createDisclosure({
-    // a narrow profile's closest tools are rarely what the model asked for
-    withholdWeak: () => policy.profile !== DEFAULT_PROFILE,
-    ...options.disclosure,
-    ...(definitions !== undefined ? { definitionBudget: definitions } : {}),
-    ...(options.onCall ? { onCall: options.onCall } : {}),
-    onWarning,
+  const { learning, observeUse } = learnFromUse(options.learning, catalog, searching);
+  const disclosure = discloseWith(options, {
     catalog,
-    search: searching.hybridSearch,
-    // with an embedder the search meta tool is hybrid: the queries it runs are embedded first
-    ...(semantic ? { embedQueries: (queries) => semantic.prepare(queries) } : {}),
-    // learning reads what each search returned from the search step itself
+    policy,
+    searching,
+    tokenCounter,
+    results,
     ...(observeUse ? { onSearched: observeUse.searched } : {}),
-    isVisible: searching.isVisible,
-    visibilityVersion: () => policy.version,
-    catalogVersion: searching.catalogVersion,
-    countTokens: (text) => tokenCounter.count(text),
-    budgetResult: createResultBudget(budget, { results, counter: tokenCounter }),
   });
   const notifier = createNotifier(onWarning);
   catalog.onChange(notifier.notify);
   policy.onChange(notifier.notify);
   warnUnmatchedSelectors(policy, catalog, onWarning);
   notifyOnReset(results, notifier.notify);
-  if (learning) catalog.onChange(() => learning.refresh(true));
   const execute: Disclosure["execute"] = async (input) => {
     try {
       learning?.refresh();

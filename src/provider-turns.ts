@@ -102,12 +102,13 @@ function forcedTool(format: unknown): string | undefined {
   return typeof name === "string" ? name : undefined;
 }
 
-/** Creates the provider-turn helpers over one disclosure layer. */
-export function createProviderTurns(disclosure: Disclosure) {
+/** The formatter of each provider and model, made on first use. */
+function createFormatterLookup(): (
+  provider: ProviderId,
+  model: string | undefined,
+) => AnyFormatter {
   const formatters = new Map<string, AnyFormatter>();
-  const formattedBySession = new Map<string, AnyFormatted>();
-
-  const formatterFor = (provider: ProviderId, model: string | undefined): AnyFormatter => {
+  return (provider, model) => {
     const key = `${provider}\u0000${model ?? ""}`;
     let formatter = formatters.get(key);
     if (!formatter) {
@@ -123,35 +124,61 @@ export function createProviderTurns(disclosure: Disclosure) {
     }
     return formatter;
   };
+}
 
-  const remember = (key: string, formatted: AnyFormatted) => {
-    formattedBySession.delete(key);
-    formattedBySession.set(key, formatted);
-    for (const old of formattedBySession.keys()) {
-      if (formattedBySession.size <= FORMATTED_SESSIONS) break;
-      formattedBySession.delete(old);
-    }
+/** The last formatted request of each (session, provider), for the most recent
+ * `FORMATTED_SESSIONS`: parsing the response maps names back exactly as they were sent. */
+function createFormattedMemory() {
+  const formattedBySession = new Map<string, AnyFormatted>();
+  return {
+    remember(key: string, formatted: AnyFormatted): void {
+      formattedBySession.delete(key);
+      formattedBySession.set(key, formatted);
+      for (const old of formattedBySession.keys()) {
+        if (formattedBySession.size <= FORMATTED_SESSIONS) break;
+        formattedBySession.delete(old);
+      }
+    },
+    get: (key: string): AnyFormatted | undefined => formattedBySession.get(key),
   };
+}
+
+/** The turn's settings bound by the provider: its tool limit, native search, and a forced tool
+ * kept loaded. */
+function providerBoundSettings(
+  turn: PrepareInput & TurnSettings,
+  format: unknown,
+  formatter: AnyFormatter,
+  native: boolean,
+): PrepareInput & TurnSettings {
+  const limit = formatter.capabilities.maxTools;
+  // the provider's tool limit binds the plan: disclosure defers what it must, or throws
+  const forced = forcedTool(format);
+  return {
+    ...turn,
+    // a request that forces a tool the provider was not sent is refused: keep it loaded
+    ...(forced !== undefined ? { neverDefer: [...(turn.neverDefer ?? []), forced] } : {}),
+    nativeSearch: native,
+    ...(limit !== undefined && turn.maxTools === undefined ? { maxTools: limit } : {}),
+  };
+}
+
+/** Creates the provider-turn helpers over one disclosure layer. */
+export function createProviderTurns(disclosure: Disclosure) {
+  const formatterFor = createFormatterLookup();
+  const formattedMemory = createFormattedMemory();
 
   /** Plans and formats one turn for a provider. */
   const prepareFor = <P extends ProviderId>(input: ProviderTurnInput<P>): ProviderTurn<P> => {
     const { provider, model, search, format, system, ...turn } = input;
     const formatter = formatterFor(provider, model);
     const decision = nativeSearchSupport(provider, model ?? "", search ? { override: search } : {});
-    const limit = formatter.capabilities.maxTools;
-    // the provider's tool limit binds the plan: disclosure defers what it must, or throws
-    const forced = forcedTool(format);
-    const settings: PrepareInput & TurnSettings = {
-      ...turn,
-      // a request that forces a tool the provider was not sent is refused: keep it loaded
-      ...(forced !== undefined ? { neverDefer: [...(turn.neverDefer ?? []), forced] } : {}),
-      nativeSearch: decision.native,
-      ...(limit !== undefined && turn.maxTools === undefined ? { maxTools: limit } : {}),
-    };
-    const plan = disclosure.prepare(settings);
+    const plan = disclosure.prepare(
+      providerBoundSettings(turn, format, formatter, decision.native),
+    );
     const options = system === undefined ? format : { ...format, system };
     const formatted = formatter.formatTools(plan, options);
-    remember(`${turn.session}\u0000${provider}`, formatted);
+    formattedMemory.remember(`${turn.session}\u0000${provider}`, formatted);
     const types = formatted as FormattedTools<
       ProviderTypes[P]["tool"],
       ProviderTypes[P]["toolChoice"],
@@ -174,7 +201,7 @@ export function createProviderTurns(disclosure: Disclosure) {
   const respond = async <P extends ProviderId>(
     input: ProviderRespondInput<P>,
   ): Promise<ProviderResponseOutcome<P>> => {
-    const formatted = formattedBySession.get(`${input.session}\u0000${input.provider}`);
+    const formatted = formattedMemory.get(`${input.session}\u0000${input.provider}`);
     if (!formatted) {
       throw new ToolsiftError(
         "invalid_option",

@@ -47,6 +47,31 @@ function positive(value: number | undefined, fallback: number, name: string): nu
   return value;
 }
 
+/** Appends the names `entry` does not hold yet, keeping its newest `maxTools`; a change takes a
+ * new version from `nextVersion`. Returns the names newly revealed. */
+function appendReveals(
+  entry: Entry,
+  names: readonly string[],
+  maxTools: number,
+  nextVersion: () => number,
+): string[] {
+  // a Set keeps this linear: a snapshot or a model may hand over tens of thousands of names
+  const seen = new Set(entry.tools);
+  const added: string[] = [];
+  for (const name of names) {
+    if (typeof name !== "string" || seen.has(name)) continue;
+    seen.add(name);
+    added.push(name);
+  }
+  if (added.length === 0) return added;
+  const before = entry.tools.length;
+  const all = entry.tools.concat(added);
+  entry.tools = all.length > maxTools ? all.slice(all.length - maxTools) : all;
+  entry.version = nextVersion();
+  // names pushed out by the cap in this same call are not reported as revealed
+  return added.slice(Math.max(0, all.length - entry.tools.length - before));
+}
+
 /** Creates an in-memory reveal store bounded in sessions (LRU), tools per session and age (TTL). */
 export function createMemoryRevealStore(options: MemoryRevealStoreOptions = {}): RevealStore {
   const maxSessions = positive(options.maxSessions, 1_000, "maxSessions");
@@ -72,24 +97,8 @@ export function createMemoryRevealStore(options: MemoryRevealStoreOptions = {}):
       sessions.delete(key);
     }
   };
-  // a Set keeps this linear: a snapshot or a model may hand over tens of thousands of names
-  const append = (entry: Entry, names: readonly string[]): string[] => {
-    const seen = new Set(entry.tools);
-    const added: string[] = [];
-    for (const name of names) {
-      if (typeof name !== "string" || seen.has(name)) continue;
-      seen.add(name);
-      added.push(name);
-    }
-    if (added.length === 0) return added;
-    const before = entry.tools.length;
-    const all = entry.tools.concat(added);
-    entry.tools = all.length > maxTools ? all.slice(all.length - maxTools) : all;
-    counter += 1;
-    entry.version = counter;
-    // names pushed out by the cap in this same call are not reported as revealed
-    return added.slice(Math.max(0, all.length - entry.tools.length - before));
-  };
+  const append = (entry: Entry, names: readonly string[]): string[] =>
+    appendReveals(entry, names, maxTools, () => ++counter);
 
   return {
     revealed: (session) => live(session)?.tools ?? [],

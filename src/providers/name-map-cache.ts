@@ -1,4 +1,5 @@
 /** Catalog names ↔ provider names for a turn, with the last map kept while the tool set is unchanged. */
+
 import { createNameMap, type NameMap, type NameMapOptions } from "./names.js";
 import type { PlanParts } from "./plan-parts.js";
 import type { ProviderCapabilities } from "./provider-capabilities.js";

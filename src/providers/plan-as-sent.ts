@@ -4,8 +4,7 @@
  * reads a tool by the name it calls it by" is applied in one place.
  */
 import { renameListing, type TurnPlan } from "../disclosure/index.js";
-import type { createNameMapCache } from "./name-map-cache.js";
-import { providerNameMap } from "./name-map-cache.js";
+import { createNameMapCache, providerNameMap } from "./name-map-cache.js";
 import type { NameMap, NameMapOptions } from "./names.js";
 import { type PlanParts, placeListing, planParts } from "./plan-parts.js";
 import type { ProviderCapabilities } from "./provider-capabilities.js";
@@ -20,23 +19,22 @@ export interface PlanAsSent {
 }
 
 /**
- * Maps the plan's names for a provider, rewrites the listing of deferred tools (appended to the
- * search tool's description) to those names, then places it (`placeListing`). The listing's
- * token figures in `plan.stats` stay those of the catalog names: the names differ only by the
- * characters a provider refuses, unless a `namespace` option adds server prefixes.
+ * The head every formatter starts with: for each turn, maps the plan's names for the provider
+ * (the map is kept while the tool set is unchanged), rewrites the listing of deferred tools
+ * (appended to the search tool's description) to those names, then places it (`placeListing`).
+ * The listing's token figures in `plan.stats` stay those of the catalog names: the names differ
+ * only by the characters a provider refuses, unless a `namespace` option adds server prefixes.
  */
-export function planAsSent(
-  planned: TurnPlan,
-  capabilities: ProviderCapabilities,
-  nameMaps: ReturnType<typeof createNameMapCache>,
-  nameOptions: NameMapOptions | undefined,
-): PlanAsSent {
-  const parts = planParts(planned);
-  const names = nameMaps(parts, nameOptions);
-  const providerNames = providerNameMap(parts, names);
-  const plan = placeListing(namedListing(planned, providerNames), capabilities);
-  // renaming and placing change descriptions and the note, never which tools are in which part
-  return { plan, parts: plan === planned ? parts : planParts(plan), names, providerNames };
+export function createPlanAsSent(capabilities: ProviderCapabilities) {
+  const nameMaps = createNameMapCache(capabilities);
+  return (planned: TurnPlan, nameOptions: NameMapOptions | undefined): PlanAsSent => {
+    const parts = planParts(planned);
+    const names = nameMaps(parts, nameOptions);
+    const providerNames = providerNameMap(parts, names);
+    const plan = placeListing(namedListing(planned, providerNames), capabilities);
+    // renaming and placing change descriptions and the note, never which tools are in which part
+    return { plan, parts: plan === planned ? parts : planParts(plan), names, providerNames };
+  };
 }
 
 /** The plan with its listing (and the search tool description that ends with it) renamed. */

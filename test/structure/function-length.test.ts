@@ -18,25 +18,7 @@ const LIMIT = 80;
 
 /** `file:function` → why it is still long (who is splitting it). */
 const PENDING: Record<string, string> = {
-  "create-toolsift.ts:createToolSift":
-    "being split by the disclosure-by-stage work (issue 27 deliverable 1)",
-  "disclosure/plan/decide-activation.ts:decideActivation":
-    "being split by the disclosure-by-stage work (issue 27 deliverable 1)",
-  "disclosure/plan/plan-turn.ts:planTurn":
-    "being split by the disclosure-by-stage work (issue 27 deliverable 1)",
-  "disclosure/reveal-store.ts:createMemoryRevealStore":
-    "being split by the disclosure-by-stage work (issue 27 deliverable 1)",
-  "mcp/connect-servers.ts:connectServers":
-    "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
-  "policy/create-policy.ts:createPolicy": "to split here (one-idea branch ran out of time)",
-  "provider-turns.ts:createProviderTurns":
-    "being split by the disclosure-by-stage work (issue 27 deliverable 1)",
-  "providers/gemini/format-tools.ts:createGeminiToolFormatter":
-    "to split here (one-idea branch ran out of time)",
-  "providers/openai/format-responses-tools.ts:(anonymous@38)":
-    "to split here (one-idea branch ran out of time)",
-  "providers/openai/format-responses-tools.ts:createResponsesToolFormatter":
-    "to split here (one-idea branch ran out of time)",
+  "mcp/connect-servers.ts:connectServers": "being split (issue 27)",
 };
 
 function sourceFiles(dir: string): string[] {

@@ -31,18 +31,17 @@ function percent(share: number): string {
   return `${Math.round(share * 1000) / 10}%`;
 }
 
-/**
- * Decides whether disclosure is active for this turn.
- *
- * `off` never activates and `on` always does when something is deferrable (or, with
- * `keepMetaTools`, when nothing is yet). `auto` activates when
- * everything loaded would exceed the definitions budget, when deferrable definitions take at
- * least `contextShare` of the context window or at least `maxTokens` tokens (default 20,000,
- * whatever the window), or when at least `toolCount` tools are visible.
- */
-export function decideActivation(settings: ResolvedSettings, input: ActivationInput): Activation {
-  const { visible, deferrable } = input;
-  const deferrableTokens = () => input.deferrableTokens.exact();
+/** The `auto` ceiling of deferrable tokens, whatever the window. */
+function autoCeiling(settings: ResolvedSettings): number {
+  return settings.auto.maxTokens ?? DEFAULT_AUTO_MAX_TOKENS;
+}
+
+/** `off`, `on`, or nothing to defer decide without counting anything; undefined for `auto`. */
+function modeActivation(
+  settings: ResolvedSettings,
+  input: ActivationInput,
+): Activation | undefined {
+  const { deferrable } = input;
   if (settings.mode === "off")
     return { active: false, reason: fixed("mode off: every visible tool is loaded") };
   if (deferrable === 0) {
@@ -53,6 +52,17 @@ export function decideActivation(settings: ResolvedSettings, input: ActivationIn
   }
   if (settings.mode === "on")
     return { active: true, reason: fixed(`mode on: ${deferrable} tools deferred`) };
+  return undefined;
+}
+
+/** `auto` over a hard limit: the provider's tool count, the definitions budget, or the ceiling of
+ * deferrable tokens. Undefined when within all three. */
+function overLimitActivation(
+  settings: ResolvedSettings,
+  input: ActivationInput,
+): Activation | undefined {
+  const { visible } = input;
+  const deferrableTokens = () => input.deferrableTokens.exact();
   const most = settings.maxTools;
   if (most !== undefined && visible > most) {
     return {
@@ -73,7 +83,7 @@ export function decideActivation(settings: ResolvedSettings, input: ActivationIn
       };
     }
   }
-  const ceiling = settings.auto.maxTokens ?? DEFAULT_AUTO_MAX_TOKENS;
+  const ceiling = autoCeiling(settings);
   // `until(cap)` is exact up to cap and above cap past it, so it answers `>= ceiling`
   if (Number.isFinite(ceiling) && input.deferrableTokens.until(ceiling) >= ceiling) {
     return {
@@ -82,6 +92,15 @@ export function decideActivation(settings: ResolvedSettings, input: ActivationIn
         `auto: deferrable definitions take ${deferrableTokens()} tokens (ceiling ${ceiling})`,
     };
   }
+  return undefined;
+}
+
+/** The `auto` thresholds that apply: a context share needs a window, so without one (or when
+ * neither is set) the tool count decides. */
+function autoThresholds(settings: ResolvedSettings): {
+  toolCount: number | undefined;
+  contextShare: number | undefined;
+} {
   const window = settings.contextWindow;
   let { toolCount, contextShare } = settings.auto;
   if (toolCount === undefined && contextShare === undefined) {
@@ -91,6 +110,16 @@ export function decideActivation(settings: ResolvedSettings, input: ActivationIn
   if (contextShare !== undefined && window === undefined && toolCount === undefined) {
     toolCount = DEFAULT_TOOL_COUNT; // a share needs a window; fall back to counting tools
   }
+  return { toolCount, contextShare };
+}
+
+/** `auto` by its thresholds: the share of the context window, then the visible tool count; when
+ * below both, the reason lists every threshold that was checked. */
+function thresholdActivation(settings: ResolvedSettings, input: ActivationInput): Activation {
+  const { visible } = input;
+  const deferrableTokens = () => input.deferrableTokens.exact();
+  const window = settings.contextWindow;
+  const { toolCount, contextShare } = autoThresholds(settings);
   const reasons: string[] = [];
   if (contextShare !== undefined && window !== undefined) {
     // counted one past the threshold's token figure: enough to decide, exact when below it
@@ -115,6 +144,7 @@ export function decideActivation(settings: ResolvedSettings, input: ActivationIn
     }
     reasons.push(`${visible} visible tools < ${toolCount}`);
   }
+  const ceiling = autoCeiling(settings);
   return {
     active: false,
     reason: () => {
@@ -124,4 +154,20 @@ export function decideActivation(settings: ResolvedSettings, input: ActivationIn
       return `auto: below threshold (${below.join("; ")})`;
     },
   };
+}
+
+/**
+ * Decides whether disclosure is active for this turn.
+ *
+ * `off` never activates and `on` always does when something is deferrable (or, with
+ * `keepMetaTools`, when nothing is yet). `auto` activates when everything loaded would exceed the definitions budget, when deferrable definitions take at
+ * least `contextShare` of the context window or at least `maxTokens` tokens (default 20,000,
+ * whatever the window), or when at least `toolCount` tools are visible.
+ */
+export function decideActivation(settings: ResolvedSettings, input: ActivationInput): Activation {
+  return (
+    modeActivation(settings, input) ??
+    overLimitActivation(settings, input) ??
+    thresholdActivation(settings, input)
+  );
 }

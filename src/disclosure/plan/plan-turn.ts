@@ -14,7 +14,7 @@ import type {
 import { buildDirectory, type Directory } from "./build-directory.js";
 import { buildListing, type Listing, type ListingEntry } from "./build-listing.js";
 import { compactSignature } from "./compact-signature.js";
-import { decideActivation } from "./decide-activation.js";
+import { type Activation, decideActivation } from "./decide-activation.js";
 import { byName, nameSample, type PlanBasis } from "./plan-basis.js";
 import type { ResolvedSettings } from "./resolved-settings.js";
 import { tallyOf } from "./token-tally.js";
@@ -116,6 +116,113 @@ function budgetReport(
   return { limit, used, dropped: sorted, overBudget: used > limit };
 }
 
+/** The plan's figures, zero until the plan fills them; the exact totals of every visible
+ * definition are lazy: they cost a count of the whole catalog (seconds at 100k tools), so they are
+ * counted when a host reads them, not to decide activation. */
+function newStats(basis: PlanBasis, allTokens: () => number, deferrableTokens: () => number) {
+  const stats = {
+    visible: basis.visible.size,
+    core: basis.core.length,
+    deferrable: basis.deferrable.length,
+    loaded: 0,
+    deferred: 0,
+    revealed: 0,
+    allTokens: 0,
+    deferrableTokens: 0,
+    loadedTokens: 0,
+    metaTokens: 0,
+    listingTokens: 0,
+    directoryTokens: 0,
+    listingTier: "none" as Listing["tier"],
+  };
+  lazyField(stats, "allTokens", allTokens);
+  lazyField(stats, "deferrableTokens", deferrableTokens);
+  return stats;
+}
+
+type PlanStats = ReturnType<typeof newStats>;
+
+/** The plan with disclosure off for this turn: every visible tool loaded, unless that is more
+ * than the provider takes. */
+function inactivePlan(
+  basis: PlanBasis,
+  settings: ResolvedSettings,
+  activation: Activation,
+  stats: PlanStats,
+  allTokens: () => number,
+): TurnPlan {
+  const most = settings.maxTools;
+  if (most !== undefined && basis.visible.size > most) {
+    throw new ToolsiftError(
+      "too_many_tools",
+      `${basis.visible.size} tools would be sent with disclosure off (${activation.reason()}), more than the provider's limit of ${most} tools per request${coreNote(basis)}. Use mode "auto" or "on" so toolsift defers the rest, or hide tools with the policy.`,
+    );
+  }
+  const loaded: ToolDefinition[] = [...basis.core, ...basis.deferrable];
+  loaded.sort(byName);
+  stats.loaded = loaded.length;
+  lazyField(stats, "loadedTokens", allTokens);
+  const plan = withReason(
+    {
+      loaded,
+      deferred: [],
+      metaTools: [],
+      system: "",
+      active: false,
+      strategy: settings.strategy,
+      nativeSearch: settings.nativeSearch,
+      stats,
+    },
+    activation.reason,
+  );
+  // only reported in mode off (or with nothing deferrable): there is nothing left to defer
+  const limit = settings.definitionBudget;
+  if (limit !== undefined) plan.budget = budgetReport(limit, allTokens(), []);
+  return freezePlan(plan);
+}
+
+/** Under `reveal` (not native search), the revealed tools loaded this turn: within the room the
+ * definitions budget and the provider's tool limit leave beside the meta and core tools
+ * (`fixedTokens`: their tokens). */
+function promotedReveals(
+  basis: PlanBasis,
+  settings: ResolvedSettings,
+  revealed: readonly string[],
+  metaTools: readonly ToolDefinition[],
+  fixedTokens: () => number,
+  counters: PlanCounters,
+): { chosen: ToolDefinition[]; skipped: string[] } {
+  if (settings.strategy !== "reveal" || settings.nativeSearch) return { chosen: [], skipped: [] };
+  const limit = settings.definitionBudget;
+  const room = limit === undefined ? undefined : limit - fixedTokens();
+  const slots =
+    settings.maxTools === undefined
+      ? undefined
+      : settings.maxTools - metaTools.length - basis.core.length;
+  return chooseReveals(basis, revealed, room, slots, counters);
+}
+
+/** The deferred tools as the plan shows them, each marked with where the model can see it. */
+function deferredViews(
+  waiting: readonly ToolDefinition[],
+  listing: Listing | undefined,
+  settings: ResolvedSettings,
+  counters: PlanCounters,
+): DeferredToolView[] {
+  const fallback: DeferredShown = settings.nativeSearch ? "native" : "search";
+  return waiting.map((tool) => {
+    const view: DeferredToolView = {
+      name: tool.name,
+      summary: summaryOf(tool),
+      signature: counters.signature(tool),
+      shown: listing?.shown.get(safeName(tool.name)) ?? fallback,
+      tool,
+    };
+    if (tool.server !== undefined) view.server = tool.server;
+    return view;
+  });
+}
+
 /**
  * Builds the provider-neutral plan of one turn: loaded tools, deferred views, meta tools, note.
  *
@@ -139,92 +246,30 @@ export function planTurn(
     deferrableTokens: deferrableTally,
     coreTokens: coreTally,
   });
-  const { active } = activation;
   const allTokens = () => coreTally.exact() + deferrableTally.exact();
-  const strategy = settings.strategy;
-  const limit = settings.definitionBudget;
-  const stats = {
-    visible: basis.visible.size,
-    core: basis.core.length,
-    deferrable: basis.deferrable.length,
-    loaded: 0,
-    deferred: 0,
-    revealed: 0,
-    allTokens: 0,
-    deferrableTokens: 0,
-    loadedTokens: 0,
-    metaTokens: 0,
-    listingTokens: 0,
-    directoryTokens: 0,
-    listingTier: "none" as Listing["tier"],
-  };
-  // exact totals of every visible definition cost a count of the whole catalog (seconds at 100k
-  // tools): counted when a host reads them, not to decide activation
-  lazyField(stats, "allTokens", allTokens);
-  lazyField(stats, "deferrableTokens", () => deferrableTally.exact());
-  const loaded: ToolDefinition[] = [...basis.core];
-  if (!active) {
-    const most = settings.maxTools;
-    if (most !== undefined && basis.visible.size > most) {
-      throw new ToolsiftError(
-        "too_many_tools",
-        `${basis.visible.size} tools would be sent with disclosure off (${activation.reason()}), more than the provider's limit of ${most} tools per request${coreNote(basis)}. Use mode "auto" or "on" so toolsift defers the rest, or hide tools with the policy.`,
-      );
-    }
-    loaded.push(...basis.deferrable);
-    loaded.sort(byName);
-    stats.loaded = loaded.length;
-    lazyField(stats, "loadedTokens", allTokens);
-    const plan = withReason(
-      {
-        loaded,
-        deferred: [],
-        metaTools: [],
-        system: "",
-        active,
-        strategy,
-        nativeSearch: settings.nativeSearch,
-        stats,
-      },
-      activation.reason,
-    );
-    // only reported in mode off (or with nothing deferrable): there is nothing left to defer
-    if (limit !== undefined) plan.budget = budgetReport(limit, allTokens(), []);
-    return freezePlan(plan);
-  }
+  const stats = newStats(basis, allTokens, () => deferrableTally.exact());
+  if (!activation.active) return inactivePlan(basis, settings, activation, stats, allTokens);
 
+  const limit = settings.definitionBudget;
   const metaTools = metaToolsFor(basis, settings, counters);
   stats.metaTokens = sumTokens(metaTools, counters);
-  const promoted = new Set<string>();
-  const skipped: string[] = [];
-  if (strategy === "reveal" && !settings.nativeSearch) {
-    const room = limit === undefined ? undefined : limit - stats.metaTokens - coreTally.exact();
-    const slots =
-      settings.maxTools === undefined
-        ? undefined
-        : settings.maxTools - metaTools.length - basis.core.length;
-    const choice = chooseReveals(basis, revealed, room, slots, counters);
-    for (const tool of choice.chosen) promoted.add(tool.name);
-    loaded.push(...choice.chosen);
-    skipped.push(...choice.skipped);
-  }
+  const reveals = promotedReveals(
+    basis,
+    settings,
+    revealed,
+    metaTools,
+    // the core tools' exact size is counted only when a budget needs it
+    () => stats.metaTokens + coreTally.exact(),
+    counters,
+  );
+  const promoted = new Set(reveals.chosen.map((tool) => tool.name));
+  const loaded: ToolDefinition[] = [...basis.core, ...reveals.chosen];
   const waiting = basis.deferrable.filter((tool) => !promoted.has(tool.name));
-  let listing: Listing | undefined;
-  if (settings.listing && !settings.nativeSearch) {
-    listing = cachedListing(basis, settings.listing, settings.contextWindow, counters);
-  }
-  const fallback: DeferredShown = settings.nativeSearch ? "native" : "search";
-  const deferred: DeferredToolView[] = waiting.map((tool) => {
-    const view: DeferredToolView = {
-      name: tool.name,
-      summary: summaryOf(tool),
-      signature: counters.signature(tool),
-      shown: listing?.shown.get(safeName(tool.name)) ?? fallback,
-      tool,
-    };
-    if (tool.server !== undefined) view.server = tool.server;
-    return view;
-  });
+  const listing =
+    settings.listing && !settings.nativeSearch
+      ? cachedListing(basis, settings.listing, settings.contextWindow, counters)
+      : undefined;
+  const deferred = deferredViews(waiting, listing, settings, counters);
   stats.loaded = loaded.length;
   stats.deferred = deferred.length;
   stats.revealed = promoted.size;
@@ -233,7 +278,7 @@ export function planTurn(
   stats.listingTier = listing?.tier ?? "none";
   const directory = directoryOf(basis, settings, counters);
   stats.directoryTokens = directory?.tokens ?? 0;
-  const note = systemNote(settings.names, strategy, settings.nativeSearch);
+  const note = systemNote(settings.names, settings.strategy, settings.nativeSearch);
   // under native search there is no search tool of ours to describe the servers: the note does
   const system = settings.nativeSearch && directory?.text ? `${note}\n\n${directory.text}` : note;
   const plan = withReason(
@@ -242,8 +287,8 @@ export function planTurn(
       deferred,
       metaTools,
       system,
-      active,
-      strategy,
+      active: true,
+      strategy: settings.strategy,
       nativeSearch: settings.nativeSearch,
       stats,
     },
@@ -253,7 +298,7 @@ export function planTurn(
   if (appended) plan.listing = appended;
   if (limit !== undefined) {
     // demoted core tools that a reveal brought back are loaded again, so not dropped
-    const dropped = [...basis.demoted.filter((name) => !promoted.has(name)), ...skipped];
+    const dropped = [...basis.demoted.filter((name) => !promoted.has(name)), ...reveals.skipped];
     plan.budget = budgetReport(limit, stats.loadedTokens + stats.metaTokens, dropped);
   }
   return freezePlan(plan);

@@ -2,8 +2,7 @@
 import type { JsonSchema, ToolDefinition } from "../../catalog/index.js";
 import type { TurnPlan } from "../../disclosure/index.js";
 import { assembleFormatted, requestFields } from "../assemble-formatted.js";
-import { createNameMapCache } from "../name-map-cache.js";
-import { planAsSent } from "../plan-as-sent.js";
+import { createPlanAsSent } from "../plan-as-sent.js";
 import { joinedSystem } from "../plan-parts.js";
 import { requestWarning } from "../request-warnings.js";
 import { createConversionCache } from "../schema/conversion-cache.js";
@@ -43,17 +42,12 @@ function referencesByDefault(model: string | undefined): boolean {
 /** Builds the Anthropic `formatTools`; conversions are memoised per tool object. */
 export function createAnthropicToolFormatter(defaults: AnthropicFormatOptions = {}) {
   const capabilities = ANTHROPIC_CAPABILITIES;
-  const nameMaps = createNameMapCache(capabilities);
+  const asSent = createPlanAsSent(capabilities);
   const convert = createConversionCache<SchemaConversion>();
 
   return (planned: TurnPlan, given: AnthropicFormatOptions = {}): AnthropicFormatted => {
     const options = { ...defaults, ...given };
-    const { plan, parts, names, providerNames } = planAsSent(
-      planned,
-      capabilities,
-      nameMaps,
-      options.names,
-    );
+    const { plan, parts, names, providerNames } = asSent(planned, options.names);
     const warnings: ConversionWarning[] = [];
     const native = plan.active && plan.nativeSearch;
     const references =

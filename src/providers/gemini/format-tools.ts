@@ -2,8 +2,7 @@
 import type { ToolDefinition } from "../../catalog/index.js";
 import type { TurnPlan } from "../../disclosure/index.js";
 import { assembleFormatted, requestFields } from "../assemble-formatted.js";
-import { createNameMapCache } from "../name-map-cache.js";
-import { planAsSent } from "../plan-as-sent.js";
+import { createPlanAsSent } from "../plan-as-sent.js";
 import { joinedSystem, requireClientPlan } from "../plan-parts.js";
 import { toolLimitWarnings } from "../request-warnings.js";
 import { createConversionCache } from "../schema/conversion-cache.js";
@@ -29,10 +28,28 @@ function chooseField(tool: ToolDefinition, converted: GeminiConversion): boolean
   return after > 2 * before && after > 8_000;
 }
 
+/** Gemini's `toolConfig` for a tool choice; a forced tool is named as the provider was sent it. */
+function toolConfigOf(
+  wanted: GeminiFormatOptions["toolChoice"],
+  providerNames: ReadonlyMap<string, string>,
+): GeminiToolConfig | undefined {
+  if (wanted === "required") return { functionCallingConfig: { mode: "ANY" } };
+  if (wanted === "none") return { functionCallingConfig: { mode: "NONE" } };
+  if (typeof wanted === "object") {
+    return {
+      functionCallingConfig: {
+        mode: "ANY",
+        allowedFunctionNames: [providerNames.get(wanted.name) ?? wanted.name],
+      },
+    };
+  }
+  return undefined;
+}
+
 /** Builds the Gemini `formatTools`; conversions are memoised per tool object. */
 export function createGeminiToolFormatter(defaults: GeminiFormatOptions = {}) {
   const capabilities = GEMINI_CAPABILITIES;
-  const nameMaps = createNameMapCache(capabilities);
+  const asSent = createPlanAsSent(capabilities);
   const convert = createConversionCache<GeminiConversion>();
 
   const declare = (
@@ -66,12 +83,7 @@ export function createGeminiToolFormatter(defaults: GeminiFormatOptions = {}) {
   const formatTools = (planned: TurnPlan, given: GeminiFormatOptions = {}): GeminiFormatted => {
     requireClientPlan(planned, capabilities);
     const options = { ...defaults, ...given };
-    const { plan, parts, names, providerNames } = planAsSent(
-      planned,
-      capabilities,
-      nameMaps,
-      options.names,
-    );
+    const { plan, parts, names, providerNames } = asSent(planned, options.names);
     const warnings: ConversionWarning[] = [];
     const decoders = new Map<string, CallDecoder>();
     const declarations = [...parts.meta, ...parts.core, ...parts.revealed].map((tool) => {
@@ -83,18 +95,7 @@ export function createGeminiToolFormatter(defaults: GeminiFormatOptions = {}) {
     warnings.push(...toolLimitWarnings(declarations.length, capabilities));
     const tools: GeminiTool[] =
       declarations.length > 0 ? [{ functionDeclarations: declarations }] : [];
-    const wanted = options.toolChoice;
-    let toolConfig: GeminiToolConfig | undefined;
-    if (wanted === "required") toolConfig = { functionCallingConfig: { mode: "ANY" } };
-    else if (wanted === "none") toolConfig = { functionCallingConfig: { mode: "NONE" } };
-    else if (typeof wanted === "object") {
-      toolConfig = {
-        functionCallingConfig: {
-          mode: "ANY",
-          allowedFunctionNames: [providerNames.get(wanted.name) ?? wanted.name],
-        },
-      };
-    }
+    const toolConfig = toolConfigOf(options.toolChoice, providerNames);
     const config = requestFields<GeminiRequestConfig>({
       tools,
       toolConfig,

@@ -2,8 +2,7 @@
 import type { ToolDefinition } from "../../catalog/index.js";
 import type { TurnPlan } from "../../disclosure/index.js";
 import { assembleFormatted, requestFields } from "../assemble-formatted.js";
-import { createNameMapCache } from "../name-map-cache.js";
-import { planAsSent } from "../plan-as-sent.js";
+import { createPlanAsSent } from "../plan-as-sent.js";
 import { requireClientPlan } from "../plan-parts.js";
 import { fitDescription, requestWarning, toolLimitWarnings } from "../request-warnings.js";
 import type { CallDecoder } from "../types.js";
@@ -23,18 +22,13 @@ const named = (name: string) => ({ type: "function" as const, function: { name }
 /** Builds the Chat Completions `formatTools`; conversions are memoised per tool object. */
 export function createChatToolFormatter(defaults: OpenAIChatFormatOptions = {}) {
   const capabilities = OPENAI_CHAT_CAPABILITIES;
-  const nameMaps = createNameMapCache(capabilities);
+  const asSent = createPlanAsSent(capabilities);
   const parameters = createParameterConverter();
 
   return (planned: TurnPlan, given: OpenAIChatFormatOptions = {}): OpenAIChatFormatted => {
     requireClientPlan(planned, capabilities);
     const options = { ...defaults, ...given };
-    const { plan, parts, names, providerNames } = planAsSent(
-      planned,
-      capabilities,
-      nameMaps,
-      options.names,
-    );
+    const { plan, parts, names, providerNames } = asSent(planned, options.names);
     const warnings: ConversionWarning[] = [];
     const decoders = new Map<string, CallDecoder>();
     const callable: ToolDefinition[] = [...parts.meta, ...parts.core, ...parts.revealed];

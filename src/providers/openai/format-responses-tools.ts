@@ -2,9 +2,8 @@
 import type { ToolDefinition } from "../../catalog/index.js";
 import type { TurnPlan } from "../../disclosure/index.js";
 import { assembleFormatted, requestFields } from "../assemble-formatted.js";
-import { createNameMapCache } from "../name-map-cache.js";
-import { planAsSent } from "../plan-as-sent.js";
-import { joinedSystem } from "../plan-parts.js";
+import { createPlanAsSent } from "../plan-as-sent.js";
+import { joinedSystem, type planParts } from "../plan-parts.js";
 import { fitDescription, requestWarning } from "../request-warnings.js";
 import type { CallDecoder } from "../types.js";
 import type { ConversionWarning } from "../warnings.js";
@@ -29,10 +28,73 @@ export interface ResponsesTurnState {
 
 export const responsesState = new WeakMap<OpenAIResponsesFormatted, ResponsesTurnState>();
 
+/** Whether the search meta tool is sent as a client-executed `tool_search` (reveal strategy, and
+ * the option or the model's support says so) rather than as a function. */
+function usesClientToolSearch(plan: TurnPlan, options: OpenAIResponsesFormatOptions): boolean {
+  return (
+    plan.active &&
+    plan.strategy === "reveal" &&
+    (options.clientSearch ?? (supportsToolSearch(options.model) ? "tool_search" : "function")) ===
+      "tool_search"
+  );
+}
+
+/** The request's `tools`: the search tool (native or client-executed), the meta and core tools,
+ * the revealed ones, and under native search the deferred ones (loose or in namespaces). */
+function responsesTools(
+  parts: ReturnType<typeof planParts>,
+  fn: (tool: ToolDefinition, deferred: boolean) => OpenAIResponsesFunction,
+  mode: {
+    native: boolean;
+    clientSearch: boolean;
+    providerNames: ReadonlyMap<string, string>;
+    namespaceSize: number;
+  },
+): OpenAIResponsesTool[] {
+  const { native, clientSearch, providerNames } = mode;
+  const tools: OpenAIResponsesTool[] = [];
+  const search = parts.meta[0];
+  if (native) tools.push({ type: "tool_search" });
+  if (clientSearch && search) {
+    const converted = fn(search, false);
+    tools.push({
+      type: "tool_search",
+      execution: "client",
+      description: converted.description,
+      parameters: converted.parameters,
+    });
+  }
+  const direct = clientSearch
+    ? [...parts.meta.slice(1), ...parts.core]
+    : [...parts.meta, ...parts.core];
+  for (const tool of direct) tools.push(fn(tool, false));
+  // reveals arrive through tool_search_output in client-search mode, so the array stays fixed
+  if (!native && !clientSearch) for (const tool of parts.revealed) tools.push(fn(tool, false));
+  if (native) {
+    const taken = new Set(providerNames.values());
+    const grouped = groupNamespaces(
+      parts.deferrable,
+      (tool) => providerNames.get(tool.name) ?? tool.name,
+      taken,
+      mode.namespaceSize,
+    );
+    for (const tool of grouped.loose) tools.push(fn(tool, true));
+    for (const group of grouped.groups) {
+      tools.push({
+        type: "namespace",
+        name: group.name,
+        description: group.description,
+        tools: group.tools.map((tool) => fn(tool, true)),
+      });
+    }
+  }
+  return tools;
+}
+
 /** Builds the Responses `formatTools`; conversions are memoised per tool object. */
 export function createResponsesToolFormatter(defaults: OpenAIResponsesFormatOptions = {}) {
   const capabilities = OPENAI_RESPONSES_CAPABILITIES;
-  const nameMaps = createNameMapCache(capabilities);
+  const asSent = createPlanAsSent(capabilities);
   const parameters = createParameterConverter();
 
   return (
@@ -40,21 +102,11 @@ export function createResponsesToolFormatter(defaults: OpenAIResponsesFormatOpti
     given: OpenAIResponsesFormatOptions = {},
   ): OpenAIResponsesFormatted => {
     const options = { ...defaults, ...given };
-    const { plan, parts, names, providerNames } = planAsSent(
-      planned,
-      capabilities,
-      nameMaps,
-      options.names,
-    );
+    const { plan, parts, names, providerNames } = asSent(planned, options.names);
     const warnings: ConversionWarning[] = [];
     const decoders = new Map<string, CallDecoder>();
     const native = plan.active && plan.nativeSearch;
-    const clientSearch =
-      !native &&
-      plan.active &&
-      plan.strategy === "reveal" &&
-      (options.clientSearch ?? (supportsToolSearch(options.model) ? "tool_search" : "function")) ===
-        "tool_search";
+    const clientSearch = !native && usesClientToolSearch(plan, options);
     const fn = (
       tool: ToolDefinition,
       deferred: boolean,
@@ -75,42 +127,13 @@ export function createResponsesToolFormatter(defaults: OpenAIResponsesFormatOpti
       if (deferred) entry.defer_loading = true;
       return entry;
     };
-    const tools: OpenAIResponsesTool[] = [];
     const search = parts.meta[0];
-    if (native) tools.push({ type: "tool_search" });
-    if (clientSearch && search) {
-      const converted = fn(search, false);
-      tools.push({
-        type: "tool_search",
-        execution: "client",
-        description: converted.description,
-        parameters: converted.parameters,
-      });
-    }
-    const direct = clientSearch
-      ? [...parts.meta.slice(1), ...parts.core]
-      : [...parts.meta, ...parts.core];
-    for (const tool of direct) tools.push(fn(tool, false));
-    // reveals arrive through tool_search_output in client-search mode, so the array stays fixed
-    if (!native && !clientSearch) for (const tool of parts.revealed) tools.push(fn(tool, false));
-    if (native) {
-      const taken = new Set(providerNames.values());
-      const grouped = groupNamespaces(
-        parts.deferrable,
-        (tool) => providerNames.get(tool.name) ?? tool.name,
-        taken,
-        options.namespaceSize ?? 9,
-      );
-      for (const tool of grouped.loose) tools.push(fn(tool, true));
-      for (const group of grouped.groups) {
-        tools.push({
-          type: "namespace",
-          name: group.name,
-          description: group.description,
-          tools: group.tools.map((tool) => fn(tool, true)),
-        });
-      }
-    }
+    const tools = responsesTools(parts, fn, {
+      native,
+      clientSearch,
+      providerNames,
+      namespaceSize: options.namespaceSize ?? 9,
+    });
     const byName = new Map(parts.deferrable.map((tool) => [tool.name, tool]));
     // tools loaded by tool_search_output are not in `tools`, but their calls still need decoding
     if (clientSearch) for (const tool of parts.deferrable) fn(tool, false, []);
