@@ -26,8 +26,6 @@ const PENDING: Record<string, string> = {
     "being split by the disclosure-by-stage work (issue 27 deliverable 1)",
   "disclosure/reveal-store.ts:createMemoryRevealStore":
     "being split by the disclosure-by-stage work (issue 27 deliverable 1)",
-  "mcp/connect-servers.ts:connectServers":
-    "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
   "policy/create-policy.ts:createPolicy": "to split here (one-idea branch ran out of time)",
   "provider-turns.ts:createProviderTurns":
     "being split by the disclosure-by-stage work (issue 27 deliverable 1)",
