@@ -8,16 +8,9 @@ import type {
   ServerNotification,
   Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import picomatch from "picomatch";
-import {
-  fingerprintTool,
-  type ToolAnnotations,
-  type ToolCallContext,
-  type ToolDefinition,
-  type ToolResult,
-} from "../catalog/index.js";
+import type { ToolCallContext, ToolResult } from "../catalog/index.js";
 import type { ToolSift } from "../create-toolsift.js";
-import { isToolsiftError, ToolsiftError } from "../errors.js";
+import { ToolsiftError } from "../errors.js";
 import { redactUrls } from "../internal/index.js";
 import type { UpstreamAuthOptions } from "./auth/upstream-auth.js";
 import { MAX_SUBSCRIPTIONS_DEFAULT } from "./features/resource-subscriptions.js";
@@ -25,8 +18,19 @@ import { createUpstreamFeatures, type UpstreamFeatures } from "./features/upstre
 import type { ElicitationHandler } from "./relay/answer-elicitation.js";
 import { callScope } from "./relay/call-scope.js";
 import type { ClientRelay } from "./relay/relay-tracker.js";
-import { type HeldTool, screenTools, type ToolPins } from "./tools/tool-pins.js";
-import { createUpstreamNames, type NamingOption } from "./tools/upstream-names.js";
+import type { ToolPins } from "./tools/tool-pins.js";
+import {
+  createUpstreamCatalog,
+  heldMessage,
+  renameStale,
+  syncTools,
+  type UpstreamCatalog,
+} from "./tools/upstream-catalog.js";
+import {
+  createUpstreamNames,
+  type NamingOption,
+  type UpstreamNames,
+} from "./tools/upstream-names.js";
 import type { MCPLogEntry, UpstreamRoute, UpstreamServerConfig, UpstreamStatus } from "./types.js";
 import { createUpstreamServer, type UpstreamServer } from "./upstream/upstream-server.js";
 
@@ -104,29 +108,138 @@ export interface MCPUpstreams {
 
 const SERVER_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** Why pinning holds a tool back, completing "Tool "x" …". */
-const HELD_WHY: Record<HeldTool["verdict"], string> = {
-  changed: "changed its title, annotations, description or schema since it was approved",
-  new: "is new: its server added it after its tools were approved",
-  outdated:
-    "was approved before pinning covered titles and annotations, and it has a title or annotations",
-};
+type ServerEntry = [string, UpstreamServerConfig];
 
-function profilesOf(config: UpstreamServerConfig): string[] | undefined {
-  if (config.profile === undefined) return undefined;
-  return typeof config.profile === "string" ? [config.profile] : [...config.profile];
+/** Listeners of one kind of event; `add` returns the function that removes the listener. */
+interface Listeners<A extends unknown[]> {
+  emit(...args: A): void;
+  add(listener: (...args: A) => void): () => void;
+}
+
+function createListeners<A extends unknown[]>(): Listeners<A> {
+  const listeners = new Set<(...args: A) => void>();
+  return {
+    emit(...args) {
+      for (const listener of listeners) listener(...args);
+    },
+    add(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+/** Everything `connectServers` keeps while its upstreams run. */
+interface Upstreams {
+  options: ConnectServersOptions;
+  entries: readonly ServerEntry[];
+  log: (entry: MCPLogEntry) => void;
+  names: UpstreamNames;
+  catalog: UpstreamCatalog;
+  servers: Map<string, UpstreamServer>;
+  /** The `instructions` each server sent at `initialize`, kept from its last listing. */
+  instructions: Map<string, string>;
+  /** Client sessions that answer server→client requests outside a call; the newest answers. */
+  clients: ClientRelay[];
+  /** Servers being started, until their start settles (the gateway serves the others meanwhile). */
+  starting: Set<string>;
+  toolsChanged: Listeners<[server: string]>;
+  logMessages: Listeners<[server: string, params: LoggingMessageNotification["params"]]>;
+  notifications: Listeners<[server: string, notification: ServerNotification]>;
+}
+
+/** The enabled servers, in config order; a name that cannot be a tool prefix is an error. */
+function enabledServers(servers: ConnectServersOptions["servers"]): ServerEntry[] {
+  const entries = Object.entries(servers).filter(([, config]) => config.enabled !== false);
+  for (const [server] of entries) {
+    if (!SERVER_NAME.test(server)) {
+      throw new ToolsiftError(
+        "invalid_option",
+        `Server name "${server}" must be 1–64 letters, digits, "_" or "-"; rename it in the config.`,
+      );
+    }
+  }
+  return entries;
+}
+
+/** Routes a catalog tool's call to the server that owns it, with the call's signal and the
+ * client session's progress and relay; an unknown name is an `isError` result. */
+async function routeCall(
+  upstreams: Upstreams,
+  name: string,
+  args: Record<string, unknown>,
+  context?: ToolCallContext,
+): Promise<ToolResult> {
+  const route = upstreams.names.route(name);
+  const upstream = route && upstreams.servers.get(route.server);
+  if (!route || !upstream) {
+    return {
+      content: [{ type: "text", text: `No upstream server provides "${name}"; search again.` }],
+      isError: true,
+    };
+  }
+  const scope = callScope.getStore();
+  return upstream.call(route.tool, args, {
+    ...(context?.signal ? { signal: context.signal } : {}),
+    ...(scope?.onProgress ? { onProgress: scope.onProgress } : {}),
+    ...(scope?.relay ? { relay: scope.relay } : {}),
+  });
+}
+
+/** Puts a server's listing in the catalog, keeping the instructions it sent with this start. */
+function takeListing(
+  upstreams: Upstreams,
+  server: string,
+  config: UpstreamServerConfig,
+  listed: readonly Tool[],
+): void {
+  // a listing follows each (re)start: the server's instructions are known by now
+  const text = upstreams.servers.get(server)?.instructions();
+  if (text !== undefined) upstreams.instructions.set(server, text);
+  syncTools(upstreams.catalog, server, config, listed);
+}
+
+/** The upstream server for one config entry, its events wired to the listeners and catalog;
+ * options left unset keep `createUpstreamServer`'s defaults. */
+function createServer(upstreams: Upstreams, [server, config]: ServerEntry): UpstreamServer {
+  const { options } = upstreams;
+  return createUpstreamServer({
+    name: server,
+    config,
+    log: upstreams.log,
+    onTools: (tools) => takeListing(upstreams, server, config, tools),
+    onLogMessage: (params) => upstreams.logMessages.emit(server, params),
+    onNotification: (notification) => upstreams.notifications.emit(server, notification),
+    connectedClients: () => upstreams.clients,
+    ...(options.maxRestarts !== undefined ? { maxRestarts: options.maxRestarts } : {}),
+    ...(options.startTimeoutMs !== undefined ? { startTimeoutMs: options.startTimeoutMs } : {}),
+    ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}),
+    ...(options.onElicitation ? { onElicitation: options.onElicitation } : {}),
+    ...(options.auth ? { auth: options.auth } : {}),
+  });
+}
+
+/** Creates every server; one with known tools (a dump) has them in the catalog at once, so it
+ * is searchable before, or without, its first start. */
+function createServers(upstreams: Upstreams): void {
+  for (const entry of upstreams.entries) {
+    const [server, config] = entry;
+    upstreams.servers.set(server, createServer(upstreams, entry));
+    if (config.tools) {
+      // a dump adds `server` to each tool; the upstream never listed it
+      const known = (config.tools as (Tool & { server?: unknown })[]).map(
+        ({ server: _, ...tool }) => tool,
+      );
+      takeListing(upstreams, server, config, known);
+    }
+  }
 }
 
 /** Starts every server that is not lazy, in parallel; resolves when each start has settled. A
- * server that fails is logged and `settled` runs for it, so it keeps no bare name from others. */
-async function startAll(
-  entries: readonly [string, UpstreamServerConfig][],
-  servers: ReadonlyMap<string, UpstreamServer>,
-  starting: Set<string>,
-  log: (entry: MCPLogEntry) => void,
-  settled: (server: string) => void,
-): Promise<void> {
-  const eager = entries.filter(([, config]) => !(config.lazy && config.tools));
+ * server that fails is logged and settles its bare names, so it keeps none from later servers. */
+async function startAll(upstreams: Upstreams): Promise<void> {
+  const { servers, starting, log } = upstreams;
+  const eager = upstreams.entries.filter(([, config]) => !(config.lazy && config.tools));
   for (const [server] of eager) starting.add(server);
   await Promise.all(
     eager.map(async ([server]) => {
@@ -137,13 +250,87 @@ async function startAll(
         if (servers.get(server)?.status().state !== "closed") {
           log({ level: "error", server, message: (error as Error).message });
           // a server that is down no longer keeps later servers' tools from their bare names
-          settled(server);
+          renameStale(upstreams.catalog, upstreams.names.settle(server));
         }
       } finally {
         starting.delete(server);
       }
     }),
   );
+}
+
+/** The state `connectServers` starts from: names, an empty tool catalog, no servers yet. */
+function createUpstreams(sift: ToolSift, options: ConnectServersOptions): Upstreams {
+  const given = options.log ?? (() => undefined);
+  // every log line loses the secrets a URL can carry, whoever wrote it (an upstream's stderr too)
+  const log = (entry: MCPLogEntry) => given({ ...entry, message: redactUrls(entry.message) });
+  const entries = enabledServers(options.servers);
+  const names = createUpstreamNames(
+    options.naming,
+    (name) => sift.catalog.has(name) && names.route(name) === undefined,
+    entries.map(([server]) => server),
+  );
+  const toolsChanged = createListeners<[server: string]>();
+  const upstreams: Upstreams = {
+    options,
+    entries,
+    log,
+    names,
+    catalog: createUpstreamCatalog({
+      sift,
+      names,
+      configs: new Map(entries),
+      pins: options.pins,
+      log,
+      call: (name, args, context) => routeCall(upstreams, name, args, context),
+      onPlaced: (server) => toolsChanged.emit(server),
+    }),
+    servers: new Map(),
+    instructions: new Map(),
+    clients: [],
+    starting: new Set(),
+    toolsChanged,
+    logMessages: createListeners(),
+    notifications: createListeners(),
+  };
+  return upstreams;
+}
+
+/** The `MCPUpstreams` face of the running upstreams. */
+function toMCPUpstreams(upstreams: Upstreams, started: Promise<void>): MCPUpstreams {
+  const { entries, servers, catalog, clients, options } = upstreams;
+  return {
+    started,
+    notReady: () => entries.flatMap(([server]) => (upstreams.starting.has(server) ? [server] : [])),
+    route: (name) => upstreams.names.route(name),
+    call: (name, args, context) => routeCall(upstreams, name, args, context),
+    upstreamTool: (name) => catalog.originals.get(name),
+    server: (name) => servers.get(name),
+    held: () => [...catalog.held.values()].map(({ server, tool }) => ({ server, tool })),
+    heldMessage: (name) => heldMessage(catalog, name),
+    instructions: () =>
+      entries.flatMap(([server]) => {
+        const text = upstreams.instructions.get(server);
+        return text === undefined ? [] : [{ server, text }];
+      }),
+    features: createUpstreamFeatures(() => servers, options.naming, {
+      maxSubscriptions: options.maxSubscriptions ?? MAX_SUBSCRIPTIONS_DEFAULT,
+    }),
+    onNotification: (listener) => upstreams.notifications.add(listener),
+    addClient(relay) {
+      clients.push(relay);
+      return () => {
+        const index = clients.lastIndexOf(relay);
+        if (index >= 0) clients.splice(index, 1);
+      };
+    },
+    status: () => [...servers.values()].map((server) => server.status()),
+    onToolsChanged: (listener) => upstreams.toolsChanged.add(listener),
+    onLogMessage: (listener) => upstreams.logMessages.add(listener),
+    async close() {
+      await Promise.all([...servers.values()].map((server) => server.close()));
+    },
+  };
 }
 
 /**
@@ -159,242 +346,9 @@ export async function connectServers(
   sift: ToolSift,
   options: ConnectServersOptions,
 ): Promise<MCPUpstreams> {
-  const given = options.log ?? (() => undefined);
-  // every log line loses the secrets a URL can carry, whoever wrote it (an upstream's stderr too)
-  const log = (entry: MCPLogEntry) => given({ ...entry, message: redactUrls(entry.message) });
-  const entries = Object.entries(options.servers).filter(([, config]) => config.enabled !== false);
-  for (const [server] of entries) {
-    if (!SERVER_NAME.test(server)) {
-      throw new ToolsiftError(
-        "invalid_option",
-        `Server name "${server}" must be 1–64 letters, digits, "_" or "-"; rename it in the config.`,
-      );
-    }
-  }
-  const names = createUpstreamNames(
-    options.naming,
-    (name) => sift.catalog.has(name) && names.route(name) === undefined,
-    entries.map(([server]) => server),
-  );
-  const configs = new Map(entries);
-  const instructions = new Map<string, string>();
-  /** What each server listed last, to name its tools again when an earlier server claims one. */
-  const lastListed = new Map<string, readonly Tool[]>();
-  const originals = new Map<string, Tool>();
-  const owned = new Map<string, Set<string>>();
-  const servers = new Map<string, UpstreamServer>();
-  const listeners = new Set<(server: string) => void>();
-  const logListeners = new Set<
-    (server: string, params: LoggingMessageNotification["params"]) => void
-  >();
-  const notificationListeners = new Set<
-    (server: string, notification: ServerNotification) => void
-  >();
-  const clients: ClientRelay[] = [];
-  const held = new Map<string, UpstreamRoute & { verdict: HeldTool["verdict"] }>();
-  const { pins } = options;
-
-  /** Sorts listed tools into those to publish and those held back (pinning on). */
-  const screen = (server: string, tools: readonly Tool[]): Tool[] => {
-    if (!pins) return [...tools];
-    for (const [name, route] of held) if (route.server === server) held.delete(name);
-    const screened = screenTools(pins, server, tools, (error) => {
-      log({ level: "error", server, message: `Cannot write ${pins.file}: ${String(error)}` });
-    });
-    for (const { tool, verdict } of screened.held) {
-      held.set(names.assign(server, tool.name), { server, tool: tool.name, verdict });
-      log({
-        level: "warn",
-        server,
-        message: `Tool "${tool.name}" ${HELD_WHY[verdict]} and is held back; review it, then run: ${pins.approveCommand(server, tool.name)}`,
-      });
-    }
-    return screened.kept;
-  };
-
-  const call = async (
-    name: string,
-    args: Record<string, unknown>,
-    context?: ToolCallContext,
-  ): Promise<ToolResult> => {
-    const route = names.route(name);
-    const upstream = route && servers.get(route.server);
-    if (!route || !upstream) {
-      return {
-        content: [{ type: "text", text: `No upstream server provides "${name}"; search again.` }],
-        isError: true,
-      };
-    }
-    const scope = callScope.getStore();
-    return upstream.call(route.tool, args, {
-      ...(context?.signal ? { signal: context.signal } : {}),
-      ...(scope?.onProgress ? { onProgress: scope.onProgress } : {}),
-      ...(scope?.relay ? { relay: scope.relay } : {}),
-    });
-  };
-
-  const toDefinition = (
-    server: string,
-    config: UpstreamServerConfig,
-    tool: Tool,
-  ): ToolDefinition => {
-    const name = names.assign(server, tool.name);
-    const pinned = config.neverDefer?.some((pattern) => picomatch.isMatch(tool.name, pattern));
-    const profiles = profilesOf(config);
-    const title = tool.title ?? tool.annotations?.title;
-    return {
-      name,
-      description: tool.description ?? "",
-      inputSchema: tool.inputSchema as ToolDefinition["inputSchema"],
-      server,
-      ...(title !== undefined ? { title } : {}),
-      ...(tool.annotations ? { annotations: tool.annotations as ToolAnnotations } : {}),
-      ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
-      ...(pinned ? { defer: "never" as const } : config.defer ? { defer: config.defer } : {}),
-      ...(profiles ? { profiles } : {}),
-      handler: (args, context) => call(name, args, context),
-    };
-  };
-
-  /** Takes a server's listing: claims its bare names (config order decides who owns one), names
-   * again the tools of servers whose names that changed, then places the server's tools. */
-  const sync = (server: string, config: UpstreamServerConfig, listed: readonly Tool[]) => {
-    lastListed.set(server, listed);
-    // a listing follows each (re)start: the server's instructions are known by now
-    const text = servers.get(server)?.instructions();
-    if (text !== undefined) instructions.set(server, text);
-    renameStale(
-      names.claim(
-        server,
-        listed.map((tool) => tool.name),
-      ),
-    );
-    place(server, config, listed);
-  };
-
-  const renameStale = (stale: readonly string[]) => {
-    for (const other of stale) {
-      const config = configs.get(other);
-      if (config) place(other, config, lastListed.get(other) ?? []);
-    }
-  };
-
-  /** Makes the catalog hold exactly `tools` for `server`: adds, replaces changed, removes gone. */
-  const place = (server: string, config: UpstreamServerConfig, listed: readonly Tool[]) => {
-    const previous = owned.get(server) ?? new Set<string>();
-    const current = new Set<string>();
-    const tools = screen(server, listed);
-    for (const tool of tools) {
-      const definition = toDefinition(server, config, tool);
-      try {
-        const existing = sift.catalog.get(definition.name);
-        if (!existing || fingerprintTool(existing) !== fingerprintTool(definition)) {
-          sift.catalog.replace(definition);
-        }
-        current.add(definition.name);
-        originals.set(definition.name, tool);
-      } catch (error) {
-        if (!isToolsiftError(error)) throw error;
-        names.release(definition.name);
-        log({ level: "warn", server, message: `Skipped tool "${tool.name}": ${error.message}` });
-      }
-    }
-    for (const name of previous) {
-      if (current.has(name)) continue;
-      // a bare name taken over by an earlier server (config order) is that server's now
-      const route = names.route(name);
-      if (route !== undefined && route.server !== server) continue;
-      sift.catalog.remove(name);
-      originals.delete(name);
-      // a held tool keeps its name, so a call to it says why it is refused
-      if (!held.has(name)) names.release(name);
-    }
-    owned.set(server, current);
-    for (const listener of listeners) listener(server);
-  };
-
-  for (const [server, config] of entries) {
-    servers.set(
-      server,
-      createUpstreamServer({
-        name: server,
-        config,
-        log,
-        onTools: (tools) => sync(server, config, tools),
-        onLogMessage: (params) => {
-          for (const listener of logListeners) listener(server, params);
-        },
-        onNotification: (notification) => {
-          for (const listener of notificationListeners) listener(server, notification);
-        },
-        connectedClients: () => clients,
-        ...(options.maxRestarts !== undefined ? { maxRestarts: options.maxRestarts } : {}),
-        ...(options.startTimeoutMs !== undefined ? { startTimeoutMs: options.startTimeoutMs } : {}),
-        ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}),
-        ...(options.onElicitation ? { onElicitation: options.onElicitation } : {}),
-        ...(options.auth ? { auth: options.auth } : {}),
-      }),
-    );
-    // known tools (a dump) make the server searchable before, or without, its first start
-    if (config.tools) {
-      // a dump adds `server` to each tool; the upstream never listed it
-      const known = (config.tools as (Tool & { server?: unknown })[]).map(
-        ({ server: _, ...tool }) => tool,
-      );
-      sync(server, config, known);
-    }
-  }
-
-  // a server being started, until its start settles (the gateway serves the others meanwhile)
-  const starting = new Set<string>();
-  const started = startAll(entries, servers, starting, log, (server) =>
-    renameStale(names.settle(server)),
-  );
+  const upstreams = createUpstreams(sift, options);
+  createServers(upstreams);
+  const started = startAll(upstreams);
   if (options.waitForStart !== false) await started;
-
-  return {
-    started,
-    notReady: () => entries.flatMap(([server]) => (starting.has(server) ? [server] : [])),
-    route: (name) => names.route(name),
-    call,
-    upstreamTool: (name) => originals.get(name),
-    server: (name) => servers.get(name),
-    held: () => [...held.values()].map(({ server, tool }) => ({ server, tool })),
-    heldMessage(name) {
-      const route = held.get(name);
-      if (!route || !pins) return undefined;
-      return `Tool "${name}" (tool "${route.tool}" of server "${route.server}") ${HELD_WHY[route.verdict]}, so the gateway holds it back. Review it, run: ${pins.approveCommand(route.server, route.tool)}, then restart the gateway.`;
-    },
-    instructions: () =>
-      entries.flatMap(([server]) => {
-        const text = instructions.get(server);
-        return text === undefined ? [] : [{ server, text }];
-      }),
-    features: createUpstreamFeatures(() => servers, options.naming, {
-      maxSubscriptions: options.maxSubscriptions ?? MAX_SUBSCRIPTIONS_DEFAULT,
-    }),
-    onNotification(listener) {
-      notificationListeners.add(listener);
-      return () => notificationListeners.delete(listener);
-    },
-    addClient(relay) {
-      clients.push(relay);
-      return () => {
-        const index = clients.lastIndexOf(relay);
-        if (index >= 0) clients.splice(index, 1);
-      };
-    },
-    status: () => [...servers.values()].map((server) => server.status()),
-    onToolsChanged(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    onLogMessage(listener) {
-      logListeners.add(listener);
-      return () => logListeners.delete(listener);
-    },
-    async close() {
-      await Promise.all([...servers.values()].map((server) => server.close()));
-    },
-  };
+  return toMCPUpstreams(upstreams, started);
 }

@@ -18,7 +18,6 @@ const LIMIT = 80;
 
 /** `file:function` → why it is still long (who is splitting it). */
 const PENDING: Record<string, string> = {
-  "mcp/connect-servers.ts:connectServers": "being split (issue 27)",
 };
 
 function sourceFiles(dir: string): string[] {
