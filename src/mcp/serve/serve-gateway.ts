@@ -11,6 +11,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { ToolsiftError } from "../../errors.js";
+import { createBearerGuard, type GatewayAuthOptions } from "../auth/bearer-guard.js";
 import { isSubscribed } from "../features/session-pass-through.js";
 import { StoreUnavailableError } from "../state/redis-session-store.js";
 import { listenToReplicas, type ReplicaState, replicaHooks } from "../state/replica-gateway.js";
@@ -190,6 +191,9 @@ export interface HttpGatewayOptions extends GatewaySessionOptions, HttpLimits {
   host?: string;
   /** Required as `Authorization: Bearer TOKEN` on every request when set. */
   token?: string;
+  /** An identity provider whose JWT access tokens every request needs (`docs/auth.md`); each
+   * session belongs to its token's subject. Not with `token`. */
+  auth?: GatewayAuthOptions;
   /** State shared with other replicas (`--state redis://…`); pass `state.reveals.revealStore`
    * as the sift's `disclosure.store`. Without it sessions live in this process only. */
   state?: ReplicaState;
@@ -217,12 +221,20 @@ function expireIdle(sessions: Map<string, HttpSession>, idleMs: number): () => v
 
 /** Throws when the host needs a token it was not given, or a limit is not a positive whole
  * number; returns whether the host is loopback. */
-function checkHttpOptions(options: Pick<HttpGatewayOptions, "host" | "token"> & HttpLimits) {
+function checkHttpOptions(
+  options: Pick<HttpGatewayOptions, "host" | "token" | "auth"> & HttpLimits,
+) {
   const host = options.host ?? "127.0.0.1";
-  if (!LOOPBACK.has(host) && options.token === undefined) {
+  if (options.token !== undefined && options.auth !== undefined) {
     throw new ToolsiftError(
       "invalid_option",
-      `Serving on ${host} exposes every upstream tool to the network; pass a token (--token-file F, TOOLSIFT_TOKEN or --token) or serve on 127.0.0.1.`,
+      "Pass one of a shared token (--token, --token-file, TOOLSIFT_TOKEN) and an identity provider (--auth-issuer), not both.",
+    );
+  }
+  if (!LOOPBACK.has(host) && options.token === undefined && options.auth === undefined) {
+    throw new ToolsiftError(
+      "invalid_option",
+      `Serving on ${host} exposes every upstream tool to the network; pass a token (--token-file F, TOOLSIFT_TOKEN or --token), an identity provider (--auth-issuer URL --auth-audience AUD) or serve on 127.0.0.1.`,
     );
   }
   return { loopback: LOOPBACK.has(host), limits: resolveHttpLimits(options) };
@@ -240,7 +252,7 @@ function addressInUse(host: string, port: number, cause: unknown): ToolsiftError
  * port in use) without starting anything, so a command can report it before its upstreams
  * start. The port is bound and released at once. */
 export async function checkHttpListen(
-  options: Pick<ServeHttpOptions, "host" | "port" | "token"> & HttpLimits,
+  options: Pick<ServeHttpOptions, "host" | "port" | "token" | "auth"> & HttpLimits,
 ): Promise<void> {
   checkHttpOptions(options);
   const host = options.host ?? "127.0.0.1";
@@ -266,6 +278,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
   const { state } = options;
   const hooks = state ? replicaHooks(state, options.mode ?? "bridge") : undefined;
   const stopListening = state ? listenToReplicas(state, sessions) : () => undefined;
+  const guard = options.auth ? createBearerGuard(options.auth) : undefined;
 
   const answer = async (
     entry: HttpSession,
@@ -293,6 +306,9 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    // the identity provider's check: metadata, 401 and 403 are answered there
+    const caller = guard ? await guard.admit(request, response) : {};
+    if (!caller) return;
     if (new URL(request.url ?? "/", "http://localhost").pathname !== "/mcp") {
       sendError(response, 404, "Not found; the MCP endpoint is /mcp.");
       return;
@@ -307,6 +323,10 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
       request.method === "POST" ? await readBoundedJson(request, limits.maxBodyBytes) : undefined;
     // a session another replica created is served here from the store
     const existing = typeof id === "string" ? (sessions.get(id) ?? (await adopt(id))) : undefined;
+    if (existing && existing.user !== caller.subject) {
+      sendError(response, 403, "This session was opened by another user; initialize a new one.");
+      return;
+    }
     if (existing) {
       await answer(existing, request, response, body);
       return;
@@ -339,14 +359,15 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     }
     // a store that cannot take the session refuses it now, not on the client's next request
     await state?.store.ping();
-    const entry = await openSession(body);
+    const entry = await openSession(body, caller.subject);
     await answer(entry, request, response, body);
   };
 
   /** A session's transport and server; `body` is its `initialize` request, or undefined for a
    * session adopted from the store. */
-  const openSession = async (body: unknown): Promise<HttpSession> => {
+  const openSession = async (body: unknown, user?: string): Promise<HttpSession> => {
     const entry = {
+      user,
       seen: Date.now(),
       active: 0,
       streams: 0,
@@ -354,7 +375,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: async (sessionId) => {
           sessions.set(sessionId, entry);
-          await hooks?.created(sessionId, body);
+          await hooks?.created(sessionId, body, user);
         },
       }),
     } as HttpSession;
