@@ -7,7 +7,7 @@ import { UsageError } from "../usage-error.js";
 
 export const serveUsage = `Usage: toolsift serve --config FILE [--mode bridge|reveal|direct] [--http HOST:PORT] [--token-file F] [--log-level LEVEL]
        [--inspect] [--inspect-port N] [--max-body-bytes N] [--max-sessions N] [--session-idle-ms N]
-       [--state redis://HOST:PORT[/DB]]
+       [--state redis://HOST:PORT[/DB]] [--auth-issuer URL --auth-audience AUD [--auth-scopes a,b]]
 
 Runs the MCP gateway in front of the config's servers: over stdio (default), or streamable HTTP
 at http://HOST:PORT/mcp (--http 8080 means 127.0.0.1:8080; other hosts need --token).
@@ -21,6 +21,11 @@ Token (HTTP): --token-file F reads it from a file (trailing newline ignored); TO
 from the environment otherwise. --token T works too, but a command line is
 visible to other local users (ps); prefer the file or the variable. Every request, and the inspector's API, then
 needs Authorization: Bearer TOKEN (open the inspector once as URL?token=TOKEN).
+Identity provider (HTTP): --auth-issuer URL --auth-audience AUD [--auth-scopes a,b] (or an
+"auth" block in the config) requires a JWT access token from that issuer, for that audience, with
+those scopes, instead of a shared token; clients find the issuer at
+/.well-known/oauth-protected-resource. Each session belongs to its token's subject (needs npm
+install jose).
 HTTP limits: --max-body-bytes (default 4194304: 413 past it), --max-sessions (default 100: 503
 past it), --session-idle-ms (default 1800000: idle sessions are closed and their state freed).
 Replicas (HTTP): --state redis://HOST:PORT[/DB] (or "state" in the config) keeps sessions and
@@ -43,6 +48,9 @@ const flags = {
   "max-sessions": { type: "string" },
   "session-idle-ms": { type: "string" },
   state: { type: "string" },
+  "auth-issuer": { type: "string" },
+  "auth-audience": { type: "string" },
+  "auth-scopes": { type: "string" },
 } as const;
 
 /** The HTTP token: `--token`, or `--token-file F` (not both), else `TOOLSIFT_TOKEN`. */
@@ -70,6 +78,52 @@ export async function resolveToken(
   if (values.token !== undefined) return values.token;
   const fromEnv = env.TOOLSIFT_TOKEN?.trim();
   return fromEnv ? fromEnv : undefined;
+}
+
+/** The identity provider protecting the HTTP gateway: the `--auth-*` flags over the config's
+ * `auth` block; undefined when neither names an issuer. */
+async function resolveGatewayAuth(
+  values: Record<string, string | boolean | undefined>,
+  mcp: Awaited<ReturnType<typeof loadMCP>>,
+  configPath: string,
+  http: boolean,
+) {
+  const flagged = ["auth-issuer", "auth-audience", "auth-scopes"].filter(
+    (flag) => values[flag] !== undefined,
+  );
+  if (flagged.length > 0 && !http) {
+    throw new UsageError(
+      `--${flagged[0]} protects the HTTP gateway; add --http HOST:PORT (a stdio gateway has one local client).`,
+    );
+  }
+  const configured = http ? (await mcp.loadGatewayConfig(configPath)).auth : undefined;
+  const issuer = (values["auth-issuer"] as string | undefined) ?? configured?.issuer;
+  if (issuer === undefined) {
+    if (flagged.length > 0) {
+      throw new UsageError(`--${flagged[0]} needs --auth-issuer URL (the identity provider).`);
+    }
+    return undefined;
+  }
+  const audience = (values["auth-audience"] as string | undefined) ?? configured?.audience;
+  if (audience === undefined) {
+    throw new UsageError(
+      "--auth-issuer needs --auth-audience AUD: the aud its tokens carry for this gateway (best the gateway's public URL, e.g. https://mcp.example.com/mcp).",
+    );
+  }
+  const listed = values["auth-scopes"] as string | undefined;
+  const scopes =
+    listed === undefined
+      ? configured?.scopes
+      : listed
+          .split(",")
+          .map((scope) => scope.trim())
+          .filter(Boolean);
+  return {
+    issuer,
+    audience,
+    ...(scopes ? { scopes } : {}),
+    ...(configured?.resource ? { resource: configured.resource } : {}),
+  };
 }
 
 /** Reads the HTTP limit flags; absent ones keep the gateway's defaults. */
@@ -158,9 +212,11 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
   const token = await resolveToken(values, io.env ?? {});
   const limits = limitFlags(values);
   const mcpModule = await loadMCP();
+  const auth = await resolveGatewayAuth(values, mcpModule, values.config, listen !== undefined);
+  const guard = { ...(token ? { token } : {}), ...(auth ? { auth } : {}) };
   // everything that can be wrong with the command is said before a server starts
-  if (listen)
-    await mcpModule.checkHttpListen({ ...listen, ...limits, ...(token ? { token } : {}) });
+  if (listen) await mcpModule.checkHttpListen({ ...listen, ...limits, ...guard });
+  if (auth) await mcpModule.checkGatewayAuth(auth);
   if (inspectPort) await mcpModule.checkHttpListen({ host: "127.0.0.1", port: inspectPort });
   const state = listen ? await openReplicaState(mcpModule, values.config, values.state) : undefined;
   const { mcp, config, sift } = await openServedSift(values.config, io, rank, state);
@@ -177,7 +233,7 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
           ...options,
           ...listen,
           ...limits,
-          ...(token ? { token } : {}),
+          ...guard,
           ...(state ? { state } : {}),
         })
       : await mcp.serveStdio(options);

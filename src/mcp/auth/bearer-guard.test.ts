@@ -12,6 +12,8 @@ import { z } from "zod";
 import { type JwtIssuer, startJwtIssuer } from "../../../test/fixtures/mcp/jwt-issuer.js";
 import { createMCPToolSift } from "../create-mcp-toolsift.js";
 import { type RunningGateway, serveHttp } from "../serve/serve-gateway.js";
+import { createMemorySessionStore } from "../state/memory-session-store.js";
+import { createReplicaState } from "../state/replica-gateway.js";
 import type { UpstreamServerConfig } from "../types.js";
 import type { GatewayAuthOptions } from "./bearer-guard.js";
 
@@ -31,9 +33,8 @@ async function issuer(options: { scope?: string } = {}): Promise<JwtIssuer> {
 
 async function gateway(
   auth: GatewayAuthOptions,
-  servers: Record<string, UpstreamServerConfig> = {
-    fault: { command: "node", args: [faultServer] },
-  },
+  // most tests never list a tool: no upstream to start
+  servers: Record<string, UpstreamServerConfig> = {},
 ): Promise<RunningGateway> {
   const sift = await createMCPToolSift({ servers });
   const running = await serveHttp({ sift, mode: "direct", auth });
@@ -195,6 +196,29 @@ describe("the gateway protected by an identity provider", () => {
     expect(own.status).toBe(200);
   });
 
+  it("keeps a session's subject when another replica adopts it from the shared store", async () => {
+    const idp = await issuer();
+    const state = createReplicaState(createMemorySessionStore());
+    const auth = { issuer: idp.issuer, audience: "aud-1" };
+    const replica = async () => {
+      const sift = await createMCPToolSift({
+        servers: {},
+        disclosure: { store: state.reveals.revealStore },
+      });
+      const running = await serveHttp({ sift, mode: "bridge", auth, state });
+      cleanup.push(() => running.close());
+      return running.url as string;
+    };
+    const [first, second] = [await replica(), await replica()];
+    const alice = await idp.sign({ aud: "aud-1", sub: "alice" });
+    const bob = await idp.sign({ aud: "aud-1", sub: "bob" });
+    const opened = await post(first, alice, INITIALIZE);
+    const session = opened.headers.get("mcp-session-id") as string;
+    const list = { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} };
+    expect((await post(second, bob, list, session)).status).toBe(403);
+    expect((await post(second, alice, list, session)).status).toBe(200);
+  });
+
   it("finds a rotated key at once and refuses tokens of the key it replaced", async () => {
     const idp = await issuer();
     const running = await gateway({ issuer: idp.issuer, audience: "aud-1", keyCooldownMs: 0 });
@@ -239,7 +263,10 @@ describe("the gateway protected by an identity provider", () => {
 
   it("the official SDK client connects with a bearer token in its headers", async () => {
     const idp = await issuer();
-    const running = await gateway({ issuer: idp.issuer, audience: "aud-1" });
+    const running = await gateway(
+      { issuer: idp.issuer, audience: "aud-1" },
+      { fault: { command: "node", args: [faultServer] } },
+    );
     const token = await idp.sign({ aud: "aud-1" });
     const client = await bearerClient(running.url as string, token);
     const { tools } = await client.listTools();

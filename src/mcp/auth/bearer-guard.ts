@@ -7,7 +7,14 @@
  * upstream, a log or the inspector.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { discoverIssuerKeys, type IssuerKeys, type Jose, loadJose } from "./issuer-keys.js";
+import { ToolsiftError } from "../../errors.js";
+import {
+  discoverIssuerKeys,
+  type IssuerKeys,
+  type Jose,
+  loadJose,
+  parseIssuer,
+} from "./issuer-keys.js";
 
 /** The identity provider that protects an HTTP gateway (`--auth-issuer`, the config's `auth`). */
 export interface GatewayAuthOptions {
@@ -127,9 +134,106 @@ function refuse(
   );
 }
 
+/** A token checked: its claims, what is wrong with it (401), or why it could not be checked
+ * (503: the provider's metadata or keys did not answer). */
+type Verified = { payload: Record<string, unknown> } | { fault: string } | { unavailable: string };
+
+async function verifyToken(
+  token: string,
+  load: () => Promise<{ jose: Jose; keys: IssuerKeys }>,
+  audience: string,
+): Promise<Verified> {
+  let loaded: { jose: Jose; keys: IssuerKeys };
+  try {
+    loaded = await load();
+  } catch (error) {
+    return { unavailable: (error as Error).message };
+  }
+  const { jose, keys } = loaded;
+  try {
+    const { payload } = await jose.jwtVerify(token, keys.keys, {
+      issuer: keys.issuer,
+      audience,
+      algorithms: [...ALGORITHMS, ...ALGORITHMS_MORE],
+      requiredClaims: ["sub", "exp"],
+      clockTolerance: 10,
+    });
+    return { payload };
+  } catch (error) {
+    const fault = tokenFault(error);
+    if (fault !== undefined) return { fault };
+    return {
+      unavailable: `The identity provider's keys (${keys.jwksUri}) could not be read: ${(error as Error).message}. Try again.`,
+    };
+  }
+}
+
+/** RFC 6749 §3.3: a scope is printable ASCII without space, `"` or `\`. */
+const SCOPE = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
+
+/** Throws naming the first unusable setting: the issuer URL, an empty audience, a bad scope or
+ * resource. */
+function checkAuthOptions(options: GatewayAuthOptions): void {
+  parseIssuer(options.issuer);
+  if (options.audience.trim() === "") {
+    throw new ToolsiftError(
+      "invalid_option",
+      "--auth-audience is empty; pass the aud the identity provider puts in tokens for this gateway (best its public URL, e.g. https://mcp.example.com/mcp).",
+    );
+  }
+  const bad = (options.scopes ?? []).find((scope) => !SCOPE.test(scope));
+  if (bad !== undefined) {
+    throw new ToolsiftError(
+      "invalid_option",
+      `--auth-scopes: ${JSON.stringify(bad)} is not a scope (printable characters, no spaces or quotes); separate scopes with commas.`,
+    );
+  }
+  if (options.resource !== undefined && !isHttpUrl(options.resource)) {
+    throw new ToolsiftError(
+      "invalid_option",
+      `auth.resource "${options.resource}" must be the gateway's public http(s) URL of /mcp.`,
+    );
+  }
+}
+
+/** Checks, before a gateway starts, what its guard will need: usable settings, `jose`
+ * installed, and the issuer's discovery document with a `jwks_uri`. Throws naming the problem. */
+export async function checkGatewayAuth(options: GatewayAuthOptions): Promise<void> {
+  checkAuthOptions(options);
+  await discoverIssuerKeys(options.issuer, { timeoutMs: 10_000 });
+}
+
+/** Answers the RFC 9728 document for the gateway. */
+function serveMetadata(
+  options: GatewayAuthOptions,
+  request: IncomingMessage,
+  response: ServerResponse,
+): void {
+  const resource = resourceOf(options, request);
+  if (!resource) {
+    sendJson(response, 400, { error: "invalid_request" });
+    return;
+  }
+  const scopes = options.scopes ?? [];
+  sendJson(
+    response,
+    200,
+    {
+      resource: resource.href,
+      authorization_servers: [options.issuer],
+      bearer_methods_supported: ["header"],
+      ...(scopes.length > 0 ? { scopes_supported: scopes } : {}),
+      resource_name: "toolsift gateway",
+    },
+    // MCP clients in a browser read it from another origin
+    { "access-control-allow-origin": "*" },
+  );
+}
+
 /** The guard for `options`; the issuer's metadata and keys are fetched on the first request (a
  * failure is answered 503 and tried again on the next), `jose` is loaded then too. */
 export function createBearerGuard(options: GatewayAuthOptions): BearerGuard {
+  checkAuthOptions(options);
   const required = [...(options.scopes ?? [])];
   let loading: Promise<{ jose: Jose; keys: IssuerKeys }> | undefined;
   const verifier = () => {
@@ -143,28 +247,10 @@ export function createBearerGuard(options: GatewayAuthOptions): BearerGuard {
     return loading;
   };
 
-  const serveMetadata = (request: IncomingMessage, response: ServerResponse) => {
-    const resource = resourceOf(options, request);
-    if (!resource) return sendJson(response, 400, { error: "invalid_request" });
-    sendJson(
-      response,
-      200,
-      {
-        resource: resource.href,
-        authorization_servers: [options.issuer],
-        bearer_methods_supported: ["header"],
-        ...(required.length > 0 ? { scopes_supported: required } : {}),
-        resource_name: "toolsift gateway",
-      },
-      // MCP clients in a browser read it from another origin
-      { "access-control-allow-origin": "*" },
-    );
-  };
-
   const admit = async (request: IncomingMessage, response: ServerResponse) => {
     const path = new URL(request.url ?? "/", "http://localhost").pathname;
     if (path === METADATA_PATH || path === `${METADATA_PATH}/mcp`) {
-      serveMetadata(request, response);
+      serveMetadata(options, request, response);
       return undefined;
     }
     if (path !== "/mcp") return {};
@@ -187,42 +273,19 @@ export function createBearerGuard(options: GatewayAuthOptions): BearerGuard {
       );
       return undefined;
     }
-    let checked: Awaited<ReturnType<typeof verifier>>;
-    try {
-      checked = await verifier();
-    } catch (error) {
-      sendJson(response, 503, {
-        jsonrpc: "2.0",
-        error: { code: -32000, message: (error as Error).message },
-        id: null,
-      });
+    const verified = await verifyToken(token, verifier, options.audience);
+    if ("unavailable" in verified) {
+      const body = { code: -32000, message: verified.unavailable };
+      sendJson(response, 503, { jsonrpc: "2.0", error: body, id: null });
       return undefined;
     }
-    const { jose, keys } = checked;
-    let payload: Record<string, unknown>;
-    try {
-      ({ payload } = await jose.jwtVerify(token, keys.keys, {
-        issuer: keys.issuer,
-        audience: options.audience,
-        algorithms: [...ALGORITHMS, ...ALGORITHMS_MORE],
-        requiredClaims: ["sub", "exp"],
-        clockTolerance: 10,
-      }));
-    } catch (error) {
-      const fault = tokenFault(error);
-      if (fault === undefined) {
-        const message = `The identity provider's keys (${keys.jwksUri}) could not be read: ${(error as Error).message}. Try again.`;
-        sendJson(response, 503, { jsonrpc: "2.0", error: { code: -32000, message }, id: null });
-        return undefined;
-      }
-      refuse(
-        response,
-        401,
-        { ...challenge, error: "invalid_token", error_description: fault },
-        `Bearer token refused: ${fault}.`,
-      );
+    if ("fault" in verified) {
+      const { fault } = verified;
+      const refusal = { ...challenge, error: "invalid_token", error_description: fault };
+      refuse(response, 401, refusal, `Bearer token refused: ${fault}.`);
       return undefined;
     }
+    const { payload } = verified;
     const granted = grantedScopes(payload);
     const missing = required.filter((scope) => !granted.has(scope));
     if (missing.length > 0) {
