@@ -112,17 +112,26 @@ export function createGatewaySession(
       });
   };
   const startingServers = () => sift.upstreams.notReady().length > 0;
-  // bridge: a search made while servers are still starting says which were not searched
+  // bridge: a search says which servers it could not search: still starting, or waiting for a
+  // login (their status names the command to run)
   const startingNote = (called: string) => {
-    const pending = sift.upstreams.notReady();
     if (options.mode !== "bridge" || called !== sift.disclosure.metaToolNames.search) return [];
-    if (pending.length === 0) return [];
+    const pending = sift.upstreams.notReady();
+    const notes = sift.upstreams
+      .status()
+      .filter((status) => status.state === "needs_login")
+      .map((status) => ({
+        type: "text" as const,
+        text: `Not searched: ${status.error ?? `Server "${status.server}" needs a login.`} Its tools join once the login is stored; no restart is needed.`,
+      }));
+    if (pending.length === 0) return notes;
     const list = pending.map((server) => `"${server}"`).join(", ");
     return [
       {
         type: "text" as const,
         text: `Not searched yet, still starting: ${list}. Their tools join when they are up; search again in a moment.`,
       },
+      ...notes,
     ];
   };
   // requests an upstream sends outside any call (roots after its initialize) come here too
