@@ -171,6 +171,10 @@ describe("toolsift serve checks before starting any upstream", () => {
     expect(unreachable.err).toMatch(
       /Cannot read the identity provider's metadata for http:\/\/127\.0\.0\.1:9/,
     );
+    // an identity provider, like a token, lets the gateway listen beyond loopback
+    const remote = await run("--http", "0.0.0.0:0", ...issuer);
+    expect(remote.err).not.toMatch(/exposes every upstream tool/);
+    expect(remote.err).toMatch(/Cannot read the identity provider's metadata/);
     expect(existsSync(marker)).toBe(false);
   });
 
