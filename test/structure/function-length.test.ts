@@ -43,7 +43,7 @@ const PENDING: Record<string, string> = {
     "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
   "mcp/features/upstream-features.ts:createUpstreamFeatures":
     "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
-  "mcp/serve/gateway-session.ts:(anonymous@173)":
+  "mcp/serve/gateway-session.ts:(anonymous@175)":
     "being split by the mcp-by-concern / upstream state machine work (issue 27 deliverables 4-5)",
   "search/rank/learned-bonus.ts:addLearnedBonuses":
     "came with the learned field (issue 26); to split",

@@ -12,6 +12,7 @@ import { z } from "zod";
 import { type JwtIssuer, startJwtIssuer } from "../../../test/fixtures/mcp/jwt-issuer.js";
 import { createMCPToolSift } from "../create-mcp-toolsift.js";
 import { type RunningGateway, serveHttp } from "../serve/serve-gateway.js";
+import { createSessionRecorder } from "../serve/session-recorder.js";
 import { createMemorySessionStore } from "../state/memory-session-store.js";
 import { createReplicaState } from "../state/replica-gateway.js";
 import type { UpstreamServerConfig } from "../types.js";
@@ -263,14 +264,19 @@ describe("the gateway protected by an identity provider", () => {
 
   it("the official SDK client connects with a bearer token in its headers", async () => {
     const idp = await issuer();
-    const running = await gateway(
-      { issuer: idp.issuer, audience: "aud-1" },
-      { fault: { command: "node", args: [faultServer] } },
-    );
-    const token = await idp.sign({ aud: "aud-1" });
+    const sift = await createMCPToolSift({
+      servers: { fault: { command: "node", args: [faultServer] } },
+    });
+    const recorder = createSessionRecorder();
+    const auth = { issuer: idp.issuer, audience: "aud-1" };
+    const running = await serveHttp({ sift, mode: "direct", auth, recorder });
+    cleanup.push(() => running.close());
+    const token = await idp.sign({ aud: "aud-1", sub: "alice@example.com" });
     const client = await bearerClient(running.url as string, token);
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toContain("fault__echo");
+    // the recorder (the inspector's Sessions view) names the session's user
+    expect(recorder.sessions().map((session) => session.user)).toEqual(["alice@example.com"]);
   });
 
   it("never passes the client's token to an HTTP upstream", async () => {

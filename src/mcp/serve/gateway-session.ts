@@ -36,6 +36,8 @@ export interface GatewaySessionOptions {
   /** Awaited after a call, before its result is sent: replicas make the call's reveals visible
    * to every replica first (the client's next request may reach another one). */
   settle?: (session: string) => Promise<void>;
+  /** The session's user (its token's subject, with an identity provider), for the recorder. */
+  user?: () => string | undefined;
 }
 
 /** The disclosure settings each mode stands for. */
@@ -137,7 +139,7 @@ export function createGatewaySession(
   // requests an upstream sends outside any call (roots after its initialize) come here too
   server.oninitialized = () => {
     const remove = sift.upstreams.addClient(relayThrough(server, server.request.bind(server)));
-    options.recorder?.open(session(), server.getClientVersion());
+    options.recorder?.open(session(), server.getClientVersion(), options.user?.());
     const previous = server.onclose;
     server.onclose = () => {
       remove();

@@ -382,6 +382,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     const { transport } = entry;
     entry.server = createGatewaySession(() => transport.sessionId ?? "", {
       ...options,
+      user: () => entry.user,
       ...(state ? { settle: state.reveals.flush } : {}),
     });
     transport.onclose = () => {
