@@ -1,6 +1,7 @@
 // Owns: upstream MCP connections (stdio, streamable HTTP, SSE), their tools in a ToolSift, the gateway.
 // Must not import: cli. Loaded only through the `toolsift/mcp` subpath (it needs the optional MCP SDK).
 
+export { checkGatewayAuth, type GatewayAuthOptions } from "./auth/bearer-guard.js";
 export {
   type LoginOutcome,
   type LoginUpstreamOptions,

@@ -148,6 +148,45 @@ describe("toolsift serve checks before starting any upstream", () => {
     }
   });
 
+  it("refuses --auth-* problems before starting: no --http, no audience, a token too, an issuer that does not answer", async () => {
+    const { config, marker } = await markerConfig();
+    const run = async (...args: string[]) => {
+      const io = capture();
+      const code = await runCli(["serve", "--config", config, ...args], io);
+      return { code, err: io.err };
+    };
+    const issuer = ["--auth-issuer", "http://127.0.0.1:9", "--auth-audience", "aud"];
+    expect(await run(...issuer)).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/--auth-issuer protects the HTTP gateway; add --http/),
+    });
+    expect(await run("--http", "0", "--auth-issuer", "http://127.0.0.1:9")).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/needs --auth-audience AUD/),
+    });
+    expect(await run("--http", "0", "--auth-scopes", "a")).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/--auth-scopes needs --auth-issuer URL/),
+    });
+    expect(await run("--http", "0", "--token", "t", ...issuer)).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/one of a shared token .* and an identity provider/),
+    });
+    expect(
+      await run("--http", "0", "--auth-issuer", "http://idp.example", "--auth-audience", "a"),
+    ).toMatchObject({ code: 2, err: expect.stringMatching(/must use https/) });
+    const unreachable = await run("--http", "0", ...issuer);
+    expect(unreachable.code).not.toBe(0);
+    expect(unreachable.err).toMatch(
+      /Cannot read the identity provider's metadata for http:\/\/127\.0\.0\.1:9/,
+    );
+    // an identity provider, like a token, lets the gateway listen beyond loopback
+    const remote = await run("--http", "0.0.0.0:0", ...issuer);
+    expect(remote.err).not.toMatch(/exposes every upstream tool/);
+    expect(remote.err).toMatch(/Cannot read the identity provider's metadata/);
+    expect(existsSync(marker)).toBe(false);
+  });
+
   it("refuses a non-loopback host without a token, and a bad token file, before starting", async () => {
     const { dir, config, marker } = await markerConfig();
     const io = capture();

@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import type { MCPToolSift, SessionRecorder } from "../../mcp/index.js";
 import { integerFlag, parseCommand } from "../args.js";
 import {
   logLevelFlag,
@@ -14,6 +15,7 @@ import { UsageError } from "../usage-error.js";
 export const serveUsage = `Usage: toolsift serve --config FILE [--mode bridge|reveal|direct] [--http HOST:PORT] [--token-file F] [--log-level LEVEL]
        [--inspect] [--inspect-port N] [--max-body-bytes N] [--max-sessions N] [--session-idle-ms N]
        [--max-subscriptions N] [--state redis://HOST:PORT[/DB]] [--otel] [--no-learning]
+       [--auth-issuer URL --auth-audience AUD [--auth-scopes a,b]]
 
 Runs the MCP gateway in front of the config's servers: over stdio (default), or streamable HTTP
 at http://HOST:PORT/mcp (--http 8080 means 127.0.0.1:8080; other hosts need --token).
@@ -27,6 +29,11 @@ Token (HTTP): --token-file F reads it from a file (trailing newline ignored); TO
 from the environment otherwise. --token T works too, but a command line is
 visible to other local users (ps); prefer the file or the variable. Every request, and the inspector's API, then
 needs Authorization: Bearer TOKEN (open the inspector once as URL?token=TOKEN).
+Identity provider (HTTP): --auth-issuer URL --auth-audience AUD [--auth-scopes a,b] (or an
+"auth" block in the config) requires a JWT access token from that issuer, for that audience, with
+those scopes, instead of a shared token; clients find the issuer at
+/.well-known/oauth-protected-resource. Each session belongs to its token's subject (needs npm
+install jose).
 HTTP limits: --max-body-bytes (default 4194304: 413 past it), --max-sessions (default 100: 503
 past it), --session-idle-ms (default 1800000: idle sessions are closed and their state freed).
 Per session (HTTP and stdio): --max-subscriptions (default 1000 resources/subscribe at once; past
@@ -62,6 +69,9 @@ const flags = {
   state: { type: "string" },
   otel: { type: "boolean" },
   "no-learning": { type: "boolean" },
+  "auth-issuer": { type: "string" },
+  "auth-audience": { type: "string" },
+  "auth-scopes": { type: "string" },
 } as const;
 
 /** The HTTP token: `--token`, or `--token-file F` (not both), else `TOOLSIFT_TOKEN`. */
@@ -89,6 +99,52 @@ export async function resolveToken(
   if (values.token !== undefined) return values.token;
   const fromEnv = env.TOOLSIFT_TOKEN?.trim();
   return fromEnv ? fromEnv : undefined;
+}
+
+/** The identity provider protecting the HTTP gateway: the `--auth-*` flags over the config's
+ * `auth` block; undefined when neither names an issuer. */
+async function resolveGatewayAuth(
+  values: Record<string, string | boolean | undefined>,
+  mcp: Awaited<ReturnType<typeof loadMCP>>,
+  configPath: string,
+  http: boolean,
+) {
+  const flagged = ["auth-issuer", "auth-audience", "auth-scopes"].filter(
+    (flag) => values[flag] !== undefined,
+  );
+  if (flagged.length > 0 && !http) {
+    throw new UsageError(
+      `--${flagged[0]} protects the HTTP gateway; add --http HOST:PORT (a stdio gateway has one local client).`,
+    );
+  }
+  const configured = http ? (await mcp.loadGatewayConfig(configPath)).auth : undefined;
+  const issuer = (values["auth-issuer"] as string | undefined) ?? configured?.issuer;
+  if (issuer === undefined) {
+    if (flagged.length > 0) {
+      throw new UsageError(`--${flagged[0]} needs --auth-issuer URL (the identity provider).`);
+    }
+    return undefined;
+  }
+  const audience = (values["auth-audience"] as string | undefined) ?? configured?.audience;
+  if (audience === undefined) {
+    throw new UsageError(
+      "--auth-issuer needs --auth-audience AUD: the aud its tokens carry for this gateway (best the gateway's public URL, e.g. https://mcp.example.com/mcp).",
+    );
+  }
+  const listed = values["auth-scopes"] as string | undefined;
+  const scopes =
+    listed === undefined
+      ? configured?.scopes
+      : listed
+          .split(",")
+          .map((scope) => scope.trim())
+          .filter(Boolean);
+  return {
+    issuer,
+    audience,
+    ...(scopes ? { scopes } : {}),
+    ...(configured?.resource ? { resource: configured.resource } : {}),
+  };
 }
 
 /** Reads the HTTP limit flags; absent ones keep the gateway's defaults. */
@@ -169,39 +225,83 @@ function announceGateway(
   );
 }
 
-/** `toolsift serve`: the MCP gateway; returns when the client goes away or on SIGINT/SIGTERM. */
-export async function serveCommand(argv: readonly string[], io: CliIO): Promise<number> {
+/** The command line read and checked: everything that can be wrong with it is said here, before
+ * any upstream server starts. */
+async function checkServeFlags(argv: readonly string[], io: CliIO) {
   const { values } = parseCommand(argv, flags);
   if (!values.config)
     throw new UsageError("--config FILE is required: the upstream servers to serve.");
-  const mode = modeFlag(values.mode);
-  const rank = logLevelFlag(values["log-level"]);
   const listen = values.http === undefined ? undefined : parseListen(values.http);
   const inspectPort =
     values.inspect || values["inspect-port"] !== undefined
       ? integerFlag(values["inspect-port"], "inspect-port", { min: 0, max: 65_535 }, 0)
       : undefined;
-
   const token = await resolveToken(values, io.env ?? {});
   const limits = limitFlags(values);
-  const subscriptions = subscriptionFlag(values["max-subscriptions"]);
   const mcpModule = await loadMCP();
-  // everything that can be wrong with the command is said before a server starts
-  if (listen)
-    await mcpModule.checkHttpListen({ ...listen, ...limits, ...(token ? { token } : {}) });
+  const auth = await resolveGatewayAuth(values, mcpModule, values.config, listen !== undefined);
+  const guard = { ...(token ? { token } : {}), ...(auth ? { auth } : {}) };
+  if (listen) await mcpModule.checkHttpListen({ ...listen, ...limits, ...guard });
+  if (auth) await mcpModule.checkGatewayAuth(auth);
   if (inspectPort) await mcpModule.checkHttpListen({ host: "127.0.0.1", port: inspectPort });
-  const telemetry = values.otel ? await mcpModule.loadGatewayTelemetry() : undefined;
-  const state = listen ? await openReplicaState(mcpModule, values.config, values.state) : undefined;
-  const { mcp, config, sift } = await openServedSift(values.config, io, rank, {
+  return {
+    values,
+    config: values.config,
+    mode: modeFlag(values.mode),
+    rank: logLevelFlag(values["log-level"]),
+    listen,
+    inspectPort,
+    token,
+    limits,
+    guard,
+    subscriptions: subscriptionFlag(values["max-subscriptions"]),
+    mcpModule,
+    telemetry: values.otel ? await mcpModule.loadGatewayTelemetry() : undefined,
+  };
+}
+
+/** The inspector beside a running gateway (`--inspect`); a failure to start it stops the gateway. */
+async function startServeInspector(
+  io: CliIO,
+  flagged: Awaited<ReturnType<typeof checkServeFlags>>,
+  served: { sift: MCPToolSift; recorder: SessionRecorder; mode: string; profile?: string },
+  gateway: { close(): Promise<void> },
+) {
+  const { listen, token, inspectPort = 0 } = flagged;
+  const inspector = await startGatewayInspector({
+    sift: served.sift,
+    recorder: served.recorder,
+    source: `${flagged.config} (${served.mode} mode)`,
+    profile: served.profile,
+    port: inspectPort,
+    // the inspector shows every call's arguments: it needs the gateway's token too
+    ...(listen && token ? { token } : {}),
+  }).catch(async (error: unknown) => {
+    await gateway.close();
+    throw error;
+  });
+  const login = listen && token ? " (open it once as URL?token=TOKEN)" : "";
+  io.stderr(`toolsift inspector: sessions of this gateway at ${inspector.url}${login}\n`);
+  return inspector;
+}
+
+/** `toolsift serve`: the MCP gateway; returns when the client goes away or on SIGINT/SIGTERM. */
+export async function serveCommand(argv: readonly string[], io: CliIO): Promise<number> {
+  const flagged = await checkServeFlags(argv, io);
+  const { values, listen, inspectPort, limits, telemetry, mcpModule } = flagged;
+  const state = listen
+    ? await openReplicaState(mcpModule, flagged.config, values.state)
+    : undefined;
+  const { mcp, config, sift } = await openServedSift(flagged.config, io, flagged.rank, {
     state,
-    limits: subscriptions,
+    limits: flagged.subscriptions,
     learningOn: values["no-learning"] !== true,
   });
   const recorder = inspectPort === undefined ? undefined : mcp.createSessionRecorder();
   telemetry?.watchUpstreams(sift);
   const options = {
     sift,
-    mode: mode ?? config.mode ?? "bridge",
+    mode: flagged.mode ?? config.mode ?? "bridge",
     ...(recorder ? { recorder } : {}),
     ...(telemetry ? { telemetry } : {}),
   };
@@ -212,7 +312,7 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
           ...options,
           ...listen,
           ...limits,
-          ...(token ? { token } : {}),
+          ...flagged.guard,
           ...(state ? { state } : {}),
         })
       : await mcp.serveStdio(options);
@@ -222,25 +322,19 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
     throw error;
   }
   announceGateway(io, sift, options.mode, gateway.url);
-  const inspector =
-    recorder && inspectPort !== undefined
-      ? await startGatewayInspector({
+  const inspector = recorder
+    ? await startServeInspector(
+        io,
+        flagged,
+        {
           sift,
           recorder,
-          source: `${values.config} (${options.mode} mode)`,
-          profile: config.profile,
-          port: inspectPort,
-          // the inspector shows every call's arguments: it needs the gateway's token too
-          ...(listen && token ? { token } : {}),
-        }).catch(async (error: unknown) => {
-          await gateway.close();
-          throw error;
-        })
-      : undefined;
-  if (inspector) {
-    const login = listen && token ? " (open it once as URL?token=TOKEN)" : "";
-    io.stderr(`toolsift inspector: sessions of this gateway at ${inspector.url}${login}\n`);
-  }
+          mode: options.mode,
+          ...(config.profile ? { profile: config.profile } : {}),
+        },
+        gateway,
+      )
+    : undefined;
   const stop = () => void gateway.close();
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);

@@ -1,6 +1,9 @@
 import { mkdtemp, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { followToLoopback } from "../../../test/fixtures/mcp/follow-to-loopback.js";
 import {
@@ -8,11 +11,16 @@ import {
   startOAuthTestServer,
 } from "../../../test/fixtures/mcp/oauth-test-server.js";
 import { createMCPToolSift, type MCPToolSift } from "../create-mcp-toolsift.js";
+import { serveHttp } from "../serve/serve-gateway.js";
 import type { HttpServerConfig, MCPLogEntry } from "../types.js";
 import { loginUpstream } from "./login-upstream.js";
 import { createTokenStore } from "./token-store.js";
 
 const LOGIN = "toolsift auth login remote --config gateway.json";
+const faultServer = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "../../../test/fixtures/mcp/fault-server.mjs",
+);
 
 async function until(check: () => boolean): Promise<void> {
   // a hang guard, not a timing assertion
@@ -95,4 +103,37 @@ describe("OAuth for an HTTP upstream, end to end with a local authorization serv
     const leaks = secrets.filter((secret) => shown.some((text) => text.includes(secret)));
     expect(leaks).toEqual([]);
   }, 60_000);
+
+  it("a bridge search names the servers waiting for a login, with the command to run", async () => {
+    server = await startOAuthTestServer();
+    const file = path.join(await mkdtemp(path.join(tmpdir(), "toolsift-oauth-")), "tokens.json");
+    sift = await createMCPToolSift({
+      servers: {
+        // a server that is up, so the gateway has tools and its search tool
+        fault: { command: "node", args: [faultServer] },
+        remote: {
+          url: server.url,
+          auth: { clientId: server.clientId, clientSecret: server.clientSecret },
+        },
+      },
+      auth: { store: createTokenStore(file, { pollMs: 20 }), loginCommand: () => LOGIN },
+    });
+    const running = await serveHttp({ sift, mode: "bridge" });
+    const client = new Client({ name: "t", version: "1" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(running.url as string)));
+    try {
+      const result = await client.callTool({
+        name: "tool_search",
+        arguments: { queries: ["echo"] },
+      });
+      const text = JSON.stringify(result.content);
+      expect(text).toContain('Not searched: Server \\"remote\\" needs a login');
+      expect(text).toContain(LOGIN);
+      expect(text).not.toMatch(/still starting: [^.]*remote/);
+    } finally {
+      await client.close();
+      await running.close();
+      sift = undefined;
+    }
+  });
 });

@@ -222,6 +222,43 @@ describe("config key typos", () => {
   });
 });
 
+describe("the gateway's own auth block", () => {
+  it("reads issuer, audience, scopes and resource, expanding variables", () => {
+    const { config, problems } = parseGatewayConfig(
+      {
+        servers: {},
+        auth: {
+          issuer: "https://login.example.com/",
+          audience: "${AUD}",
+          scopes: ["mcp:tools"],
+          resource: "https://mcp.example.com/mcp",
+        },
+      },
+      { env: { AUD: "https://mcp.example.com/mcp" } },
+    );
+    expect(problems).toEqual([]);
+    expect(config.auth).toEqual({
+      issuer: "https://login.example.com/",
+      audience: "https://mcp.example.com/mcp",
+      scopes: ["mcp:tools"],
+      resource: "https://mcp.example.com/mcp",
+    });
+  });
+
+  it("names a missing audience and a misspelt key", () => {
+    const { problems } = parseGatewayConfig(
+      { servers: {}, auth: { issuer: "https://login.example.com/", scope: ["a"] } },
+      { env: {} },
+    );
+    expect(problems).toContainEqual(
+      expect.stringMatching(/auth\.scope: unknown key; did you mean "scopes"/),
+    );
+    expect(problems).toContainEqual(
+      expect.stringMatching(/auth: needs "issuer" .* and "audience"/),
+    );
+  });
+});
+
 describe("examples/gateway.json", () => {
   it("loads without problems", async () => {
     const file = path.resolve(import.meta.dirname, "../../../examples/gateway.json");

@@ -5,6 +5,7 @@
  */
 import type { DeferPolicy } from "../../catalog/index.js";
 import { suggestNames } from "../../internal/index.js";
+import type { GatewayAuthOptions } from "../auth/bearer-guard.js";
 import type { NamingOption } from "../tools/upstream-names.js";
 import type { UpstreamAuthConfig, UpstreamServerConfig } from "../types.js";
 import { expandVariables, type VariableContext } from "./expand-variables.js";
@@ -30,6 +31,9 @@ export interface GatewayConfig {
   /** Search that learns from use (on unless `false`); `file` is where the evidence is kept
    * (default under `$XDG_STATE_HOME/toolsift/learning/`, docs/mcp-gateway.md). */
   learning?: false | { file?: string };
+  /** The identity provider whose tokens the HTTP gateway requires (`--auth-issuer` and
+   * `--auth-audience` win); `docs/auth.md`. */
+  auth?: GatewayAuthOptions;
   /** Per server, the catalog file (e.g. from `toolsift dump`) to read its known tools from, and
    * the config path that named it (for messages). */
   catalogs: Record<string, { file: string; at: string }>;
@@ -129,6 +133,7 @@ const TOP_KEYS = [
   "budget",
   "state",
   "learning",
+  "auth",
 ];
 const BUDGET_KEYS = ["perToolResult", "totalResults", "toolDefinitions"];
 
@@ -296,6 +301,32 @@ function readUpstreamAuth(
   return auth;
 }
 
+const GATEWAY_AUTH_KEYS = ["issuer", "audience", "scopes", "resource"];
+
+/** The top-level `auth` block: the identity provider that protects the HTTP gateway. */
+function readGatewayAuth(read: Reader, raw: unknown): GatewayAuthOptions | undefined {
+  if (raw === undefined) return undefined;
+  if (!isObject(raw)) {
+    read.problems.push(`auth: expected an object with "issuer" and "audience", got ${kind(raw)}.`);
+    return undefined;
+  }
+  checkKeys(read, "auth.", raw, GATEWAY_AUTH_KEYS);
+  const issuer = read.string("auth.issuer", raw.issuer);
+  const audience = read.string("auth.audience", raw.audience);
+  if (issuer === undefined || audience === undefined) {
+    read.problems.push(
+      `auth: needs "issuer" (the identity provider's issuer URL) and "audience" (the aud its tokens carry for this gateway).`,
+    );
+    return undefined;
+  }
+  return {
+    issuer,
+    audience,
+    ...optional("scopes", read.strings("auth.scopes", raw.scopes)),
+    ...optional("resource", read.string("auth.resource", raw.resource)),
+  };
+}
+
 const AUTH_KEYS = [
   "grant",
   "clientId",
@@ -380,6 +411,7 @@ export function parseGatewayConfig(
     optional("naming", naming),
     optional("profile", profile),
     optional("state", read.string("state", document.state)),
+    optional("auth", readGatewayAuth(read, document.auth)),
   );
   const learning = readLearning(read, document.learning);
   if (learning !== undefined) config.learning = learning;

@@ -48,6 +48,8 @@ export interface GatewaySessionOptions {
   stopping?: AbortSignal;
   /** OpenTelemetry spans and metrics per call (`loadGatewayTelemetry`); none by default. */
   telemetry?: GatewayTelemetry;
+  /** The session's user (its token's subject, with an identity provider), for the recorder. */
+  user?: () => string | undefined;
 }
 
 /** The disclosure settings each mode stands for. */
@@ -133,7 +135,7 @@ export function createGatewaySession(
 function watchClient({ sift, options, session, server }: SessionContext): void {
   server.oninitialized = () => {
     const remove = sift.upstreams.addClient(relayThrough(server, server.request.bind(server)));
-    options.recorder?.open(session(), server.getClientVersion());
+    options.recorder?.open(session(), server.getClientVersion(), options.user?.());
     const previous = server.onclose;
     server.onclose = () => {
       remove();

@@ -13,4 +13,6 @@ export interface HttpSession {
   active: number;
   /** The client's standalone (GET) streams open on this process. */
   streams: number;
+  /** The subject of the token that opened it (`auth`); only that subject may use it. */
+  user?: string | undefined;
 }

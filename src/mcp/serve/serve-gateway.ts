@@ -11,6 +11,7 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { ToolsiftError } from "../../errors.js";
+import { createBearerGuard, type GatewayAuthOptions } from "../auth/bearer-guard.js";
 import { isSubscribed } from "../features/session-pass-through.js";
 import { StoreUnavailableError } from "../state/redis-session-store.js";
 import { listenToReplicas, type ReplicaState, replicaHooks } from "../state/replica-gateway.js";
@@ -192,6 +193,9 @@ export interface HttpGatewayOptions extends GatewaySessionOptions, HttpLimits {
   host?: string;
   /** Required as `Authorization: Bearer TOKEN` on every request when set. */
   token?: string;
+  /** An identity provider whose JWT access tokens every request needs (`docs/auth.md`); each
+   * session belongs to its token's subject. Not with `token`. */
+  auth?: GatewayAuthOptions;
   /** State shared with other replicas (`--state redis://…`); pass `state.reveals.revealStore`
    * as the sift's `disclosure.store`. Without it sessions live in this process only. */
   state?: ReplicaState;
@@ -219,12 +223,20 @@ function expireIdle(sessions: Map<string, HttpSession>, idleMs: number): () => v
 
 /** Throws when the host needs a token it was not given, or a limit is not a positive whole
  * number; returns whether the host is loopback. */
-function checkHttpOptions(options: Pick<HttpGatewayOptions, "host" | "token"> & HttpLimits) {
+function checkHttpOptions(
+  options: Pick<HttpGatewayOptions, "host" | "token" | "auth"> & HttpLimits,
+) {
   const host = options.host ?? "127.0.0.1";
-  if (!LOOPBACK.has(host) && options.token === undefined) {
+  if (options.token !== undefined && options.auth !== undefined) {
     throw new ToolsiftError(
       "invalid_option",
-      `Serving on ${host} exposes every upstream tool to the network; pass a token (--token-file F, TOOLSIFT_TOKEN or --token) or serve on 127.0.0.1.`,
+      "Pass one of a shared token (--token, --token-file, TOOLSIFT_TOKEN) and an identity provider (--auth-issuer), not both.",
+    );
+  }
+  if (!LOOPBACK.has(host) && options.token === undefined && options.auth === undefined) {
+    throw new ToolsiftError(
+      "invalid_option",
+      `Serving on ${host} exposes every upstream tool to the network; pass a token (--token-file F, TOOLSIFT_TOKEN or --token), an identity provider (--auth-issuer URL --auth-audience AUD) or serve on 127.0.0.1.`,
     );
   }
   return { loopback: LOOPBACK.has(host), limits: resolveHttpLimits(options) };
@@ -242,7 +254,7 @@ function addressInUse(host: string, port: number, cause: unknown): ToolsiftError
  * port in use) without starting anything, so a command can report it before its upstreams
  * start. The port is bound and released at once. */
 export async function checkHttpListen(
-  options: Pick<ServeHttpOptions, "host" | "port" | "token"> & HttpLimits,
+  options: Pick<ServeHttpOptions, "host" | "port" | "token" | "auth"> & HttpLimits,
 ): Promise<void> {
   checkHttpOptions(options);
   const host = options.host ?? "127.0.0.1";
@@ -268,6 +280,8 @@ interface HttpGatewayContext {
   recorder: GatewaySessionOptions["recorder"];
   /** Aborted when the gateway closes: calls still running answer with an error. */
   stopping: AbortController;
+  /** With an identity provider: the check of each request's bearer token. */
+  guard: ReturnType<typeof createBearerGuard> | undefined;
 }
 
 /** Creates the `/mcp` handler of a gateway, one ToolSift session per MCP session. */
@@ -286,6 +300,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     recorder:
       state && options.recorder ? shareRecorder(options.recorder, state.store) : options.recorder,
     stopping: new AbortController(),
+    guard: options.auth ? createBearerGuard(options.auth) : undefined,
   };
   // every call in flight listens for the stop
   setMaxListeners(0, context.stopping.signal);
@@ -324,6 +339,9 @@ async function handleHttpRequest(
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<void> {
+  // the identity provider's check: metadata, 401 and 403 are answered there
+  const caller = context.guard ? await context.guard.admit(request, response) : {};
+  if (!caller) return;
   if (new URL(request.url ?? "/", "http://localhost").pathname !== "/mcp") {
     sendError(response, 404, "Not found; the MCP endpoint is /mcp.");
     return;
@@ -341,12 +359,14 @@ async function handleHttpRequest(
   // a session another replica created is served here from the store
   const existing =
     typeof id === "string" ? (context.sessions.get(id) ?? (await adopt(context, id))) : undefined;
-  if (existing) {
+  if (existing && existing.user !== caller.subject) {
+    sendError(response, 403, "This session was opened by another user; initialize a new one.");
+  } else if (existing) {
     await answerInSession(context, existing, request, response, body);
   } else if (id !== undefined) {
     sendError(response, 404, "Session not found; initialize a new session.");
   } else {
-    await startSession(context, request, response, body);
+    await startSession(context, request, response, body, caller.subject);
   }
 }
 
@@ -384,6 +404,8 @@ async function startSession(
   request: IncomingMessage,
   response: ServerResponse,
   body: unknown,
+  /** The token's subject, with an identity provider: the session is that user's. */
+  user: string | undefined,
 ): Promise<void> {
   const modern = modernRefusal(body, request.headers["mcp-protocol-version"]);
   if (modern) {
@@ -410,15 +432,20 @@ async function startSession(
   }
   // a store that cannot take the session refuses it now, not on the client's next request
   await context.options.state?.store.ping();
-  const entry = await openSession(context, body);
+  const entry = await openSession(context, body, user);
   await answerInSession(context, entry, request, response, body);
 }
 
 /** A session's transport and server; `body` is its `initialize` request, or undefined for a
  * session adopted from the store. */
-async function openSession(context: HttpGatewayContext, body: unknown): Promise<HttpSession> {
+async function openSession(
+  context: HttpGatewayContext,
+  body: unknown,
+  user?: string,
+): Promise<HttpSession> {
   const { options, sessions, hooks } = context;
   const entry = {
+    user,
     seen: Date.now(),
     active: 0,
     streams: 0,
@@ -426,13 +453,14 @@ async function openSession(context: HttpGatewayContext, body: unknown): Promise<
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: async (sessionId) => {
         sessions.set(sessionId, entry);
-        await hooks?.created(sessionId, body);
+        await hooks?.created(sessionId, body, user);
       },
     }),
   } as HttpSession;
   const { transport } = entry;
   entry.server = createGatewaySession(() => transport.sessionId ?? "", {
     ...options,
+    user: () => entry.user,
     ...(context.recorder ? { recorder: context.recorder } : {}),
     ...(hooks ? { settle: hooks.settle } : {}),
     stopping: context.stopping.signal,

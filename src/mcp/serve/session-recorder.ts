@@ -72,6 +72,8 @@ export interface RecordedSession {
   id: string;
   /** The client's name and version from `initialize`, when it sent them. */
   client?: string;
+  /** Its token's subject, when an identity provider checks the gateway (`--auth-issuer`). */
+  user?: string;
   startedAt: string;
   lastAt: string;
   /** Set once the client disconnected. */
@@ -109,7 +111,7 @@ export interface CallReport {
 /** A bounded per-session event log. */
 export interface SessionRecorder {
   /** Starts (or renames the client of) a session. Calls to an unknown session open it too. */
-  open(session: string, client?: { name: string; version: string }): void;
+  open(session: string, client?: { name: string; version: string }, user?: string): void;
   close(session: string): void;
   record(session: string, report: CallReport): void;
   /** Every session kept, most recently active first; copies, safe to serialise. */
@@ -287,9 +289,10 @@ export function createSessionRecorder(options: SessionRecorderOptions = {}): Ses
   }
 
   return {
-    open(id, client) {
+    open(id, client, user) {
       const session = touch(id, new Date());
       if (client) session.client = cut(`${client.name} ${client.version}`, limits.maxTextChars);
+      if (user !== undefined) session.user = cut(user, limits.maxTextChars);
     },
     close(id) {
       const session = log.get(id);

@@ -57,14 +57,15 @@ export function replicaHooks(state: ReplicaState, options: { mode: string; sift:
   const budgets = createSharedBudgets(store, options.sift.results);
   return {
     /** Stores a session being initialized (the SDK awaits it before answering). */
-    created: (sessionId: string, body: unknown) =>
-      store.putSession(sessionRecord(sessionId, body, mode)),
+    created: (sessionId: string, body: unknown, user: string | undefined) =>
+      store.putSession({ ...sessionRecord(sessionId, body, mode), ...(user ? { user } : {}) }),
 
     /** Re-creates a stored session here; undefined when the store does not know it. */
     adopt: async (id: string, open: () => Promise<HttpSession>) => {
       const record = await store.getSession(id);
       if (!record) return undefined;
       const entry = await open();
+      entry.user = record.user;
       adoptSession(entry.transport, entry.server, record);
       return entry;
     },

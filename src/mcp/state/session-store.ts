@@ -18,6 +18,8 @@ export interface SessionRecord {
   /** Milliseconds since the epoch. */
   createdAt: number;
   lastSeen: number;
+  /** The subject of the token that opened it, when the gateway checks an identity provider. */
+  user?: string;
 }
 
 /** A message between replicas: `target` is a session id, or `*` for every replica. */

@@ -1,6 +1,7 @@
 /**
  * What a search made in bridge mode adds about the servers it could not search: those still
- * starting (their tools join when they are up) and those whose start failed, with why, so a model
+ * starting (their tools join when they are up), those whose start failed, with why, and those
+ * waiting for a login, with the command to run, so a model
  * (and the user reading along) is not told a capability is missing when its server is not up.
  */
 import type { UpstreamState } from "./upstream-state.js";
@@ -20,10 +21,11 @@ const NOT_UP: ReadonlySet<UpstreamState> = new Set(["down", "needs_login"]);
 /** The note, or undefined when every server has either started or has tools in the catalog. */
 export function startNote(upstreams: StartNoteSource): string | undefined {
   const pending = upstreams.notReady();
-  const failed = upstreams
+  const notUp = upstreams
     .status()
     .filter((status) => NOT_UP.has(status.state) && status.tools === 0)
     .filter((status) => !pending.includes(status.server));
+  const failed = notUp.filter((status) => status.state === "down");
   const lines: string[] = [];
   if (pending.length > 0) {
     const list = pending.map((server) => `"${server}"`).join(", ");
@@ -39,6 +41,13 @@ export function startNote(upstreams: StartNoteSource): string | undefined {
     });
     lines.push(
       `Could not start: ${list.join("; ")}. Their tools cannot be searched until they start; the gateway's log has the details.`,
+    );
+  }
+  // a login status names the command to run: it is kept whole
+  for (const status of notUp.filter((entry) => entry.state === "needs_login")) {
+    const why = status.error ?? `Server "${status.server}" needs a login.`;
+    lines.push(
+      `Not searched: ${why} Its tools join once the login is stored; no restart is needed.`,
     );
   }
   return lines.length > 0 ? lines.join("\n") : undefined;

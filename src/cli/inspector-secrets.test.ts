@@ -1,0 +1,120 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: configs write ${VAR} in plain strings on purpose
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { startJwtIssuer } from "../../test/fixtures/mcp/jwt-issuer.js";
+import {
+  createMCPToolSift,
+  createSessionRecorder,
+  loadGatewayConfig,
+  serveHttp,
+} from "../mcp/index.js";
+import { startGatewayInspector } from "./gateway.js";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const faultServer = path.join(root, "test/fixtures/mcp/fault-server.mjs");
+
+const cleanup: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+});
+
+const SECRETS = {
+  ENV_SECRET: "env-secret-5d1e9",
+  URL_PASSWORD: "url-password-77ab",
+  QUERY_SECRET: "query-secret-c3f0",
+  HEADER_SECRET: "header-secret-a9b2",
+};
+
+describe("the inspector API shows no secret", () => {
+  it("no config env value, header, URL password or query, bearer token or issuer secret in any /api/* answer", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "toolsift-inspector-secrets-"));
+    await writeFile(
+      path.join(dir, "remote.json"),
+      JSON.stringify([{ name: "ping", description: "Ping.", inputSchema: { type: "object" } }]),
+    );
+    const file = path.join(dir, "gateway.json");
+    await writeFile(
+      file,
+      JSON.stringify({
+        servers: {
+          fault: { command: "node", args: [faultServer], env: { FAULT_KEY: "${ENV_SECRET}" } },
+          // port 9 refuses on loopback: its call fails with an error that names the URL
+          remote: {
+            url: "http://alice:${URL_PASSWORD}@127.0.0.1:9/mcp?api_key=${QUERY_SECRET}",
+            headers: { Authorization: "Bearer ${HEADER_SECRET}" },
+            lazy: true,
+            catalog: "remote.json",
+          },
+        },
+      }),
+    );
+    const config = await loadGatewayConfig(file, { env: SECRETS });
+    const idp = await startJwtIssuer();
+    cleanup.push(() => idp.close());
+    const sift = await createMCPToolSift({ servers: config.servers });
+    const recorder = createSessionRecorder();
+    const gateway = await serveHttp({
+      sift,
+      mode: "bridge",
+      recorder,
+      auth: { issuer: idp.issuer, audience: "aud-1" },
+    });
+    cleanup.push(() => gateway.close());
+    const inspector = await startGatewayInspector({
+      sift,
+      recorder,
+      source: file,
+      profile: undefined,
+      port: 0,
+    });
+    cleanup.push(() => inspector.close());
+
+    const token = await idp.sign({ aud: "aud-1", sub: "alice" });
+    const client = new Client({ name: "secret-test", version: "1" });
+    const headers = { authorization: `Bearer ${token}` };
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(gateway.url as string), {
+        requestInit: { headers },
+      }),
+    );
+    cleanup.push(() => client.close());
+    await client.callTool({ name: "tool_search", arguments: { queries: ["echo", "ping"] } });
+    await client.callTool({
+      name: "tool_call",
+      arguments: { name: "fault__echo", arguments: { text: "hello" } },
+    });
+    const failed = await client.callTool({
+      name: "tool_call",
+      arguments: { name: "remote__ping", arguments: {} },
+    });
+    expect(failed.isError).toBe(true);
+
+    const answers: string[] = [];
+    for (const api of [
+      "/api/catalog",
+      "/api/search?q=echo",
+      "/api/search?q=ping",
+      "/api/cost?reveal=fault__echo,remote__ping",
+      "/api/sessions",
+    ]) {
+      const response = await fetch(new URL(api, inspector.url));
+      expect(response.status, api).toBe(200);
+      answers.push(await response.text());
+    }
+    const everything = answers.join("\n");
+    // the answers are about these calls: the scan reads real content
+    expect(everything).toContain("fault__echo");
+    expect(everything).toContain("remote__ping");
+    expect(everything).toContain("127.0.0.1:9/mcp");
+    const leaks = [...Object.values(SECRETS), token, idp.clientSecret].filter((secret) =>
+      everything.includes(secret),
+    );
+    expect(leaks).toEqual([]);
+    expect(everything).not.toMatch(/alice:|api_key=|authorization/i);
+  });
+});
