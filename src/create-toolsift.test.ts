@@ -265,6 +265,46 @@ describe("createToolSift", () => {
     expect(sift.results.used).toBe(0);
   });
 
+  it("tells each call's own onBudgetHit of its cut, never another concurrent call's", async () => {
+    const sift = createToolSift({
+      tools: [
+        ...tools,
+        {
+          name: "small_echo",
+          description: "Echoes a little text.",
+          inputSchema: { type: "object" },
+          core: true,
+          // waits so that the big call's budget runs while this call is still in flight
+          handler: async () => {
+            await new Promise((resolve) => setTimeout(resolve, 20));
+            return "short";
+          },
+        },
+      ],
+      disclosure: { mode: "off" },
+      budget: { perToolResult: 500 },
+      tokens: "estimate",
+    });
+    const big: number[] = [];
+    const small: number[] = [];
+    await Promise.all([
+      sift.execute({
+        session: "s",
+        name: "small_echo",
+        arguments: {},
+        onBudgetHit: (hit) => small.push(hit.limit),
+      }),
+      sift.execute({
+        session: "s",
+        name: "dump_logs",
+        arguments: {},
+        onBudgetHit: (hit) => big.push(hit.limit),
+      }),
+    ]);
+    expect(big).toEqual([500]);
+    expect(small).toEqual([]);
+  });
+
   it("keeps the loop total per session: one session's results never starve another's", async () => {
     const sift = createToolSift({
       tools,

@@ -4,7 +4,7 @@ import type { ToolDefinition, ToolResult } from "../catalog/index.js";
 import { beforeDeadline, errorText } from "../internal/index.js";
 import type { TokenCounter } from "../tokens/index.js";
 import { o200kCounter } from "../tokens/index.js";
-import type { ResultBudgetTracker } from "./result-budget-tracker.js";
+import type { BudgetHit, ResultBudgetTracker } from "./result-budget-tracker.js";
 import type { SpillStore } from "./spill-store.js";
 import { spillReadToolDefinition } from "./spill-store.js";
 import type { TruncateOptions } from "./truncate-result.js";
@@ -36,6 +36,8 @@ export interface ApplyResultBudgetOptions {
   spillPageTokens?: number;
   /** The session the result is spilled for; only it may read the result back. Default "". */
   session?: string;
+  /** This call's own listener for a cut, told before the tracker's (`ExecuteInput.onBudgetHit`). */
+  onBudgetHit?: (hit: BudgetHit) => void;
   /** When the call's time limit ends (a `performance.now()` time): a summariser still running
    * then is abandoned and the result is truncated instead, with a note; none without it. */
   deadline?: number;
@@ -73,12 +75,14 @@ export async function applyResultBudget(
     tracker?.record(tool.name, first.tokens);
     return { ...first, limit, summarized: false };
   }
-  tracker?.hit({
+  const hit: BudgetHit = {
     kind: limit < perTool ? "total" : "perResult",
     tool: tool.name,
     tokens: first.originalTokens,
     limit,
-  });
+  };
+  options.onBudgetHit?.(hit);
+  tracker?.hit(hit);
   const notes: string[] = [];
   const spillId = options.spill?.put(result, { session: options.session ?? "" });
   const spillNote = spillId

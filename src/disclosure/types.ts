@@ -1,5 +1,6 @@
 /** Public types of the disclosure layer: turn plans, injected dependencies, dispatch and hooks. */
 
+import type { BudgetHit } from "../budget/index.js";
 import type { ToolDefinition, ToolResult } from "../catalog/index.js";
 import type { SearchOptions, SearchResult } from "../search/index.js";
 import type { RevealStore } from "./reveal-store.js";
@@ -30,8 +31,9 @@ export type BudgetResult = (
   result: ToolResult,
   tool: ToolDefinition,
   /** `deadline`: when the call's time limit ends (a `performance.now()` time), if it has one;
-   * `session`: the session whose call produced the result (budgets are kept per session). */
-  context?: { deadline?: number; session?: string },
+   * `session`: the session whose call produced the result (budgets are kept per session);
+   * `onBudgetHit`: the call's own listener for a cut (`ExecuteInput.onBudgetHit`). */
+  context?: { deadline?: number; session?: string; onBudgetHit?: (hit: BudgetHit) => void },
 ) => ToolResult | Promise<ToolResult>;
 
 /** The catalog as disclosure needs it: a list, and optionally a content fingerprint for caching. */
@@ -322,6 +324,9 @@ export interface ExecuteInput {
   timeoutMs?: number;
   /** Handed to the handler unchanged as `context.host` (see `ToolCallContext`). */
   host?: unknown;
+  /** Told when the result budget cuts this call's result, before the budget's own `onBudgetHit`
+   * (a gateway notes it on the call that caused it). */
+  onBudgetHit?: (hit: BudgetHit) => void;
 }
 
 /** A tool result plus what happened on the way. */

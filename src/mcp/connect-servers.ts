@@ -16,7 +16,7 @@ import type { UpstreamAuthOptions } from "./auth/upstream-auth.js";
 import { MAX_SUBSCRIPTIONS_DEFAULT } from "./features/resource-subscriptions.js";
 import { createUpstreamFeatures, type UpstreamFeatures } from "./features/upstream-features.js";
 import type { ElicitationHandler } from "./relay/answer-elicitation.js";
-import { callScope } from "./relay/call-scope.js";
+import { callScopeOf } from "./relay/call-scope.js";
 import type { ClientRelay } from "./relay/relay-tracker.js";
 import type { ToolPins } from "./tools/tool-pins.js";
 import {
@@ -178,7 +178,7 @@ async function routeCall(
       isError: true,
     };
   }
-  const scope = callScope.getStore();
+  const scope = callScopeOf(context?.host);
   return upstream.call(route.tool, args, {
     ...(context?.signal ? { signal: context.signal } : {}),
     ...(scope?.onProgress ? { onProgress: scope.onProgress } : {}),

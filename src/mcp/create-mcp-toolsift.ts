@@ -7,7 +7,6 @@ import {
   connectServers,
   type MCPUpstreams,
 } from "./connect-servers.js";
-import { callScope } from "./relay/call-scope.js";
 
 /** Options of `createMCPToolSift`: the ToolSift's own options plus the upstream servers. */
 export type MCPToolSiftOptions = ToolSiftOptions & ConnectServersOptions;
@@ -46,18 +45,7 @@ export async function createMCPToolSift(options: MCPToolSiftOptions): Promise<MC
     maxSubscriptions,
     ...siftOptions
   } = options;
-  const given = siftOptions.budget?.onBudgetHit;
-  const sift = createToolSift({
-    ...siftOptions,
-    budget: {
-      ...siftOptions.budget,
-      // the hit happens inside the gateway call that caused it: its scope learns the result was cut
-      onBudgetHit: (hit) => {
-        callScope.getStore()?.onBudgetHit?.(hit);
-        given?.(hit);
-      },
-    },
-  });
+  const sift = createToolSift(siftOptions);
   const upstreams = await connectServers(sift, {
     servers,
     ...(naming !== undefined ? { naming } : {}),

@@ -41,6 +41,7 @@ export function createResultBudget(
     const applied = await applyResultBudget(result, {
       tool,
       ...(context?.deadline !== undefined ? { deadline: context.deadline } : {}),
+      ...(context?.onBudgetHit ? { onBudgetHit: context.onBudgetHit } : {}),
       tracker: parts.results.session(context?.session ?? ""),
       ...(parts.counter ? { counter: parts.counter } : {}),
       ...(perToolResult !== undefined ? { perToolResult } : {}),

@@ -81,12 +81,12 @@ async function afterHandler(state: CallState, handled: ToolResult): Promise<Tool
   }
   if (!state.isMeta && options.budgetResult) {
     const deadline = deadlineOf(state);
-    const session = state.input.session;
-    value = await options.budgetResult(
-      value,
-      toolOf(state),
-      deadline === undefined ? { session } : { deadline, session },
-    );
+    const { session, onBudgetHit } = state.input;
+    value = await options.budgetResult(value, toolOf(state), {
+      session,
+      ...(deadline !== undefined ? { deadline } : {}),
+      ...(onBudgetHit ? { onBudgetHit } : {}),
+    });
   }
   return value;
 }

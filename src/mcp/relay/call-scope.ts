@@ -1,10 +1,9 @@
 /**
- * What a gateway request carries down to the upstream call it causes, without threading it
- * through ToolSift's dispatch: the client's progress callback and its server→client relay. Set by the gateway session around
- * `sift.execute`, read by the routing function.
+ * What a gateway request carries down to the upstream call it causes: the client's progress
+ * callback and its server→client relay. The gateway session hands it to `sift.execute` as the
+ * call's `host` value, which dispatch passes to the handler unchanged; the routing function reads
+ * it back with `callScopeOf`. Nothing ambient: a call sees only the scope it was given.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
-import type { BudgetHit } from "../../budget/index.js";
 import type { ClientRelay } from "./client-relay.js";
 
 /** A progress report as MCP sends it. */
@@ -19,8 +18,19 @@ export interface CallScope {
   onProgress?: (progress: UpstreamProgress) => void;
   /** Answers the upstream's sampling/elicitation/roots requests made during the call. */
   relay?: ClientRelay;
-  /** Told when the result budget cuts this call's result (the session recorder notes it). */
-  onBudgetHit?: (hit: BudgetHit) => void;
 }
 
-export const callScope = new AsyncLocalStorage<CallScope>();
+// marks a host value as a gateway call's scope: `host` is the library user's too (any value)
+const SCOPE = Symbol("toolsift call scope");
+
+/** The scope as a call's `host` value. */
+export function asCallHost(scope: CallScope): CallScope {
+  return Object.assign({}, scope, { [SCOPE]: true });
+}
+
+/** The gateway call's scope carried by `host`, or undefined for any other host value. */
+export function callScopeOf(host: unknown): CallScope | undefined {
+  return typeof host === "object" && host !== null && SCOPE in host
+    ? (host as CallScope)
+    : undefined;
+}

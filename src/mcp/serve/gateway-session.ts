@@ -23,7 +23,7 @@ import {
   registerPassThrough,
   relayThrough,
 } from "../features/session-pass-through.js";
-import { type CallScope, callScope } from "../relay/call-scope.js";
+import { asCallHost, type CallScope } from "../relay/call-scope.js";
 import type { CallFacts, GatewayTelemetry } from "../telemetry/gateway-telemetry.js";
 import { startNote } from "../upstream/start-note.js";
 import { lazySchemaValidator } from "./lazy-schema-validator.js";
@@ -243,20 +243,14 @@ function heldResult(context: SessionContext, request: CallRequest, startedAt: Da
   return { content, isError: true };
 }
 
-/** The call's scope: budget hits noted, the upstream's sampling/elicitation/roots requests
- * relayed to this client, and its progress reports sent on with the client's token. Reports
- * still being written when the result is ready would land after it (or be lost with the
- * response stream over HTTP), so they are collected in `reports` for the result to wait on. */
-function scopeOf(
-  server: Server,
-  request: CallRequest,
-  extra: CallExtra,
-  onTruncated: (truncated: NonNullable<CallReport["truncated"]>) => void,
-) {
+/** The call's scope: the upstream's sampling/elicitation/roots requests relayed to this client,
+ * and its progress reports sent on with the client's token. Reports still being written when the
+ * result is ready would land after it (or be lost with the response stream over HTTP), so they
+ * are collected in `reports` for the result to wait on. */
+function scopeOf(server: Server, request: CallRequest, extra: CallExtra) {
   const progressToken = request.params._meta?.progressToken;
   const reports: Promise<unknown>[] = [];
   const scope: CallScope = {
-    onBudgetHit: (hit) => onTruncated({ tokens: hit.tokens, limit: hit.limit }),
     relay: relayThrough(server, extra.sendRequest),
     ...(progressToken === undefined
       ? {}
@@ -290,19 +284,20 @@ async function callTool(
   if (refused) return refused;
   const trace = options.telemetry?.startCall(name, options.mode ?? "bridge");
   let truncated: CallReport["truncated"];
-  const { scope, reports } = scopeOf(server, request, extra, (hit) => {
-    truncated = hit;
-  });
+  const { scope, reports } = scopeOf(server, request, extra);
   const { stopping } = options;
-  const running = callScope.run(scope, () =>
-    sift.execute({
-      session: session(),
-      name,
-      arguments: args ?? {},
-      signal: extra.signal,
-      ...settings,
-    }),
-  );
+  const running = sift.execute({
+    session: session(),
+    name,
+    arguments: args ?? {},
+    signal: extra.signal,
+    // the upstream call reads its relay and progress from the host value dispatch passes on
+    host: asCallHost(scope),
+    onBudgetHit: (hit) => {
+      truncated = { tokens: hit.tokens, limit: hit.limit };
+    },
+    ...settings,
+  });
   const outcome = stopping ? await untilStopped(running, stopping, name) : await running;
   await Promise.all(reports);
   await options.settle?.(session());
