@@ -20,6 +20,7 @@ describe("secrets in upstream URLs", () => {
         servers: {
           // port 9 (discard) refuses on loopback: the call fails and its error names the URL
           remote: {
+            // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's own ${VAR} syntax
             url: "http://alice:pw@127.0.0.1:9/mcp?api_key=${KEY}",
             lazy: true,
             catalog: "remote.json",

@@ -17,8 +17,7 @@ const srcDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..
 const LIMIT = 80;
 
 /** `file:function` → why it is still long (who is splitting it). */
-const PENDING: Record<string, string> = {
-};
+const PENDING: Record<string, string> = {};
 
 function sourceFiles(dir: string): string[] {
   const out: string[] = [];

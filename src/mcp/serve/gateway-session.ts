@@ -349,7 +349,7 @@ async function untilStopped(
   stopping: AbortSignal,
   name: string,
 ): Promise<ExecuteOutcome> {
-  let stop = () => undefined as void;
+  let stop: () => void = () => undefined;
   const stopped = new Promise<ExecuteOutcome>((resolve) => {
     const answer = () =>
       resolve({
