@@ -52,6 +52,47 @@ export interface AppliedResultBudget extends Truncation {
 }
 
 /**
+ * The result summarised and fitted to `room` when a summariser is set and the result reaches its
+ * threshold; undefined otherwise, or when it failed or ran past the deadline (the reason goes to
+ * `notes`, and the caller truncates instead).
+ */
+async function trySummary(
+  result: unknown,
+  options: ApplyResultBudgetOptions,
+  fit: {
+    base: Omit<TruncateOptions, "maxTokens">;
+    limit: number;
+    room: number;
+    first: Truncation;
+  },
+  notes: string[],
+): Promise<Truncation | undefined> {
+  const { base, limit, room, first } = fit;
+  const threshold = options.summarizeThreshold ?? limit + 1;
+  if (!options.summarize || first.originalTokens < threshold) return undefined;
+  try {
+    const summarizing = Promise.resolve(
+      options.summarize(result, { tool: options.tool.name, tokens: first.originalTokens, limit }),
+    );
+    // a summariser is often a model call: it must not keep the tool call past its time limit
+    const summary =
+      options.deadline === undefined
+        ? await summarizing
+        : await beforeDeadline(summarizing, options.deadline);
+    if (summary === undefined) throw new Error("it did not finish within the call's time limit");
+    const outcome = truncateResult(sameShape(summary, result), { ...base, maxTokens: room });
+    notes.push(
+      `summarised ${first.originalTokens} tokens into ${outcome.tokens}`,
+      ...outcome.notes,
+    );
+    return outcome;
+  } catch (error) {
+    notes.push(`summariser failed (${errorText(error)}); truncated instead`);
+    return undefined;
+  }
+}
+
+/**
  * Applies the per-result and loop-total budgets to one result: fits it unchanged when it can,
  * else summarises (if a summariser is given and the result passes the threshold) or truncates
  * with the tool's strategy, stores the full result in `spill` and records the tokens.
@@ -93,29 +134,8 @@ export async function applyResultBudget(
       )
     : "";
   const room = Math.max(1, limit - (spillNote ? counter.count(spillNote) + 2 : 0));
-  let outcome: Truncation | undefined;
-  let summarized = false;
-  const threshold = options.summarizeThreshold ?? limit + 1;
-  const deadline = options.deadline;
-  if (options.summarize && first.originalTokens >= threshold) {
-    try {
-      const summarizing = Promise.resolve(
-        options.summarize(result, { tool: tool.name, tokens: first.originalTokens, limit }),
-      );
-      // a summariser is often a model call: it must not keep the tool call past its time limit
-      const summary =
-        deadline === undefined ? await summarizing : await beforeDeadline(summarizing, deadline);
-      if (summary === undefined) throw new Error("it did not finish within the call's time limit");
-      outcome = truncateResult(sameShape(summary, result), { ...base, maxTokens: room });
-      summarized = true;
-      notes.push(
-        `summarised ${first.originalTokens} tokens into ${outcome.tokens}`,
-        ...outcome.notes,
-      );
-    } catch (error) {
-      notes.push(`summariser failed (${errorText(error)}); truncated instead`);
-    }
-  }
+  let outcome = await trySummary(result, options, { base, limit, room, first }, notes);
+  const summarized = outcome !== undefined;
   if (!outcome) {
     outcome = room === limit ? first : truncateResult(result, { ...base, maxTokens: room });
     notes.push(...outcome.notes);
