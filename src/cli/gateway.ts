@@ -138,6 +138,11 @@ export async function startGatewayInspector(
     model,
     port: options.port,
     ...(options.token !== undefined ? { token: options.token } : {}),
+    learned: {
+      learning: sift.learning,
+      tool: (name) => sift.catalog.get(name),
+      offMessage: `Learning is off for ${options.source}: serve it without --no-learning, and without "learning": false in the config.`,
+    },
     sessions: (): SessionsView => {
       const servers = sift.upstreams.status().map(({ server, state, tools, error }) => ({
         server,

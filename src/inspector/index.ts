@@ -1,4 +1,4 @@
-// Owns: the local web inspector (catalog, search playground, cost, sessions) and its server.
+// Owns: the local web inspector (catalog, search playground, cost, sessions, learned words) and its server.
 export {
   type CatalogTool,
   type CatalogView,

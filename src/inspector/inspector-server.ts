@@ -5,6 +5,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { isToolsiftError, ToolsiftError } from "../errors.js";
 import type { RecordedSession } from "../mcp/index.js";
 import type { InspectorModel } from "./inspector-model.js";
+import {
+  LEARNED_REMOVE_PATH,
+  type LearnedSource,
+  learnedView,
+  removeLearned,
+} from "./learned-view.js";
 
 /** One gateway client session as the Sessions view shows it: the gateway's recorder's entry
  * (a type-only import: the inspector never loads the MCP SDK). */
@@ -41,6 +47,8 @@ export interface InspectorServerOptions {
    * `Authorization: Bearer TOKEN`, or the cookie the page gets when opened once as `/?token=TOKEN`.
    * The page's files themselves hold nothing and are served without it. */
   token?: string;
+  /** The Learned view's words and remove action; without it the view says learning is off. */
+  learned?: LearnedSource;
   /** Other handlers by exact path (the gateway's `/mcp`), run before the page's own checks:
    * each does its own Host/Origin checks and takes any method. */
   mount?: Record<string, (request: IncomingMessage, response: ServerResponse) => Promise<void>>;
@@ -65,6 +73,7 @@ const ASSETS: Record<string, { file: string; type: string }> = {
     type: "text/javascript; charset=utf-8",
   },
   "/inspector-search.js": { file: "inspector-search.js", type: "text/javascript; charset=utf-8" },
+  "/inspector-learned.js": { file: "inspector-learned.js", type: "text/javascript; charset=utf-8" },
   "/inspector-charts.js": { file: "inspector-charts.js", type: "text/javascript; charset=utf-8" },
   "/favicon.svg": { file: "favicon.svg", type: "image/svg+xml" },
   // browsers ask for /favicon.ico whatever the page links; the same icon, not a 404
@@ -164,7 +173,12 @@ function guard(
   return true;
 }
 
-async function api(model: InspectorModel, options: InspectorServerOptions, url: URL) {
+async function api(
+  model: InspectorModel,
+  options: InspectorServerOptions,
+  url: URL,
+  request: IncomingMessage,
+) {
   const query = url.searchParams;
   const profile = query.get("profile") ?? undefined;
   switch (url.pathname) {
@@ -177,6 +191,12 @@ async function api(model: InspectorModel, options: InspectorServerOptions, url: 
       });
     case "/api/cost":
       return model.cost({ ...(profile ? { profile } : {}), reveal: query.get("reveal") ?? "" });
+    case "/api/learned":
+      return learnedView(options.learned);
+    case LEARNED_REMOVE_PATH:
+      if (request.method !== "POST")
+        throw new ToolsiftError("invalid_option", `${LEARNED_REMOVE_PATH} takes POST only.`);
+      return removeLearned(options.learned, request);
     case "/api/sessions": {
       if (!options.sessions) return { attached: false, sessions: [] };
       const view = await options.sessions();
@@ -193,7 +213,7 @@ async function api(model: InspectorModel, options: InspectorServerOptions, url: 
 }
 
 /** Refuses what this page never answers: another Host (DNS rebinding), a foreign Origin, a method
- * other than GET/HEAD. Returns true once the request is answered. */
+ * other than GET/HEAD (POST only to remove a learned word). Returns true once answered. */
 function refuseForeign(
   request: IncomingMessage,
   response: ServerResponse,
@@ -215,9 +235,15 @@ function refuseForeign(
     });
     return true;
   }
-  if (request.method !== "GET" && request.method !== "HEAD") {
+  const removing =
+    request.method === "POST" &&
+    new URL(request.url ?? "/", "http://inspector.invalid").pathname === LEARNED_REMOVE_PATH;
+  if (request.method !== "GET" && request.method !== "HEAD" && !removing) {
     sendJson(response, 405, {
-      error: { code: "method_not_allowed", message: "Only GET is served." },
+      error: {
+        code: "method_not_allowed",
+        message: `Only GET is served (and POST to ${LEARNED_REMOVE_PATH}).`,
+      },
     });
     return true;
   }
@@ -225,9 +251,14 @@ function refuseForeign(
 }
 
 /** Answers an `/api/` path: the model's JSON, 404 for an unknown path, 400 for a bad option. */
-async function answerApi(options: InspectorServerOptions, url: URL, response: ServerResponse) {
+async function answerApi(
+  options: InspectorServerOptions,
+  url: URL,
+  request: IncomingMessage,
+  response: ServerResponse,
+) {
   try {
-    const value = await api(options.model, options, url);
+    const value = await api(options.model, options, url, request);
     if (value === undefined) {
       return sendJson(response, 404, {
         error: { code: "not_found", message: `No API at ${url.pathname}.` },
@@ -263,7 +294,7 @@ async function handleRequest(
       error: { code: "not_found", message: `Nothing at ${url.pathname}.` },
     });
   }
-  return answerApi(options, url, response);
+  return answerApi(options, url, request, response);
 }
 
 /** Listens on `host:port`; a port in use or not allowed becomes an error saying what to pick. */

@@ -221,10 +221,46 @@ describe.runIf(ready)("the inspector page in Chromium, on the 1,371-tool catalog
   it("moves between tabs with the keyboard and says no gateway is attached", async () => {
     await page.focus("#tab-overview");
     await page.keyboard.press("End");
+    expect(await page.getAttribute("#tab-learned", "aria-selected")).toBe("true");
+    // catalog files have no traffic to learn from: the view says how to turn learning on
+    await expect.poll(() => page.textContent("#learned-summary")).toContain("Learning is off");
+    await page.keyboard.press("ArrowLeft");
     expect(await page.getAttribute("#tab-sessions", "aria-selected")).toBe("true");
     await expect.poll(() => page.textContent("#sessions")).toContain("No gateway attached");
     expect(await seriousViolations(page)).toEqual([]);
     await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
     expect(await page.getAttribute("#tab-overview", "aria-selected")).toBe("true");
   });
+
+  it(
+    "lists the words search learned per tool and removes one",
+    async () => {
+      const sift = createToolSift({ tools: tools.slice(0, 40), learning: {} });
+      const tool = tools[0] as ToolDefinition;
+      for (const session of ["a", "b", "c"])
+        sift.learning?.evidence.record("open a new ticket", tool, session);
+      const learnedServer = await startInspectorServer({
+        model: createInspectorModel(tools.slice(0, 40)),
+        learned: { learning: sift.learning, tool: (name) => sift.catalog.get(name) },
+      });
+      try {
+        await page.goto(learnedServer.url);
+        await page.click("#tab-learned");
+        const tables = page.locator("#learned-tools");
+        await expect.poll(() => tables.textContent()).toContain(tool.name);
+        expect(await tables.textContent()).toContain("ticket");
+        expect(await seriousViolations(page)).toEqual([]);
+        await shoot(page, "learned");
+        await page
+          .getByRole("button", { name: `Remove the learned word “ticket” from ${tool.name}` })
+          .click();
+        await expect.poll(() => tables.textContent()).not.toContain("ticket");
+        expect(await tables.textContent()).toContain("open");
+      } finally {
+        await learnedServer.close();
+      }
+    },
+    HANG_GUARD,
+  );
 });

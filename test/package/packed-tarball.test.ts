@@ -115,6 +115,7 @@ describe("the packed tarball", () => {
       "inspector.js",
       "inspector-common.js",
       "inspector-sessions.js",
+      "inspector-learned.js",
       "inspector-search.js",
       "inspector-charts.js",
       "favicon.svg",

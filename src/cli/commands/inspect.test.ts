@@ -99,6 +99,9 @@ describe("toolsift inspect --config", () => {
       client: "cli-test 1",
       events: [{ tool: "fault__echo", errorCode: "invalid_arguments" }],
     });
+    // the gateway learns by default: its Learned view reads the gateway's own learning
+    const learned = (await (await fetch(`${url}api/learned`)).json()) as { enabled: boolean };
+    expect(learned.enabled).toBe(true);
     const total = async () =>
       ((await (await fetch(`${url}api/catalog`)).json()) as { total: number }).total;
     expect(await total()).toBe(8);

@@ -3,6 +3,7 @@
 // data is never parsed as HTML).
 import { costChart, saving, serverChart } from "./inspector-charts.js";
 import { $, api, count, el, fmt, headedTable, showError, state } from "./inspector-common.js";
+import { loadLearned } from "./inspector-learned.js";
 import { searchPane } from "./inspector-search.js";
 import { loadSessions, pollSessions, renderSessions } from "./inspector-sessions.js";
 
@@ -180,6 +181,7 @@ const loaders = {
   catalog: loadCatalog,
   search: null,
   sessions: loadSessions,
+  learned: loadLearned,
 };
 const loaded = new Set();
 
