@@ -1,12 +1,8 @@
-// biome-ignore-all lint/suspicious/noTemplateCurlyInString: configs write ${VAR} in plain strings on purpose
-import { mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { startJwtIssuer } from "../../test/fixtures/mcp/jwt-issuer.js";
+import { CONFIG_SECRETS, writeSecretConfig } from "../../test/fixtures/mcp/secret-config.js";
 import {
   createMCPToolSift,
   createSessionRecorder,
@@ -15,45 +11,15 @@ import {
 } from "../mcp/index.js";
 import { startGatewayInspector } from "./gateway.js";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const faultServer = path.join(root, "test/fixtures/mcp/fault-server.mjs");
-
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
 });
 
-const SECRETS = {
-  ENV_SECRET: "env-secret-5d1e9",
-  URL_PASSWORD: "url-password-77ab",
-  QUERY_SECRET: "query-secret-c3f0",
-  HEADER_SECRET: "header-secret-a9b2",
-};
-
 describe("the inspector API shows no secret", () => {
   it("no config env value, header, URL password or query, bearer token or issuer secret in any /api/* answer", async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), "toolsift-inspector-secrets-"));
-    await writeFile(
-      path.join(dir, "remote.json"),
-      JSON.stringify([{ name: "ping", description: "Ping.", inputSchema: { type: "object" } }]),
-    );
-    const file = path.join(dir, "gateway.json");
-    await writeFile(
-      file,
-      JSON.stringify({
-        servers: {
-          fault: { command: "node", args: [faultServer], env: { FAULT_KEY: "${ENV_SECRET}" } },
-          // port 9 refuses on loopback: its call fails with an error that names the URL
-          remote: {
-            url: "http://alice:${URL_PASSWORD}@127.0.0.1:9/mcp?api_key=${QUERY_SECRET}",
-            headers: { Authorization: "Bearer ${HEADER_SECRET}" },
-            lazy: true,
-            catalog: "remote.json",
-          },
-        },
-      }),
-    );
-    const config = await loadGatewayConfig(file, { env: SECRETS });
+    const file = await writeSecretConfig();
+    const config = await loadGatewayConfig(file, { env: CONFIG_SECRETS });
     const idp = await startJwtIssuer();
     cleanup.push(() => idp.close());
     const sift = await createMCPToolSift({ servers: config.servers });
@@ -111,7 +77,7 @@ describe("the inspector API shows no secret", () => {
     expect(everything).toContain("fault__echo");
     expect(everything).toContain("remote__ping");
     expect(everything).toContain("127.0.0.1:9/mcp");
-    const leaks = [...Object.values(SECRETS), token, idp.clientSecret].filter((secret) =>
+    const leaks = [...Object.values(CONFIG_SECRETS), token, idp.clientSecret].filter((secret) =>
       everything.includes(secret),
     );
     expect(leaks).toEqual([]);

@@ -24,8 +24,11 @@ function eventServers(event) {
   return event.kind === "call" ? (event.server ? [event.server] : []) : event.servers;
 }
 
-function sessionLabel(session) {
-  return `${session.id.slice(0, 8)}${session.client ? ` (${session.client})` : ""}`;
+/** A session's short id, its client and, with an identity provider, its user (token subject). */
+export function sessionLabel(session) {
+  const client = session.client ? ` (${session.client})` : "";
+  const user = session.user ? ` by ${session.user}` : "";
+  return `${session.id.slice(0, 8)}${client}${user}`;
 }
 
 const clock = (iso) => new Date(iso).toLocaleTimeString("en-GB", { hour12: false });

@@ -282,7 +282,7 @@ async function callTool(
   const start = performance.now();
   const refused = heldResult(context, request, startedAt, start);
   if (refused) return refused;
-  const trace = options.telemetry?.startCall(name, options.mode ?? "bridge");
+  const trace = options.telemetry?.startCall(name, options.mode ?? "bridge", options.user?.());
   let truncated: CallReport["truncated"];
   const { scope, reports } = scopeOf(server, request, extra);
   const { stopping } = options;

@@ -7,18 +7,13 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import * as api from "@opentelemetry/api";
-import { MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-} from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSpillStore } from "../../budget/index.js";
 import type { ToolDefinition } from "../../catalog/index.js";
 import { createMCPToolSift, type MCPToolSift } from "../create-mcp-toolsift.js";
 import { createGatewaySession } from "../serve/gateway-session.js";
-import { createGatewayTelemetry, type OpenTelemetryAPI } from "./gateway-telemetry.js";
+import { memoryOtel } from "./__tests__/memory-otel.js";
+import { createGatewayTelemetry } from "./gateway-telemetry.js";
 
 /** A value no span, event or metric may hold: it only ever appears as an argument. */
 const SECRET = "hunter2-argument-value";
@@ -47,22 +42,7 @@ const tools: ToolDefinition[] = [
   },
 ];
 
-class TestReader extends MetricReader {
-  protected onForceFlush = async () => undefined;
-  protected onShutdown = async () => undefined;
-}
-
-const exporter = new InMemorySpanExporter();
-const tracerProvider = new BasicTracerProvider({
-  spanProcessors: [new SimpleSpanProcessor(exporter)],
-});
-const reader = new TestReader();
-const meterProvider = new MeterProvider({ readers: [reader] });
-// the real API's shape, its tracer and meter from the test providers (no global registration)
-const otel: OpenTelemetryAPI = {
-  trace: { getTracer: (name) => tracerProvider.getTracer(name) },
-  metrics: { getMeter: (name) => meterProvider.getMeter(name) },
-};
+const { otel, exporter, reader } = memoryOtel();
 
 let sift: MCPToolSift;
 let client: Client;
@@ -157,6 +137,38 @@ describe("gateway telemetry", () => {
     const total = calls?.dataPoints.reduce((sum, point) => sum + Number(point.value), 0);
     expect(total).toBe(3);
     expect(JSON.stringify(metrics)).not.toContain(SECRET);
+  });
+
+  it("names the session's user (enduser.id) on its spans, and no user when it has none", async () => {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const session = createGatewaySession("otel-user", {
+      sift,
+      mode: "bridge",
+      telemetry: createGatewayTelemetry(otel),
+      user: () => "alice@example.com",
+    });
+    await session.connect(serverSide);
+    const named = new Client({ name: "otel-user-test", version: "1" });
+    await named.connect(clientSide);
+    exporter.reset();
+    await named.callTool({ name: "tool_search", arguments: { queries: ["weather report"] } });
+    await named.callTool({
+      name: "tool_call",
+      arguments: { name: "fetch_weather_report", arguments: { city: "Oslo" } },
+    });
+    await client.callTool({ name: "tool_search", arguments: { queries: ["weather report"] } });
+    await named.close();
+    const spans = exporter.getFinishedSpans();
+    expect(spans.map((span) => [span.name, span.attributes["enduser.id"]])).toEqual([
+      ["toolsift.tool_search", "alice@example.com"],
+      ["toolsift.tools/call", "alice@example.com"],
+      // the first session has no user: no attribute at all, not an empty one
+      ["toolsift.tool_search", undefined],
+    ]);
+    expect(Object.keys(spans[2]?.attributes ?? {})).not.toContain("enduser.id");
+    // the user is a span attribute only: metric series do not multiply by users
+    const { resourceMetrics } = await reader.collect();
+    expect(JSON.stringify(resourceMetrics)).not.toContain("alice@example.com");
   });
 
   it("records a span and a count for each upstream (re)start", () => {

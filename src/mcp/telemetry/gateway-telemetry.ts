@@ -2,8 +2,9 @@
  * `createGatewayTelemetry`: OpenTelemetry spans and metrics for the gateway, through
  * `@opentelemetry/api` (an optional peer, loaded by `loadGatewayTelemetry` only when asked for,
  * `toolsift serve --otel`). What is recorded is what happened, never what was said: tool and
- * server names, route, outcome, error code, token counts, durations. Argument values and result
- * text never become attributes.
+ * server names, route, outcome, error code, token counts, durations, and the session's user
+ * (`enduser.id`, its token's subject) when an identity provider checks the gateway. Argument
+ * values and result text never become attributes.
  */
 import { ToolsiftError } from "../../errors.js";
 import type { MCPToolSift } from "../create-mcp-toolsift.js";
@@ -67,8 +68,9 @@ export interface CallTrace {
 /** The gateway's telemetry; pass it as `telemetry` to `serveHttp`, `serveStdio` or
  * `createGatewaySession`. */
 export interface GatewayTelemetry {
-  /** Starts the span of a `tools/call` for `name` in a session of `mode`. */
-  startCall(name: string, mode: string): CallTrace;
+  /** Starts the span of a `tools/call` for `name` in a session of `mode`; `user` is the
+   * session's user (its token's subject, with an identity provider), absent otherwise. */
+  startCall(name: string, mode: string, user?: string): CallTrace;
   /** Records each (re)start of the sift's upstreams, seen when its tools are listed; returns
    * the unsubscribe. */
   watchUpstreams(sift: MCPToolSift): () => void;
@@ -77,6 +79,8 @@ export interface GatewayTelemetry {
 const STATUS_OK = 1;
 const STATUS_ERROR = 2;
 const SCOPE = "toolsift";
+/** OpenTelemetry's semantic-convention attribute for the authenticated user. */
+const ENDUSER_ID = "enduser.id";
 
 /** The telemetry over an OpenTelemetry API; without a registered SDK every call is a no-op. */
 export function createGatewayTelemetry(api: OpenTelemetryAPI): GatewayTelemetry {
@@ -104,9 +108,14 @@ export function createGatewayTelemetry(api: OpenTelemetryAPI): GatewayTelemetry 
     description: "Upstream server starts and restarts (tools listed)",
   });
   return {
-    startCall(name, mode) {
+    startCall(name, mode, user) {
+      // the user is a span attribute only, never a metric one: series would multiply by users
       const span = tracer.startSpan("toolsift.tools/call", {
-        attributes: { "toolsift.called": name, "toolsift.mode": mode },
+        attributes: {
+          "toolsift.called": name,
+          "toolsift.mode": mode,
+          ...(user ? { [ENDUSER_ID]: user } : {}),
+        },
       });
       return {
         end(facts) {
