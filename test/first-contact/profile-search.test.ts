@@ -38,7 +38,10 @@ const text = (outcome: Awaited<ReturnType<typeof search>>) =>
   outcome.content.map((block) => (block.type === "text" ? block.text : "")).join("\n");
 
 describe("tool_search under a profile", () => {
-  const query = "search issues in the repository";
+  // two words: the profile's closest tool (search_files) holds one of them, a weak match. With
+  // three or more words each held at most once by every hit, the match is incidental and
+  // labelled "none" (issue 26's rule; tested below and in src/search/rank/confidence.test.ts)
+  const query = "search issues";
 
   it("reveals the strong match on the whole catalog", async () => {
     const whole = sift();
@@ -58,6 +61,11 @@ describe("tool_search under a profile", () => {
     expect(narrow.prepare({ session: "s" }).loaded).toEqual([]);
     await search(narrow, { queries: [query], include_weak: true });
     expect(narrow.prepare({ session: "s" }).loaded.length).toBeGreaterThan(0);
+  });
+
+  it("labels a longer query's one-shared-word match incidental (none), not weak", () => {
+    expect(sift("filesystem").search("search issues in the repository").confidence).toBe("none");
+    expect(sift().search("search issues in the repository").confidence).toBe("strong");
   });
 
   it("offers include_weak in the search tool's schema", () => {
