@@ -71,6 +71,7 @@ function redisKeys(prefix: string) {
   const key = {
     session: (id: string) => `${prefix}session:${id}`,
     reveals: (id: string) => `${prefix}reveals:${id}`,
+    revealCount: (id: string) => `${prefix}reveal-count:${id}`,
     tokens: (id: string) => `${prefix}tokens:${id}`,
     spills: (id: string) => `${prefix}spills:${id}`,
     spill: (id: string, spillId: string) => `${prefix}spill:${id}:${spillId}`,
@@ -82,6 +83,7 @@ function redisKeys(prefix: string) {
     all: (id: string) => [
       key.session(id),
       key.reveals(id),
+      key.revealCount(id),
       key.tokens(id),
       key.spills(id),
       key.events(id),
@@ -160,17 +162,21 @@ function sessionMethods({ client, key, bounds, run }: RedisContext) {
     addReveals: (id, names) =>
       run(async () => {
         if (names.length === 0) return;
-        // the score is the reveal order; NX keeps a name's first reveal
-        const base = Date.now() * 1_000;
+        // the score is the reveal order, taken from one counter per session: reveals made in the
+        // same millisecond (or on two replicas) keep their order, which a clock does not give.
+        // NX keeps a name's first reveal.
+        const last = await client.incrBy(key.revealCount(id), names.length);
+        const first = last - names.length + 1;
         await client
           .multi()
           .zAdd(
             key.reveals(id),
-            names.map((value, index) => ({ score: base + index, value })),
+            names.map((value, index) => ({ score: first + index, value })),
             { NX: true },
           )
           .zRemRangeByRank(key.reveals(id), 0, -(bounds.maxRevealsPerSession + 1))
           .pExpire(key.reveals(id), ttl)
+          .pExpire(key.revealCount(id), ttl)
           .exec();
       }),
     resultTokens: (id) => run(async () => Number((await client.get(key.tokens(id))) ?? 0)),

@@ -60,6 +60,13 @@ describe.each([
     expect(await store.revealed("s2")).toEqual(["b", "c", "d"]);
   });
 
+  it("keeps the order of reveals made within one millisecond", async () => {
+    // one name at a time, as fast as the store takes them: many land in the same millisecond
+    const names = ["k", "j", "i", "h", "g", "f", "e", "d", "c", "b", "a"];
+    await Promise.all(names.map((name) => store.addReveals("s-fast", [name])));
+    expect(await store.revealed("s-fast")).toEqual(names.slice(-3));
+  });
+
   it("adds up result tokens per session", async () => {
     expect(await store.addResultTokens("s3", 100)).toBe(100);
     expect(await store.addResultTokens("s3", 50)).toBe(150);
@@ -108,7 +115,8 @@ describe("redis session store", () => {
     const probe = createClient({ url: redis.url });
     await probe.connect();
     const keys = (await probe.keys("ttl:*")).filter((key) => key !== "ttl:pins");
-    expect(keys.length).toBe(6);
+    // session, reveals, reveal count, tokens, spill list, one spill text, events
+    expect(keys.length).toBe(7);
     for (const key of keys) {
       const ttl = await probe.pTTL(key);
       expect(ttl, key).toBeGreaterThan(0);
