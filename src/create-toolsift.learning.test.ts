@@ -1,18 +1,9 @@
 // The facade's `learning` option: searches then calls through `execute` feed the learned field.
 import { describe, expect, it, vi } from "vitest";
-import type { ToolDefinition } from "./catalog/index.js";
+import { deferredTool } from "../test/fixtures/deferred-tool.js";
 import { createToolSift } from "./create-toolsift.js";
 
-function tool(name: string, description: string): ToolDefinition {
-  return {
-    name,
-    description,
-    inputSchema: { type: "object", properties: {} },
-    // deferred, so the search meta tool is offered and really runs
-    defer: "always",
-    handler: () => ({ content: [{ type: "text", text: "ok" }] }),
-  };
-}
+const tool = deferredTool;
 
 const TOOLS = [
   tool("fill", "Fill an input element of the page with text"),

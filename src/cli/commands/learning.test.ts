@@ -6,8 +6,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { describe, expect, it } from "vitest";
+import { cliGatewayTransport } from "../../../test/cli-gateway.js";
 import { UsageEvidence } from "../../learning/index.js";
 import { defaultLearningFile, writeLearningFile } from "../../learning/node.js";
 import { capture } from "../__tests__/capture.js";
@@ -72,20 +72,9 @@ describe("toolsift learning", () => {
 
 /** A stdio gateway session that searches, then calls the tool it found. */
 async function searchThenCall(config: string, state: string, extra: string[] = []) {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [
-      "--import",
-      "tsx",
-      path.join(root, "src/cli/main.ts"),
-      "serve",
-      "--config",
-      config,
-      ...extra,
-    ],
-    cwd: root,
-    env: { ...(process.env as Record<string, string>), XDG_STATE_HOME: state },
-    stderr: "pipe",
+  const transport = cliGatewayTransport(config, [...extra], {
+    ...(process.env as Record<string, string>),
+    XDG_STATE_HOME: state,
   });
   const client = new Client({ name: "learning-test", version: "1" });
   await client.connect(transport);

@@ -10,9 +10,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
+import { cliGatewayTransport } from "../../../test/cli-gateway.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const faultServer = path.join(root, "test/fixtures/mcp/fault-server.mjs");
@@ -37,23 +37,13 @@ async function slowConfig(delayMs: number, others: Record<string, unknown>) {
   return { dir, ready, config };
 }
 
-/** `toolsift serve --config F` from source, as the transport of an SDK client. */
-function serveTransport(config: string) {
-  return new StdioClientTransport({
-    command: process.execPath,
-    args: ["--import", "tsx", path.join(root, "src/cli/main.ts"), "serve", "--config", config],
-    cwd: root,
-    stderr: "pipe",
-  });
-}
-
 describe("toolsift serve answers at once", () => {
   it("answers initialize before a 20 s upstream is up, says so in a search, announces its tools when it is", async () => {
     // the quick server is up long before the slow one
     const { ready, config } = await slowConfig(SLOW_START_MS, {
       quick: { command: "node", args: [faultServer] },
     });
-    const transport = serveTransport(config);
+    const transport = cliGatewayTransport(config);
     const client = new Client({ name: "start-test", version: "1" });
     let announced = 0;
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
@@ -104,7 +94,7 @@ describe("toolsift serve answers at once", () => {
     const { ready, config } = await slowConfig(8_000, {
       broken: { command: path.join(tmpdir(), "toolsift-no-such-command") },
     });
-    const transport = serveTransport(config);
+    const transport = cliGatewayTransport(config);
     const client = new Client({ name: "start-none-test", version: "1" });
     await client.connect(transport);
     try {

@@ -5,9 +5,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
+import { cliGatewayTransport } from "../../../test/cli-gateway.js";
 import { capture } from "../__tests__/capture.js";
 import { runCli } from "../run-cli.js";
 import { resolveToken, serveUsage } from "./serve.js";
@@ -23,20 +23,7 @@ describe("toolsift serve --inspect", () => {
       config,
       JSON.stringify({ mcpServers: { fault: { command: "node", args: [faultServer] } } }),
     );
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [
-        "--import",
-        "tsx",
-        path.join(root, "src/cli/main.ts"),
-        "serve",
-        "--config",
-        config,
-        "--inspect",
-      ],
-      cwd: root,
-      stderr: "pipe",
-    });
+    const transport = cliGatewayTransport(config, ["--inspect"]);
     let stderr = "";
     transport.stderr?.on("data", (chunk: Buffer) => {
       stderr += chunk.toString("utf8");

@@ -3,13 +3,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
   LoggingMessageNotificationSchema,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
+import { cliGatewayTransport } from "../../../test/cli-gateway.js";
 import type { GatewayMode } from "../config/gateway-config.js";
 import { createMCPToolSift } from "../create-mcp-toolsift.js";
 import { type RunningGateway, serveHttp } from "./serve-gateway.js";
@@ -211,21 +211,7 @@ describe("toolsift serve over stdio (the CLI)", () => {
         },
       }),
     );
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [
-        "--import",
-        "tsx",
-        path.join(root, "src/cli/main.ts"),
-        "serve",
-        "--config",
-        config,
-        "--log-level",
-        "error",
-      ],
-      cwd: root,
-      stderr: "pipe",
-    });
+    const transport = cliGatewayTransport(config, ["--log-level", "error"]);
     const client = new Client({ name: "test", version: "1" });
     await client.connect(transport);
     const pid = transport.pid as number;

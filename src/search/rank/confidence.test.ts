@@ -1,19 +1,11 @@
 // The incidental-match rule: a query of several words whose hits each hold only one of them
 // gets no answer-like hits (issue 26).
 import { describe, expect, it } from "vitest";
-import type { ToolDefinition } from "../../catalog/index.js";
+import { deferredTool } from "../../../test/fixtures/deferred-tool.js";
 import { createToolSift } from "../../create-toolsift.js";
 import { ToolSearchIndex } from "../tool-search-index.js";
 
-function tool(name: string, description: string): ToolDefinition {
-  return {
-    name,
-    description,
-    inputSchema: { type: "object", properties: {} },
-    defer: "always",
-    handler: () => ({ content: [{ type: "text", text: "ok" }] }),
-  };
-}
+const tool = deferredTool;
 
 // every word of "execute shell code" is in some tool, and no tool holds two of them
 const TOOLS = [

@@ -1,0 +1,32 @@
+/**
+ * The CLI's `toolsift serve` from source as a stdio MCP server, for tests that drive it with the
+ * official SDK client: `serve --config CONFIG ...extra` through tsx, stderr piped.
+ */
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/** A transport that starts the gateway; `env` replaces the child's environment when given. */
+export function cliGatewayTransport(
+  config: string,
+  extra: readonly string[] = [],
+  env?: Record<string, string>,
+): StdioClientTransport {
+  return new StdioClientTransport({
+    command: process.execPath,
+    args: [
+      "--import",
+      "tsx",
+      path.join(root, "src/cli/main.ts"),
+      "serve",
+      "--config",
+      config,
+      ...extra,
+    ],
+    cwd: root,
+    ...(env ? { env } : {}),
+    stderr: "pipe",
+  });
+}
