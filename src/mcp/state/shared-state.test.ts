@@ -132,7 +132,9 @@ describe("replicas share a session's results, budget, log and approvals", () => 
     expect(await replicas[0]?.store.resultTokens(id)).toBeGreaterThan(700);
     const cut = await onB.callTool({ name: "words", arguments: { count: 100 } });
     expect(text(cut)).toContain("spill_");
-    expect(text(cut)).not.toContain("w99");
+    // prose keeps its head and tail when cut; with about 100 tokens left the middle never fits
+    // (how much of the ends fits varies with the random spill id's token count)
+    expect(text(cut)).not.toContain("w50");
     for (const client of clients) await client.close();
   }, 30_000);
 
