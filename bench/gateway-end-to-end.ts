@@ -1,10 +1,16 @@
 /**
  * The latency `toolsift serve` adds to one `tools/call`, end to end as a client meets it: the
- * official SDK client, the real CLI in its own process (over stdio, then over HTTP), and a real
- * upstream (server-everything's `echo`). The same client calls the same upstream directly in
- * the same run, rounds interleaved so machine noise hits both alike.
+ * official SDK client, the real CLI in its own process (the built one when present, as a client
+ * config runs it; else from source), and a real upstream (server-everything's `echo`). The same
+ * client calls the same upstream directly in the same run, over the same transport (stdio to the
+ * upstream's stdio; HTTP to the upstream's own streamable HTTP server), rounds interleaved so
+ * machine noise hits both alike. Over HTTP the stdio-direct figure is kept beside it: what a
+ * client that ran the upstream itself over stdio gains or loses by going through the gateway.
  */
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -54,15 +60,11 @@ async function spawnGateway(
   config: string,
   http: boolean,
 ): Promise<{ client: Client; pid: number | null }> {
-  const cli = [
-    ...GATEWAY_NODE_FLAGS,
-    "--import",
-    "tsx",
-    path.join(root, "src/cli/main.ts"),
-    "serve",
-    "--config",
-    config,
-  ];
+  const built = path.join(root, "dist/cli/main.js");
+  const entry = existsSync(built)
+    ? [built]
+    : ["--import", "tsx", path.join(root, "src/cli/main.ts")];
+  const cli = [...GATEWAY_NODE_FLAGS, ...entry, "serve", "--config", config];
   const client = new Client({ name: "bench", version: "1" });
   if (!http) {
     const transport = new StdioClientTransport({
@@ -117,6 +119,78 @@ async function waitForTool(client: Client, name: string): Promise<void> {
   throw new Error(`the gateway never listed ${name}`);
 }
 
+/** A free loopback port (closed again at once; the upstream binds it right after). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** server-everything over its own streamable HTTP server, and a client of it. */
+async function directOverHttp(): Promise<Omit<Direct, "label">> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [everything, "streamableHttp"], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  await new Promise<void>((resolve, reject) => {
+    const deadline = setTimeout(
+      () => reject(new Error(`server-everything did not listen:\n${stderr}`)),
+      60_000,
+    );
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+      if (!/listening on port/i.test(stderr)) return;
+      clearTimeout(deadline);
+      resolve();
+    });
+  });
+  const client = new Client({ name: "bench", version: "1" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+  return {
+    client,
+    pid: child.pid,
+    stop: async () => {
+      await client.close();
+      child.kill("SIGTERM");
+    },
+  };
+}
+
+interface Direct {
+  label: string;
+  client: Client;
+  pid: number | null | undefined;
+  stop: () => Promise<void> | void;
+}
+
+async function directOverStdio(): Promise<Direct> {
+  const client = new Client({ name: "bench", version: "1" });
+  const transport = new StdioClientTransport({ command: "node", args: [everything] });
+  await client.connect(transport);
+  return { label: "stdio", client, pid: transport.pid, stop: () => client.close() };
+}
+
+/** Times `calls` sequential calls in rounds, interleaved with the others, with the process's CPU. */
+async function timeInRounds(
+  runs: { client: Client; tool: string; pid: number | null | undefined }[],
+): Promise<{ times: number[]; cpu: number }[]> {
+  const out = runs.map(() => ({ times: [] as number[], cpu: 0 }));
+  for (const run of runs) await timeCalls(run.client, run.tool, WARM_UP);
+  for (let round = 0; round < ROUNDS; round += 1) {
+    for (const [index, run] of runs.entries()) {
+      const before = await cpuMs(run.pid);
+      out[index]?.times.push(...(await timeCalls(run.client, run.tool, CALLS / ROUNDS)));
+      (out[index] as { cpu: number }).cpu += (await cpuMs(run.pid)) - before;
+    }
+  }
+  for (const entry of out) entry.times.sort((a, b) => a - b);
+  return out;
+}
+
 async function addedLatency(http: boolean): Promise<Record<string, number>> {
   const dir = await mkdtemp(path.join(tmpdir(), "toolsift-bench-e2e-"));
   const config = path.join(dir, "gateway.json");
@@ -124,46 +198,41 @@ async function addedLatency(http: boolean): Promise<Record<string, number>> {
     config,
     JSON.stringify({ mcpServers: { ev: { command: "node", args: [everything] } } }),
   );
-  const direct = new Client({ name: "bench", version: "1" });
-  const directTransport = new StdioClientTransport({ command: "node", args: [everything] });
-  await direct.connect(directTransport);
+  // over HTTP the like-for-like baseline is the upstream's own HTTP server; stdio stays beside it
+  const directs: Direct[] = [await directOverStdio()];
+  if (http) directs.unshift({ label: "HTTP", ...(await directOverHttp()) });
   const { client: gateway, pid } = await spawnGateway(config, http);
   await waitForTool(gateway, "ev__echo");
-  await timeCalls(direct, "echo", WARM_UP);
-  await timeCalls(gateway, "ev__echo", WARM_UP);
-  const directTimes: number[] = [];
-  const gatewayTimes: number[] = [];
-  // CPU of the gateway process over its calls, and of the upstream over the direct ones: what
-  // the gateway costs per call on a machine too loaded for latency alone to show it
-  let gatewayCpu = 0;
-  let upstreamCpu = 0;
-  for (let round = 0; round < ROUNDS; round += 1) {
-    const upstreamBefore = await cpuMs(directTransport.pid);
-    directTimes.push(...(await timeCalls(direct, "echo", CALLS / ROUNDS)));
-    upstreamCpu += (await cpuMs(directTransport.pid)) - upstreamBefore;
-    const gatewayBefore = await cpuMs(pid);
-    gatewayTimes.push(...(await timeCalls(gateway, "ev__echo", CALLS / ROUNDS)));
-    gatewayCpu += (await cpuMs(pid)) - gatewayBefore;
-  }
+  // the CPU of the gateway process over its calls, and of each upstream over its direct ones:
+  // what the gateway costs per call on a machine too loaded for latency alone to show it
+  const [viaGateway, ...viaDirect] = await timeInRounds([
+    { client: gateway, tool: "ev__echo", pid },
+    ...directs.map((direct) => ({ client: direct.client, tool: "echo", pid: direct.pid })),
+  ]);
   await gateway.close();
-  await direct.close();
-  directTimes.sort((a, b) => a - b);
-  gatewayTimes.sort((a, b) => a - b);
+  for (const direct of directs) await direct.stop();
   const via = http ? "HTTP" : "stdio";
-  const [d50, g50] = [quantile(directTimes, 0.5), quantile(gatewayTimes, 0.5)];
-  const [d99, g99] = [quantile(directTimes, 0.99), quantile(gatewayTimes, 0.99)];
-  return {
-    [`e2e ${via}: direct p50 (ms)`]: d50,
+  const g = viaGateway as { times: number[]; cpu: number };
+  const [g50, g99] = [quantile(g.times, 0.5), quantile(g.times, 0.99)];
+  const figures: Record<string, number> = {
     [`e2e ${via}: gateway p50 (ms)`]: g50,
-    [`e2e ${via}: added p50 (ms)`]: g50 - d50,
-    [`e2e ${via}: gateway/direct p50`]: g50 / d50,
-    [`e2e ${via}: direct p99 (ms)`]: d99,
     [`e2e ${via}: gateway p99 (ms)`]: g99,
-    [`e2e ${via}: added p99 (ms)`]: g99 - d99,
-    [`e2e ${via}: gateway CPU per call (ms)`]: gatewayCpu / CALLS,
-    [`e2e ${via}: upstream CPU per direct call (ms)`]: upstreamCpu / CALLS,
-    [`e2e ${via}: gateway CPU / upstream CPU`]: gatewayCpu / upstreamCpu,
+    [`e2e ${via}: gateway CPU per call (ms)`]: g.cpu / CALLS,
   };
+  for (const [index, direct] of directs.entries()) {
+    const d = viaDirect[index] as { times: number[]; cpu: number };
+    const [d50, d99] = [quantile(d.times, 0.5), quantile(d.times, 0.99)];
+    const vs = direct.label === via ? "" : ` vs ${direct.label} direct`;
+    Object.assign(figures, {
+      [`e2e ${via}: direct ${direct.label} p50 (ms)`]: d50,
+      [`e2e ${via}: added p50${vs} (ms)`]: g50 - d50,
+      [`e2e ${via}: gateway/direct p50${vs}`]: g50 / d50,
+      [`e2e ${via}: added p99${vs} (ms)`]: g99 - d99,
+      [`e2e ${via}: upstream CPU per direct ${direct.label} call (ms)`]: d.cpu / CALLS,
+      [`e2e ${via}: gateway CPU / upstream CPU${vs}`]: g.cpu / d.cpu,
+    });
+  }
+  return figures;
 }
 
 /** Added latency per `tools/call` through the real CLI, over stdio and over HTTP. */

@@ -38,6 +38,17 @@ const subpaths = Object.keys(manifest.exports)
   .filter((key) => !key.endsWith("package.json"))
   .map((key) => (key === "." ? "toolsift" : `toolsift/${key.slice(2)}`));
 const tsc = path.join(root, "node_modules/typescript/bin/tsc");
+
+/** The `args` of the README's Claude Desktop snippet (the first JSON block naming the CLI). */
+function readmeClientArgs(): string[] {
+  const readme = readFileSync(path.join(root, "README.md"), "utf8");
+  for (const [, block] of readme.matchAll(/```json\n([\s\S]*?)```/g)) {
+    if (!block?.includes("dist/cli/main.js")) continue;
+    const config = JSON.parse(block) as { mcpServers: Record<string, { args: string[] }> };
+    return Object.values(config.mcpServers)[0]?.args ?? [];
+  }
+  throw new Error("README.md has no JSON client config naming dist/cli/main.js");
+}
 /** Per-test limit for tsc, attw and npx: only a hang should reach it (on the busy 2-core
  * machine, load 20, the node16 type-check took 153 s). */
 const HANG_GUARD_MS = 600_000;
@@ -211,13 +222,19 @@ describe("the packed tarball", () => {
   });
 
   it("runs the README's client-config form, node …/dist/cli/main.js serve, from the tarball and the clone", () => {
+    const args = readmeClientArgs();
+    const serve = args.indexOf("serve");
+    expect(serve, args.join(" ")).toBeGreaterThan(0);
     for (const main of [
       path.join(app, "node_modules/toolsift/dist/cli/main.js"),
       path.join(root, "dist/cli/main.js"),
     ]) {
-      expect(run(process.execPath, [main, "serve", "--help"], app)).toContain(
-        "Usage: toolsift serve",
+      // the snippet's node flags and entry, with `--help` in place of its config path
+      const form = [...args.slice(0, serve + 1), "--help"].map((arg) =>
+        arg === "/path/to/toolsift/dist/cli/main.js" ? main : arg,
       );
+      expect(form).toContain(main);
+      expect(run(process.execPath, form, app)).toContain("Usage: toolsift serve");
     }
     // `npm run build` keeps the execute bit, so `npx toolsift` in a clone is not "Permission denied"
     expect(statSync(path.join(root, "dist/cli/main.js")).mode & 0o111).not.toBe(0);
