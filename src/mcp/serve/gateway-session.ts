@@ -14,7 +14,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolDefinition } from "../../catalog/index.js";
-import type { ExecuteOutcome, TurnSettings } from "../../disclosure/index.js";
+import type { ExecuteOutcome, TurnPlan, TurnSettings } from "../../disclosure/index.js";
 import type { GatewayMode } from "../config/gateway-config.js";
 import type { MCPToolSift } from "../create-mcp-toolsift.js";
 import { describeInstructions, gatewayInstructions } from "../features/server-instructions.js";
@@ -121,6 +121,7 @@ export function createGatewaySession(
     server,
   };
   registerPassThrough(server, options.sift);
+  countSession(server, options);
   watchClient(context);
   server.setRequestHandler(ListToolsRequestSchema, (request) =>
     listTools(context, request.params?.cursor),
@@ -128,6 +129,18 @@ export function createGatewaySession(
   const notes = callNotes(context);
   setCallHandler(server, (request, extra) => callTool(context, notes, request, extra));
   return server;
+}
+
+/** The sessions gauge counts this session from its creation (an HTTP session adopted from the
+ * store is never initialized here) until its server closes. */
+function countSession(server: Server, options: GatewaySessionOptions): void {
+  const close = options.telemetry?.openSession?.(options.mode ?? "bridge");
+  if (!close) return;
+  const previous = server.onclose;
+  server.onclose = () => {
+    close();
+    previous?.();
+  };
 }
 
 /** Once the client is initialized: upstream requests outside any call (roots after an
@@ -157,9 +170,24 @@ async function listTools(
     throw new Error(`Invalid cursor ${JSON.stringify(cursor)}; list again without one.`);
   }
   const end = start + (options.pageSize ?? 500);
-  return end < tools.length
-    ? { tools: tools.slice(start, end), nextCursor: String(end) }
-    : { tools: tools.slice(start) };
+  const page = end < tools.length ? tools.slice(start, end) : tools.slice(start);
+  options.telemetry?.listed?.({
+    mode: options.mode ?? "bridge",
+    tools: page.length,
+    deferred: plan.deferred.length,
+    // a listing is one turn however many pages it takes: its saving is counted once
+    tokensSaved: start === 0 ? tokensSaved(plan) : undefined,
+    user: options.user?.(),
+  });
+  return end < tools.length ? { tools: page, nextCursor: String(end) } : { tools: page };
+}
+
+/** What deferral keeps out of a turn: tokens of every visible definition minus those of the
+ * meta and loaded tools sent (0 when nothing is deferred). Read only with telemetry on: the
+ * first read counts the whole catalog once (the plan's tally keeps it). */
+function tokensSaved(plan: TurnPlan): number {
+  const { allTokens, loadedTokens, metaTokens } = plan.stats;
+  return Math.max(0, allTokens - loadedTokens - metaTokens);
 }
 
 type TextBlock = { type: "text"; text: string };
@@ -285,6 +313,8 @@ async function callTool(
   const trace = options.telemetry?.startCall(name, options.mode ?? "bridge", options.user?.());
   let truncated: CallReport["truncated"];
   const { scope, reports } = scopeOf(server, request, extra);
+  // the call's child spans: its phases through dispatch, its upstream call through the scope
+  if (trace?.upstream) scope.onUpstreamCall = trace.upstream;
   const { stopping } = options;
   const running = sift.execute({
     session: session(),
@@ -296,6 +326,7 @@ async function callTool(
     onBudgetHit: (hit) => {
       truncated = { tokens: hit.tokens, limit: hit.limit };
     },
+    ...(trace?.phase ? { onPhase: trace.phase } : {}),
     ...settings,
   });
   const outcome = stopping ? await untilStopped(running, stopping, name) : await running;
@@ -323,7 +354,7 @@ const SPILLED = /stored as spill_[0-9a-f]{32}/;
 /** What telemetry keeps of a call: names, counts and codes, never arguments or result text
  * (the result is only tested for the spill note the budget added). */
 function callFacts(
-  { sift }: SessionContext,
+  { sift, session, settings }: SessionContext,
   outcome: ExecuteOutcome,
   truncated: CallReport["truncated"],
   durationMs: number,
@@ -340,6 +371,9 @@ function callFacts(
     searchResults: search ? foundTools(outcome.structuredContent).length : undefined,
     revealed: outcome.revealed.length,
     durationMs,
+    turnTokensSaved: search
+      ? tokensSaved(sift.prepare({ session: session(), ...settings }))
+      : undefined,
   };
 }
 

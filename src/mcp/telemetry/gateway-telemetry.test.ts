@@ -12,7 +12,8 @@ import { createSpillStore } from "../../budget/index.js";
 import type { ToolDefinition } from "../../catalog/index.js";
 import { createMCPToolSift, type MCPToolSift } from "../create-mcp-toolsift.js";
 import { createGatewaySession } from "../serve/gateway-session.js";
-import { memoryOtel } from "./__tests__/memory-otel.js";
+import type { UpstreamStart } from "../upstream/upstream-server.js";
+import { memoryOtel, spanTree } from "./__tests__/memory-otel.js";
 import { createGatewayTelemetry } from "./gateway-telemetry.js";
 
 /** A value no span, event or metric may hold: it only ever appears as an argument. */
@@ -86,12 +87,17 @@ describe("gateway telemetry", () => {
     });
     expect(failed.isError).toBe(true);
 
-    const spans = exporter.getFinishedSpans();
-    expect(spans.map((span) => span.name)).toEqual([
+    const finished = exporter.getFinishedSpans();
+    // a span per request, its phases as children (local tools: no upstream call)
+    expect(spanTree(finished)).toEqual([
       "toolsift.tool_search",
+      "  toolsift.search",
       "toolsift.tools/call",
+      "  toolsift.result_budget",
       "toolsift.tools/call",
+      "  toolsift.result_budget",
     ]);
+    const spans = finished.filter((span) => !span.parentSpanContext);
     const [search, call, failure] = spans.map((span) => span.attributes);
     expect(search).toMatchObject({
       "toolsift.called": "tool_search",
@@ -109,6 +115,19 @@ describe("gateway telemetry", () => {
       "toolsift.result_tokens.limit": 200,
     });
     expect(call?.["toolsift.result_tokens.before"]).toBeGreaterThan(200);
+    expect(call?.["toolsift.result_tokens.after"]).toBeLessThanOrEqual(200);
+    const [searched, budgeted] = finished.filter((span) => span.parentSpanContext);
+    expect(searched?.attributes).toMatchObject({
+      "toolsift.search.queries": 2,
+      "toolsift.search.results": search?.["toolsift.search.results"],
+    });
+    // the budget's child span holds the same figures as its request span
+    expect(budgeted?.attributes).toMatchObject({
+      "toolsift.truncated": true,
+      "toolsift.spilled": true,
+      "toolsift.result_tokens.before": call?.["toolsift.result_tokens.before"],
+      "toolsift.result_tokens.after": call?.["toolsift.result_tokens.after"],
+    });
     expect(failure).toMatchObject({
       "toolsift.tool": "broken_lookup",
       "toolsift.outcome": "error",
@@ -119,7 +138,7 @@ describe("gateway telemetry", () => {
     expect(spans[1]?.status.code).toBe(api.SpanStatusCode.OK);
     // nothing recorded holds an argument value: attributes, events, status messages
     const recorded = JSON.stringify(
-      spans.map((span) => [span.name, span.attributes, span.events, span.status]),
+      finished.map((span) => [span.name, span.attributes, span.events, span.status]),
     );
     expect(recorded).not.toContain(SECRET);
 
@@ -132,6 +151,8 @@ describe("gateway telemetry", () => {
       "toolsift.results.tokens_saved",
       "toolsift.results.truncated",
       "toolsift.search.results",
+      "toolsift.sessions",
+      "toolsift.turn.tokens_saved",
     ]);
     const calls = metrics.find((metric) => metric.descriptor.name === "toolsift.calls");
     const total = calls?.dataPoints.reduce((sum, point) => sum + Number(point.value), 0);
@@ -158,7 +179,7 @@ describe("gateway telemetry", () => {
     });
     await client.callTool({ name: "tool_search", arguments: { queries: ["weather report"] } });
     await named.close();
-    const spans = exporter.getFinishedSpans();
+    const spans = exporter.getFinishedSpans().filter((span) => !span.parentSpanContext);
     expect(spans.map((span) => [span.name, span.attributes["enduser.id"]])).toEqual([
       ["toolsift.tool_search", "alice@example.com"],
       ["toolsift.tools/call", "alice@example.com"],
@@ -171,27 +192,49 @@ describe("gateway telemetry", () => {
     expect(JSON.stringify(resourceMetrics)).not.toContain("alice@example.com");
   });
 
-  it("records a span and a count for each upstream (re)start", () => {
-    let listed: ((server: string) => void) | undefined;
+  it("records a span per upstream start, and counts starts and restarts by outcome", async () => {
+    let started: ((server: string, start: UpstreamStart) => void) | undefined;
     const upstreams = {
-      onToolsChanged: (listener: (server: string) => void) => {
-        listed = listener;
+      onStarted: (listener: typeof started) => {
+        started = listener;
         return () => undefined;
       },
       status: () => [{ server: "files", state: "ready", tools: 7, restarts: 1 }],
     };
-    exporter.reset();
-    createGatewayTelemetry(otel).watchUpstreams({ upstreams } as unknown as MCPToolSift);
-    listed?.("files");
-    expect(exporter.getFinishedSpans().map((span) => [span.name, span.attributes])).toEqual([
-      [
-        "toolsift.upstream.start",
-        {
-          "toolsift.server": "files",
-          "toolsift.upstream.tools": 7,
-          "toolsift.upstream.restarts": 1,
-        },
-      ],
+    const own = memoryOtel();
+    createGatewayTelemetry(own.otel).watchUpstreams({ upstreams } as unknown as MCPToolSift);
+    started?.("files", { kind: "start", ok: true, durationMs: 40 });
+    started?.("files", { kind: "restart", ok: false, durationMs: 5 });
+    started?.("files", { kind: "restart", ok: true, durationMs: 30 });
+    const spans = own.exporter.getFinishedSpans();
+    expect(spans.map((span) => [span.name, span.attributes, span.status.code])).toEqual([
+      ["toolsift.upstream.start", startAttributes("start", "ok"), api.SpanStatusCode.OK],
+      ["toolsift.upstream.start", startAttributes("restart", "error"), api.SpanStatusCode.ERROR],
+      ["toolsift.upstream.start", startAttributes("restart", "ok"), api.SpanStatusCode.OK],
     ]);
+    // the span covers the start: it began durationMs before it ended
+    const [first] = spans;
+    const millis = ([seconds, nanos]: [number, number]) => seconds * 1e3 + nanos / 1e6;
+    expect(millis(first?.duration ?? [0, 0])).toBeCloseTo(40, 0);
+    const { resourceMetrics } = await own.reader.collect();
+    const points = (name: string) =>
+      resourceMetrics.scopeMetrics
+        .flatMap((scope) => scope.metrics)
+        .find((metric) => metric.descriptor.name === name)
+        ?.dataPoints.map((point) => [point.attributes["toolsift.outcome"], point.value]);
+    expect(points("toolsift.upstream.restarts")).toEqual([
+      ["error", 1],
+      ["ok", 1],
+    ]);
+    expect(points("toolsift.upstream.starts")).toHaveLength(3);
   });
 });
+
+function startAttributes(kind: string, outcome: string) {
+  return {
+    "toolsift.server": "files",
+    "toolsift.upstream.start": kind,
+    "toolsift.outcome": outcome,
+    "toolsift.upstream.tools": 7,
+  };
+}
