@@ -94,6 +94,8 @@ export function startCallTrace(
   );
   const parent = api.trace.setSpan(api.context.active(), span);
   let applied: Partial<BudgetFacts> | undefined;
+  // why the upstream gave no answer says more than dispatch's generic `tool_error`
+  let upstreamCode: string | undefined;
   return {
     phase(phase) {
       const child = tracer.startSpan(PHASE_SPANS[phase], {}, parent);
@@ -119,13 +121,18 @@ export function startCallTrace(
           "toolsift.outcome": end.isError ? "error" : "ok",
           ...(end.errorCode !== undefined ? { "toolsift.error_code": end.errorCode } : {}),
         };
+        if (end.isError) upstreamCode = end.errorCode;
         child.setAttributes(outcome);
         child.setStatus(statusOf(end.isError ? (end.errorCode ?? "error") : undefined));
         child.end();
         instruments.upstreamDuration.record(performance.now() - start, outcome);
       };
     },
-    end(facts) {
+    end(told) {
+      const facts =
+        told.errorCode === "tool_error" && upstreamCode !== undefined
+          ? { ...told, errorCode: upstreamCode }
+          : told;
       if (facts.searchResults !== undefined) span.updateName("toolsift.tool_search");
       span.setAttributes({ ...callAttributes(facts), ...budgetAttributes(facts, applied) });
       span.setStatus(statusOf(facts.isError ? (facts.errorCode ?? "error") : undefined));

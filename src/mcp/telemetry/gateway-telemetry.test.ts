@@ -11,10 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSpillStore } from "../../budget/index.js";
 import type { ToolDefinition } from "../../catalog/index.js";
 import { createMCPToolSift, type MCPToolSift } from "../create-mcp-toolsift.js";
+import { callScopeOf } from "../relay/call-scope.js";
 import { createGatewaySession } from "../serve/gateway-session.js";
 import type { UpstreamStart } from "../upstream/upstream-server.js";
-import { memoryOtel, spanTree } from "./__tests__/memory-otel.js";
+import { dataPoints, memoryOtel, spanTree } from "./__tests__/memory-otel.js";
 import { createGatewayTelemetry } from "./gateway-telemetry.js";
+import type { Attributes } from "./otel-api.js";
 
 /** A value no span, event or metric may hold: it only ever appears as an argument. */
 const SECRET = "hunter2-argument-value";
@@ -192,6 +194,40 @@ describe("gateway telemetry", () => {
     expect(JSON.stringify(resourceMetrics)).not.toContain("alice@example.com");
   });
 
+  it("hands a call no tracer with telemetry off: nothing is created per call", async () => {
+    const inputs: Parameters<MCPToolSift["execute"]>[0][] = [];
+    const watched: MCPToolSift = Object.assign(Object.create(sift), {
+      execute: (input: Parameters<MCPToolSift["execute"]>[0]) => {
+        inputs.push(input);
+        return sift.execute(input);
+      },
+    });
+    for (const telemetry of [undefined, createGatewayTelemetry(otel)]) {
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      const session = createGatewaySession("off", {
+        sift: watched,
+        mode: "bridge",
+        ...(telemetry ? { telemetry } : {}),
+      });
+      await session.connect(serverSide);
+      const caller = new Client({ name: "otel-off", version: "1" });
+      await caller.connect(clientSide);
+      await caller.callTool({
+        name: "tool_call",
+        arguments: { name: "fetch_weather_report", arguments: { city: "Oslo" } },
+      });
+      await caller.close();
+    }
+    const tracers = inputs.map((input) => [
+      typeof input.onPhase,
+      typeof callScopeOf(input.host)?.onUpstreamCall,
+    ]);
+    expect(tracers).toEqual([
+      ["undefined", "undefined"],
+      ["function", "function"],
+    ]);
+  });
+
   it("records a span per upstream start, and counts starts and restarts by outcome", async () => {
     let started: ((server: string, start: UpstreamStart) => void) | undefined;
     const upstreams = {
@@ -216,17 +252,14 @@ describe("gateway telemetry", () => {
     const [first] = spans;
     const millis = ([seconds, nanos]: [number, number]) => seconds * 1e3 + nanos / 1e6;
     expect(millis(first?.duration ?? [0, 0])).toBeCloseTo(40, 0);
-    const { resourceMetrics } = await own.reader.collect();
-    const points = (name: string) =>
-      resourceMetrics.scopeMetrics
-        .flatMap((scope) => scope.metrics)
-        .find((metric) => metric.descriptor.name === name)
-        ?.dataPoints.map((point) => [point.attributes["toolsift.outcome"], point.value]);
-    expect(points("toolsift.upstream.restarts")).toEqual([
+    const outcomes = (await dataPoints(own.reader, "toolsift.upstream.restarts")).map(
+      ([attributes, value]) => [(attributes as Attributes)["toolsift.outcome"], value],
+    );
+    expect(outcomes).toEqual([
       ["error", 1],
       ["ok", 1],
     ]);
-    expect(points("toolsift.upstream.starts")).toHaveLength(3);
+    expect(await dataPoints(own.reader, "toolsift.upstream.starts")).toHaveLength(3);
   });
 });
 

@@ -69,3 +69,12 @@ export async function metricNames(reader: MetricReader): Promise<string[]> {
     .flatMap((scope) => scope.metrics.map((metric) => metric.descriptor.name))
     .sort();
 }
+
+/** The data points of metric `name` collected now, as [attributes, value] pairs. */
+export async function dataPoints(reader: MetricReader, name: string): Promise<unknown[][]> {
+  const { resourceMetrics } = await reader.collect();
+  const metric = resourceMetrics.scopeMetrics
+    .flatMap((scope) => scope.metrics)
+    .find((entry) => entry.descriptor.name === name);
+  return (metric?.dataPoints ?? []).map((point) => [point.attributes, point.value]);
+}
