@@ -24,7 +24,7 @@ import {
   relayThrough,
 } from "../features/session-pass-through.js";
 import { asCallHost, type CallScope } from "../relay/call-scope.js";
-import type { CallFacts, GatewayTelemetry } from "../telemetry/gateway-telemetry.js";
+import type { CallFacts, CallTrace, GatewayTelemetry } from "../telemetry/gateway-telemetry.js";
 import { startNote } from "../upstream/start-note.js";
 import { lazySchemaValidator } from "./lazy-schema-validator.js";
 import { type CallReport, foundTools, type SessionRecorder } from "./session-recorder.js";
@@ -243,8 +243,13 @@ function record(
 }
 
 /** A pinned tool that changed is refused by name, directly or through the call meta tool:
- * the refusal result, or undefined when the call may go on. */
-function heldResult(context: SessionContext, request: CallRequest, startedAt: Date, start: number) {
+ * the refusal result (recorded, and ending the call's span), or undefined when the call may go
+ * on. */
+function heldResult(
+  context: SessionContext,
+  request: CallRequest,
+  started: { at: Date; start: number; trace: CallTrace | undefined },
+) {
   const { name, arguments: args } = request.params;
   const { upstreams } = context.sift;
   const inner = context.sift.catalog.has(name) ? undefined : args?.name;
@@ -253,21 +258,19 @@ function heldResult(context: SessionContext, request: CallRequest, startedAt: Da
     (typeof inner === "string" ? upstreams.heldMessage(inner) : undefined);
   if (held === undefined) return undefined;
   const content = [{ type: "text" as const, text: held }];
+  const tool = typeof inner === "string" ? inner : name;
+  const route = inner === undefined ? "direct" : "bridge";
+  const durationMs = performance.now() - started.start;
+  const refusal = { isError: true, errorCode: "tool_held" };
   record(context, {
     name,
     arguments: args,
-    outcome: {
-      tool: typeof inner === "string" ? inner : name,
-      route: inner === undefined ? "direct" : "bridge",
-      revealed: [],
-      repairs: [],
-      isError: true,
-      errorCode: "tool_held",
-      content,
-    },
-    startedAt,
-    durationMs: performance.now() - start,
+    outcome: { tool, route, revealed: [], repairs: [], ...refusal, content },
+    startedAt: started.at,
+    durationMs,
   });
+  const server = context.sift.upstreams.route(tool)?.server;
+  started.trace?.end({ tool, server, route, ...refusal, spilled: false, revealed: 0, durationMs });
   return { content, isError: true };
 }
 
@@ -308,9 +311,9 @@ async function callTool(
   const { name, arguments: args } = request.params;
   const startedAt = new Date();
   const start = performance.now();
-  const refused = heldResult(context, request, startedAt, start);
-  if (refused) return refused;
   const trace = options.telemetry?.startCall(name, options.mode ?? "bridge", options.user?.());
+  const refused = heldResult(context, request, { at: startedAt, start, trace });
+  if (refused) return refused;
   let truncated: CallReport["truncated"];
   const { scope, reports } = scopeOf(server, request, extra);
   // the call's child spans: its phases through dispatch, its upstream call through the scope
