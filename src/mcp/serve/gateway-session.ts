@@ -14,7 +14,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolDefinition } from "../../catalog/index.js";
-import type { ExecuteOutcome, TurnPlan, TurnSettings } from "../../disclosure/index.js";
+import type { ExecuteOutcome, TurnSettings } from "../../disclosure/index.js";
 import type { GatewayMode } from "../config/gateway-config.js";
 import type { MCPToolSift } from "../create-mcp-toolsift.js";
 import { describeInstructions, gatewayInstructions } from "../features/server-instructions.js";
@@ -24,10 +24,11 @@ import {
   relayThrough,
 } from "../features/session-pass-through.js";
 import { asCallHost, type CallScope } from "../relay/call-scope.js";
-import type { CallFacts, CallTrace, GatewayTelemetry } from "../telemetry/gateway-telemetry.js";
+import type { CallTrace, GatewayTelemetry } from "../telemetry/gateway-telemetry.js";
 import { startNote } from "../upstream/start-note.js";
 import { lazySchemaValidator } from "./lazy-schema-validator.js";
-import { type CallReport, foundTools, type SessionRecorder } from "./session-recorder.js";
+import type { CallReport, SessionRecorder } from "./session-recorder.js";
+import { callFacts, countSession, reportListing } from "./session-telemetry.js";
 
 /** Options shared by every session of one gateway. */
 export interface GatewaySessionOptions {
@@ -121,7 +122,7 @@ export function createGatewaySession(
     server,
   };
   registerPassThrough(server, options.sift);
-  countSession(server, options);
+  if (options.telemetry) countSession(server, options.telemetry, options.mode ?? "bridge");
   watchClient(context);
   server.setRequestHandler(ListToolsRequestSchema, (request) =>
     listTools(context, request.params?.cursor),
@@ -129,18 +130,6 @@ export function createGatewaySession(
   const notes = callNotes(context);
   setCallHandler(server, (request, extra) => callTool(context, notes, request, extra));
   return server;
-}
-
-/** The sessions gauge counts this session from its creation (an HTTP session adopted from the
- * store is never initialized here) until its server closes. */
-function countSession(server: Server, options: GatewaySessionOptions): void {
-  const close = options.telemetry?.openSession?.(options.mode ?? "bridge");
-  if (!close) return;
-  const previous = server.onclose;
-  server.onclose = () => {
-    close();
-    previous?.();
-  };
 }
 
 /** Once the client is initialized: upstream requests outside any call (roots after an
@@ -171,23 +160,13 @@ async function listTools(
   }
   const end = start + (options.pageSize ?? 500);
   const page = end < tools.length ? tools.slice(start, end) : tools.slice(start);
-  options.telemetry?.listed?.({
-    mode: options.mode ?? "bridge",
-    tools: page.length,
-    deferred: plan.deferred.length,
-    // a listing is one turn however many pages it takes: its saving is counted once
-    tokensSaved: start === 0 ? tokensSaved(plan) : undefined,
-    user: options.user?.(),
-  });
+  if (options.telemetry) {
+    const mode = options.mode ?? "bridge";
+    const user = options.user?.();
+    const listing = { mode, plan, tools: page.length, first: start === 0 };
+    reportListing(options.telemetry, user ? { ...listing, user } : listing);
+  }
   return end < tools.length ? { tools: page, nextCursor: String(end) } : { tools: page };
-}
-
-/** What deferral keeps out of a turn: tokens of every visible definition minus those of the
- * meta and loaded tools sent (0 when nothing is deferred). Read only with telemetry on: the
- * first read counts the whole catalog once (the plan's tally keeps it). */
-function tokensSaved(plan: TurnPlan): number {
-  const { allTokens, loadedTokens, metaTokens } = plan.stats;
-  return Math.max(0, allTokens - loadedTokens - metaTokens);
 }
 
 type TextBlock = { type: "text"; text: string };
@@ -349,34 +328,6 @@ async function callTool(
       : {}),
     ...(outcome.isError ? { isError: true } : {}),
     ...(outcome._meta !== undefined ? { _meta: outcome._meta as Record<string, unknown> } : {}),
-  };
-}
-
-const SPILLED = /stored as spill_[0-9a-f]{32}/;
-
-/** What telemetry keeps of a call: names, counts and codes, never arguments or result text
- * (the result is only tested for the spill note the budget added). */
-function callFacts(
-  { sift, session, settings }: SessionContext,
-  outcome: ExecuteOutcome,
-  truncated: CallReport["truncated"],
-  durationMs: number,
-): CallFacts {
-  const search = outcome.route === "meta" && outcome.tool === sift.disclosure.metaToolNames.search;
-  return {
-    tool: outcome.tool,
-    server: sift.upstreams.route(outcome.tool)?.server,
-    route: outcome.route,
-    isError: outcome.isError === true,
-    errorCode: outcome.errorCode,
-    truncated,
-    spilled: outcome.content.some((block) => block.type === "text" && SPILLED.test(block.text)),
-    searchResults: search ? foundTools(outcome.structuredContent).length : undefined,
-    revealed: outcome.revealed.length,
-    durationMs,
-    turnTokensSaved: search
-      ? tokensSaved(sift.prepare({ session: session(), ...settings }))
-      : undefined,
   };
 }
 
