@@ -33,8 +33,37 @@ export type BudgetResult = (
   /** `deadline`: when the call's time limit ends (a `performance.now()` time), if it has one;
    * `session`: the session whose call produced the result (budgets are kept per session);
    * `onBudgetHit`: the call's own listener for a cut (`ExecuteInput.onBudgetHit`). */
-  context?: { deadline?: number; session?: string; onBudgetHit?: (hit: BudgetHit) => void },
+  context?: {
+    deadline?: number;
+    session?: string;
+    onBudgetHit?: (hit: BudgetHit) => void;
+    /** Told once with what the budget did to the result (a tracer's budget phase). */
+    onApplied?: (applied: BudgetFacts) => void;
+  },
 ) => ToolResult | Promise<ToolResult>;
+
+/** What the result budget did to one result, in tokens by the budget's counter. */
+export interface BudgetFacts {
+  tokensBefore: number;
+  /** Tokens sent: the cut (or summarised) result plus its notes; `tokensBefore` when it fit. */
+  tokensAfter: number;
+  /** The limit applied (the tool's, or what is left of the session's total). */
+  limit: number;
+  truncated: boolean;
+  summarized: boolean;
+  /** The full result was stored for paging (`tool_result_read`). */
+  spilled: boolean;
+}
+
+/** A phase of one call a host may time (`ExecuteInput.onPhase`): `search` is a search meta
+ * tool's lookup, with the embedding of its queries; `budget` is the result budget. */
+export type CallPhase = "search" | "budget";
+
+/** What a timed phase found, told when it ends: counts only, never queries or result text. The
+ * budget's figures are absent when a host's own `budgetResult` reports none. */
+export type CallPhaseFacts =
+  | { phase: "search"; queries: number; results: number; revealed: number }
+  | ({ phase: "budget" } & Partial<BudgetFacts>);
 
 /** The catalog as disclosure needs it: a list, and optionally a content fingerprint for caching. */
 export interface DisclosureCatalog {
@@ -327,6 +356,10 @@ export interface ExecuteInput {
   /** Told when the result budget cuts this call's result, before the budget's own `onBudgetHit`
    * (a gateway notes it on the call that caused it). */
   onBudgetHit?: (hit: BudgetHit) => void;
+  /** Told as each timed phase of this call starts (a tracer's child spans); the function it
+   * returns is called once when the phase ends, with what it found, or with nothing when the
+   * phase failed. Absent (the default), nothing is timed. */
+  onPhase?: (phase: CallPhase) => (facts?: CallPhaseFacts) => void;
 }
 
 /** A tool result plus what happened on the way. */

@@ -32,7 +32,11 @@ import {
   type UpstreamNames,
 } from "./tools/upstream-names.js";
 import type { MCPLogEntry, UpstreamRoute, UpstreamServerConfig, UpstreamStatus } from "./types.js";
-import { createUpstreamServer, type UpstreamServer } from "./upstream/upstream-server.js";
+import {
+  createUpstreamServer,
+  type UpstreamServer,
+  type UpstreamStart,
+} from "./upstream/upstream-server.js";
 
 /** Options of `connectServers`. */
 export interface ConnectServersOptions {
@@ -84,6 +88,8 @@ export interface MCPUpstreams {
   status(): UpstreamStatus[];
   /** Called after a server's tools were (re)listed into the catalog. */
   onToolsChanged(listener: (server: string) => void): () => void;
+  /** Called as each start of a server (first, restart, after a login) settles. */
+  onStarted(listener: (server: string, start: UpstreamStart) => void): () => void;
   /** Called with each log message (`notifications/message`) an upstream sends. */
   onLogMessage(
     listener: (server: string, params: LoggingMessageNotification["params"]) => void,
@@ -144,6 +150,7 @@ interface Upstreams {
   /** Servers being started, until their start settles (the gateway serves the others meanwhile). */
   starting: Set<string>;
   toolsChanged: Listeners<[server: string]>;
+  starts: Listeners<[server: string, start: UpstreamStart]>;
   logMessages: Listeners<[server: string, params: LoggingMessageNotification["params"]]>;
   notifications: Listeners<[server: string, notification: ServerNotification]>;
 }
@@ -179,11 +186,25 @@ async function routeCall(
     };
   }
   const scope = callScopeOf(context?.host);
-  return upstream.call(route.tool, args, {
+  const traced = scope?.onUpstreamCall?.(route.server, route.tool);
+  let failure: string | undefined;
+  const result = await upstream.call(route.tool, args, {
     ...(context?.signal ? { signal: context.signal } : {}),
     ...(scope?.onProgress ? { onProgress: scope.onProgress } : {}),
     ...(scope?.relay ? { relay: scope.relay } : {}),
+    ...(traced
+      ? {
+          onFailure: (code: string) => {
+            failure = code;
+          },
+        }
+      : {}),
   });
+  if (traced) {
+    const isError = result.isError === true;
+    traced(isError ? { isError, errorCode: failure ?? "tool_error" } : { isError });
+  }
+  return result;
 }
 
 /** Puts a server's listing in the catalog, keeping the instructions it sent with this start. */
@@ -208,6 +229,7 @@ function createServer(upstreams: Upstreams, [server, config]: ServerEntry): Upst
     config,
     log: upstreams.log,
     onTools: (tools) => takeListing(upstreams, server, config, tools),
+    onStarted: (start) => upstreams.starts.emit(server, start),
     onLogMessage: (params) => upstreams.logMessages.emit(server, params),
     onNotification: (notification) => upstreams.notifications.emit(server, notification),
     connectedClients: () => upstreams.clients,
@@ -290,6 +312,7 @@ function createUpstreams(sift: ToolSift, options: ConnectServersOptions): Upstre
     clients: [],
     starting: new Set(),
     toolsChanged,
+    starts: createListeners(),
     logMessages: createListeners(),
     notifications: createListeners(),
   };
@@ -326,6 +349,7 @@ function toMCPUpstreams(upstreams: Upstreams, started: Promise<void>): MCPUpstre
     },
     status: () => [...servers.values()].map((server) => server.status()),
     onToolsChanged: (listener) => upstreams.toolsChanged.add(listener),
+    onStarted: (listener) => upstreams.starts.add(listener),
     onLogMessage: (listener) => upstreams.logMessages.add(listener),
     async close() {
       await Promise.all([...servers.values()].map((server) => server.close()));

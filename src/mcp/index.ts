@@ -83,6 +83,7 @@ export {
   type CallTrace,
   createGatewayTelemetry,
   type GatewayTelemetry,
+  type ListFacts,
   loadGatewayTelemetry,
   type OpenTelemetryAPI,
 } from "./telemetry/gateway-telemetry.js";
@@ -104,4 +105,5 @@ export {
   createUpstreamServer,
   type UpstreamServer,
   type UpstreamServerOptions,
+  type UpstreamStart,
 } from "./upstream/upstream-server.js";

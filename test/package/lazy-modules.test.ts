@@ -51,6 +51,10 @@ export function loaded() {
 }
 
 const rootEntry = JSON.stringify(path.join(root, "src/index.ts"));
+const mcpEntry = JSON.stringify(path.join(root, "src/mcp/index.ts"));
+// the scripts run from a temporary folder: packages are imported by their files
+const sdkFile = (file: string) =>
+  JSON.stringify(path.join(root, "node_modules/@modelcontextprotocol/sdk/dist/esm", file));
 const cliEntry = JSON.stringify(path.join(root, "src/cli/run-cli.ts"));
 
 describe("lazy modules", () => {
@@ -92,4 +96,31 @@ if (code !== 0 || !out.includes("issue")) throw new Error("search failed: " + co
       ),
     ).toEqual([]);
   }, 60_000);
+
+  it("a gateway session without telemetry loads no OpenTelemetry module; loading it does", () => {
+    const session = (telemetry: string) => `
+const mcp = await import(${mcpEntry});
+const { InMemoryTransport } = await import(${sdkFile("inMemory.js")});
+const { Client } = await import(${sdkFile("client/index.js")});
+const sift = await mcp.createMCPToolSift({
+  servers: {},
+  tools: [{ name: "echo", description: "Echo", inputSchema: { type: "object" }, handler: () => "ok" }],
+});
+const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+${telemetry}
+await mcp.createGatewaySession("s", { sift, mode: "direct", ...options }).connect(serverSide);
+const client = new Client({ name: "lazy", version: "1" });
+await client.connect(clientSide);
+const result = await client.callTool({ name: "echo", arguments: {} });
+if (result.isError) throw new Error("echo failed");
+await client.close();`;
+    const OTEL = /node_modules\/@opentelemetry\//;
+    const off = loadedFiles(session("const options = {};"));
+    expect(off.some((file) => file.startsWith("src/mcp/serve/"))).toBe(true);
+    expect(off.filter((file) => OTEL.test(file))).toEqual([]);
+    const on = loadedFiles(
+      session("const options = { telemetry: await mcp.loadGatewayTelemetry() };"),
+    );
+    expect(on.some((file) => OTEL.test(file))).toBe(true);
+  }, 120_000);
 });

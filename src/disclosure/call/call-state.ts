@@ -8,7 +8,13 @@ import type { MetaContext } from "../meta/meta-handlers.js";
 import type { PlanBasis } from "../plan/plan-basis.js";
 import type { ResolvedSettings } from "../plan/resolved-settings.js";
 import type { RevealStore } from "../reveal-store.js";
-import type { CallRoute, DisclosureOptions, ExecuteInput, ExecuteOutcome } from "../types.js";
+import type {
+  CallPhaseFacts,
+  CallRoute,
+  DisclosureOptions,
+  ExecuteInput,
+  ExecuteOutcome,
+} from "../types.js";
 import { errorResult } from "./run-handler.js";
 
 /** What `executeCall` reads from its disclosure. */
@@ -46,6 +52,9 @@ export interface CallState {
   /** When the handler started (performance.now()), and the call's time limit. */
   started: number;
   timeoutMs: number;
+  /** Ends a timed search phase (`ExecuteInput.onPhase`), started before the queries are
+   * embedded and ended once the search answered. */
+  endSearch?: ((facts?: CallPhaseFacts) => void) | undefined;
   /** The handler's result, then as after-hooks and the budget leave it. */
   result?: ToolResult | undefined;
 }

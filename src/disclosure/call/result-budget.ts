@@ -55,6 +55,14 @@ export function createResultBudget(
           }
         : {}),
     });
+    context?.onApplied?.({
+      tokensBefore: applied.originalTokens,
+      tokensAfter: applied.tokens,
+      limit: applied.limit,
+      truncated: applied.truncated,
+      summarized: applied.summarized,
+      spilled: applied.spillId !== undefined,
+    });
     return applied.value as ToolResult;
   };
 }

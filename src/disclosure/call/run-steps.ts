@@ -7,7 +7,7 @@ import type { ToolDefinition, ToolHandler, ToolResult } from "../../catalog/inde
 import { beforeDeadline, errorText } from "../../internal/index.js";
 import type { DescribeArguments, SearchArguments } from "../meta/meta-arguments.js";
 import { runDescribe, runSearch } from "../meta/meta-handlers.js";
-import type { CallDispatcher, CallRoute } from "../types.js";
+import type { BudgetFacts, BudgetResult, CallDispatcher, CallRoute } from "../types.js";
 import { hookEvent } from "./argument-steps.js";
 import { type CallState, type CallStop, refuse, toolOf } from "./call-state.js";
 import { errorResult, runHandler, toToolResult } from "./run-handler.js";
@@ -18,13 +18,50 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 // summariser it abandoned at the deadline
 const FINISH_GRACE_MS = 250;
 
-/** With an embedder, a search is hybrid: the queries it runs are embedded first. */
+/** With an embedder, a search is hybrid: the queries it runs are embedded first. A timed search
+ * phase starts here, so it includes the embedding. */
 export async function embedQueries(state: CallState): Promise<undefined> {
-  const embed = state.context.options.embedQueries;
+  const { options, settings } = state.context;
+  if (state.isMeta && state.tool?.name === settings.names.search) {
+    state.endSearch = state.input.onPhase?.("search");
+  }
+  const embed = options.embedQueries;
   const args = state.metaArguments;
   if (!embed || !args || !("queries" in args) || args.queries.length === 0) return undefined;
-  await embed(args.queries);
+  try {
+    await embed(args.queries);
+  } catch (error) {
+    state.endSearch?.();
+    throw error;
+  }
   return undefined;
+}
+
+/** Runs the search or describe meta tool from the plan; reveal mode reveals what a search found. */
+function runMeta(state: CallState, tool: ToolDefinition): void {
+  const { settings, store, meta } = state.context;
+  const search = tool.name === settings.names.search;
+  let answer: ReturnType<typeof runSearch>;
+  try {
+    answer = search
+      ? runSearch(state.metaArguments as SearchArguments, meta)
+      : runDescribe(state.metaArguments as DescribeArguments, meta);
+  } catch (error) {
+    state.endSearch?.();
+    throw error;
+  }
+  state.repairs.push(...answer.repairs);
+  if (settings.strategy === "reveal" && answer.found.length > 0) {
+    state.revealed.push(...store.reveal(state.input.session, answer.found));
+  }
+  state.result = answer.result;
+  const queries = (state.metaArguments as Partial<SearchArguments> | undefined)?.queries ?? [];
+  state.endSearch?.({
+    phase: "search",
+    queries: queries.length,
+    results: answer.found.length,
+    revealed: state.revealed.length,
+  });
 }
 
 function deadlineOf(state: CallState): number | undefined {
@@ -33,19 +70,11 @@ function deadlineOf(state: CallState): number | undefined {
 
 /** Runs the tool: a meta tool answers from the plan, others through their handler. */
 export async function runTool(state: CallState): Promise<CallStop | undefined> {
-  const { options, settings, store, meta } = state.context;
+  const { options } = state.context;
   const tool = toolOf(state);
   state.started = performance.now();
   if (state.isMeta) {
-    const answer =
-      tool.name === settings.names.search
-        ? runSearch(state.metaArguments as SearchArguments, meta)
-        : runDescribe(state.metaArguments as DescribeArguments, meta);
-    state.repairs.push(...answer.repairs);
-    if (settings.strategy === "reveal" && answer.found.length > 0) {
-      state.revealed.push(...store.reveal(state.input.session, answer.found));
-    }
-    state.result = answer.result;
+    runMeta(state, tool);
     return undefined;
   }
   if (!tool.handler && !options.onCall) {
@@ -79,16 +108,38 @@ async function afterHandler(state: CallState, handled: ToolResult): Promise<Tool
     // a hook written in plain JavaScript may return any value: normalise it like a handler's
     if (replaced !== undefined) value = toToolResult(replaced);
   }
-  if (!state.isMeta && options.budgetResult) {
-    const deadline = deadlineOf(state);
-    const { session, onBudgetHit } = state.input;
-    value = await options.budgetResult(value, toolOf(state), {
+  if (!state.isMeta && options.budgetResult)
+    value = await budgeted(state, options.budgetResult, value);
+  return value;
+}
+
+/** The result through the budget, timed as the `budget` phase when the caller asked. */
+async function budgeted(state: CallState, budget: BudgetResult, value: ToolResult) {
+  const deadline = deadlineOf(state);
+  const { session, onBudgetHit, onPhase } = state.input;
+  const end = onPhase?.("budget");
+  let applied: BudgetFacts | undefined;
+  let budgetedValue: ToolResult;
+  try {
+    budgetedValue = await budget(value, toolOf(state), {
       session,
       ...(deadline !== undefined ? { deadline } : {}),
       ...(onBudgetHit ? { onBudgetHit } : {}),
+      ...(end
+        ? {
+            onApplied: (facts: BudgetFacts) => {
+              applied = facts;
+            },
+          }
+        : {}),
     });
+  } catch (error) {
+    end?.();
+    throw error;
   }
-  return value;
+  // a host's own budget function may report nothing: the phase still ends, without figures
+  end?.({ phase: "budget", ...applied });
+  return budgetedValue;
 }
 
 /** Runs the after-hooks and the budget within the call's time limit. */

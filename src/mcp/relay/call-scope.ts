@@ -1,6 +1,6 @@
 /**
  * What a gateway request carries down to the upstream call it causes: the client's progress
- * callback and its server→client relay. The gateway session hands it to `sift.execute` as the
+ * callback, its server→client relay and, with telemetry, the tracer of the upstream call. The gateway session hands it to `sift.execute` as the
  * call's `host` value, which dispatch passes to the handler unchanged; the routing function reads
  * it back with `callScopeOf`. Nothing ambient: a call sees only the scope it was given.
  */
@@ -18,6 +18,16 @@ export interface CallScope {
   onProgress?: (progress: UpstreamProgress) => void;
   /** Answers the upstream's sampling/elicitation/roots requests made during the call. */
   relay?: ClientRelay;
+  /** Told as the call reaches the upstream `server` (its own name for the tool); the function
+   * it returns is told how the upstream answered (a tracer's child span). */
+  onUpstreamCall?: (server: string, tool: string) => (end: UpstreamCallEnd) => void;
+}
+
+/** How an upstream answered a call: `errorCode` says why the gateway got no answer
+ * (`upstream_unavailable`, `upstream_timeout`, …) or is `tool_error` for the tool's own error. */
+export interface UpstreamCallEnd {
+  isError: boolean;
+  errorCode?: string;
 }
 
 // marks a host value as a gateway call's scope: `host` is the library user's too (any value)

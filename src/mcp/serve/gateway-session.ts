@@ -24,10 +24,11 @@ import {
   relayThrough,
 } from "../features/session-pass-through.js";
 import { asCallHost, type CallScope } from "../relay/call-scope.js";
-import type { CallFacts, GatewayTelemetry } from "../telemetry/gateway-telemetry.js";
+import type { CallTrace, GatewayTelemetry } from "../telemetry/gateway-telemetry.js";
 import { startNote } from "../upstream/start-note.js";
 import { lazySchemaValidator } from "./lazy-schema-validator.js";
-import { type CallReport, foundTools, type SessionRecorder } from "./session-recorder.js";
+import type { CallReport, SessionRecorder } from "./session-recorder.js";
+import { callFacts, countSession, reportListing } from "./session-telemetry.js";
 
 /** Options shared by every session of one gateway. */
 export interface GatewaySessionOptions {
@@ -121,6 +122,7 @@ export function createGatewaySession(
     server,
   };
   registerPassThrough(server, options.sift);
+  if (options.telemetry) countSession(server, options.telemetry, options.mode ?? "bridge");
   watchClient(context);
   server.setRequestHandler(ListToolsRequestSchema, (request) =>
     listTools(context, request.params?.cursor),
@@ -157,9 +159,14 @@ async function listTools(
     throw new Error(`Invalid cursor ${JSON.stringify(cursor)}; list again without one.`);
   }
   const end = start + (options.pageSize ?? 500);
-  return end < tools.length
-    ? { tools: tools.slice(start, end), nextCursor: String(end) }
-    : { tools: tools.slice(start) };
+  const page = end < tools.length ? tools.slice(start, end) : tools.slice(start);
+  if (options.telemetry) {
+    const mode = options.mode ?? "bridge";
+    const user = options.user?.();
+    const listing = { mode, plan, tools: page.length, first: start === 0 };
+    reportListing(options.telemetry, user ? { ...listing, user } : listing);
+  }
+  return end < tools.length ? { tools: page, nextCursor: String(end) } : { tools: page };
 }
 
 type TextBlock = { type: "text"; text: string };
@@ -215,8 +222,13 @@ function record(
 }
 
 /** A pinned tool that changed is refused by name, directly or through the call meta tool:
- * the refusal result, or undefined when the call may go on. */
-function heldResult(context: SessionContext, request: CallRequest, startedAt: Date, start: number) {
+ * the refusal result (recorded, and ending the call's span), or undefined when the call may go
+ * on. */
+function heldResult(
+  context: SessionContext,
+  request: CallRequest,
+  started: { at: Date; start: number; trace: CallTrace | undefined },
+) {
   const { name, arguments: args } = request.params;
   const { upstreams } = context.sift;
   const inner = context.sift.catalog.has(name) ? undefined : args?.name;
@@ -225,21 +237,19 @@ function heldResult(context: SessionContext, request: CallRequest, startedAt: Da
     (typeof inner === "string" ? upstreams.heldMessage(inner) : undefined);
   if (held === undefined) return undefined;
   const content = [{ type: "text" as const, text: held }];
+  const tool = typeof inner === "string" ? inner : name;
+  const route = inner === undefined ? "direct" : "bridge";
+  const durationMs = performance.now() - started.start;
+  const refusal = { isError: true, errorCode: "tool_held" };
   record(context, {
     name,
     arguments: args,
-    outcome: {
-      tool: typeof inner === "string" ? inner : name,
-      route: inner === undefined ? "direct" : "bridge",
-      revealed: [],
-      repairs: [],
-      isError: true,
-      errorCode: "tool_held",
-      content,
-    },
-    startedAt,
-    durationMs: performance.now() - start,
+    outcome: { tool, route, revealed: [], repairs: [], ...refusal, content },
+    startedAt: started.at,
+    durationMs,
   });
+  const server = context.sift.upstreams.route(tool)?.server;
+  started.trace?.end({ tool, server, route, ...refusal, spilled: false, revealed: 0, durationMs });
   return { content, isError: true };
 }
 
@@ -280,11 +290,13 @@ async function callTool(
   const { name, arguments: args } = request.params;
   const startedAt = new Date();
   const start = performance.now();
-  const refused = heldResult(context, request, startedAt, start);
-  if (refused) return refused;
   const trace = options.telemetry?.startCall(name, options.mode ?? "bridge", options.user?.());
+  const refused = heldResult(context, request, { at: startedAt, start, trace });
+  if (refused) return refused;
   let truncated: CallReport["truncated"];
   const { scope, reports } = scopeOf(server, request, extra);
+  // the call's child spans: its phases through dispatch, its upstream call through the scope
+  if (trace?.upstream) scope.onUpstreamCall = trace.upstream;
   const { stopping } = options;
   const running = sift.execute({
     session: session(),
@@ -296,6 +308,7 @@ async function callTool(
     onBudgetHit: (hit) => {
       truncated = { tokens: hit.tokens, limit: hit.limit };
     },
+    ...(trace?.phase ? { onPhase: trace.phase } : {}),
     ...settings,
   });
   const outcome = stopping ? await untilStopped(running, stopping, name) : await running;
@@ -315,31 +328,6 @@ async function callTool(
       : {}),
     ...(outcome.isError ? { isError: true } : {}),
     ...(outcome._meta !== undefined ? { _meta: outcome._meta as Record<string, unknown> } : {}),
-  };
-}
-
-const SPILLED = /stored as spill_[0-9a-f]{32}/;
-
-/** What telemetry keeps of a call: names, counts and codes, never arguments or result text
- * (the result is only tested for the spill note the budget added). */
-function callFacts(
-  { sift }: SessionContext,
-  outcome: ExecuteOutcome,
-  truncated: CallReport["truncated"],
-  durationMs: number,
-): CallFacts {
-  const search = outcome.route === "meta" && outcome.tool === sift.disclosure.metaToolNames.search;
-  return {
-    tool: outcome.tool,
-    server: sift.upstreams.route(outcome.tool)?.server,
-    route: outcome.route,
-    isError: outcome.isError === true,
-    errorCode: outcome.errorCode,
-    truncated,
-    spilled: outcome.content.some((block) => block.type === "text" && SPILLED.test(block.text)),
-    searchResults: search ? foundTools(outcome.structuredContent).length : undefined,
-    revealed: outcome.revealed.length,
-    durationMs,
   };
 }
 

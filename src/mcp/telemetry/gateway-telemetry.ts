@@ -8,191 +8,166 @@
  */
 import { ToolsiftError } from "../../errors.js";
 import type { MCPToolSift } from "../create-mcp-toolsift.js";
+import { type CallInstruments, type CallTrace, startCallTrace } from "./call-trace.js";
+import {
+  type Attributes,
+  KIND_SERVER,
+  type OpenTelemetryAPI,
+  statusOf,
+  type TelemetryMeter,
+} from "./otel-api.js";
 
-/** The parts of `@opentelemetry/api` the gateway uses (a structural subset, so toolsift's types
- * do not need the package). Pass the module itself. */
-export interface OpenTelemetryAPI {
-  trace: { getTracer(name: string, version?: string): TelemetryTracer };
-  metrics: { getMeter(name: string, version?: string): TelemetryMeter };
-}
-type Attributes = Record<string, string | number | boolean>;
-interface TelemetrySpan {
-  setAttributes(attributes: Attributes): unknown;
-  setStatus(status: { code: number; message?: string }): unknown;
-  updateName(name: string): unknown;
-  end(): void;
-}
-interface TelemetryTracer {
-  startSpan(name: string, options?: { attributes?: Attributes }): TelemetrySpan;
-}
-interface TelemetryMeter {
-  createCounter(
-    name: string,
-    options?: { description?: string; unit?: string },
-  ): {
-    add(value: number, attributes?: Attributes): void;
-  };
-  createHistogram(
-    name: string,
-    options?: { description?: string; unit?: string },
-  ): {
-    record(value: number, attributes?: Attributes): void;
-  };
-}
+export type { CallFacts, CallTrace } from "./call-trace.js";
+export type { OpenTelemetryAPI } from "./otel-api.js";
 
-/** What the gateway knows once a `tools/call` is answered. */
-export interface CallFacts {
-  /** The real tool that ran (the meta tool's name for search and describe). */
-  tool: string;
-  /** The upstream server that owns it; absent for the gateway's own tools. */
-  server?: string | undefined;
-  route: string;
-  isError: boolean;
-  errorCode?: string | undefined;
-  /** Tokens before, and the limit, when the result budget cut the result. */
-  truncated?: { tokens: number; limit: number } | undefined;
-  /** Whether the full result was stored for `tool_result_read`. */
-  spilled: boolean;
-  /** Tools a search returned (search calls only). */
-  searchResults?: number | undefined;
-  /** Tools newly revealed to the session. */
-  revealed: number;
-  durationMs: number;
-}
-
-/** A started `tools/call` span; `end` sets its attributes, status and metrics. */
-export interface CallTrace {
-  end(facts: CallFacts): void;
+/** A `tools/list` request as the gateway answered it. */
+export interface ListFacts {
+  mode: string;
+  /** Tools on this page. */
+  tools: number;
+  /** Tools the session's plan defers (searchable, not listed). */
+  deferred: number;
+  /** What deferral saves on this listing: tokens of every visible definition minus those of
+   * the listed ones (first page only: a listing is one turn, however many pages). */
+  tokensSaved?: number | undefined;
+  user?: string | undefined;
 }
 
 /** The gateway's telemetry; pass it as `telemetry` to `serveHttp`, `serveStdio` or
- * `createGatewaySession`. */
+ * `createGatewaySession`. Members marked optional are skipped when a host's own telemetry
+ * leaves them out. */
 export interface GatewayTelemetry {
   /** Starts the span of a `tools/call` for `name` in a session of `mode`; `user` is the
    * session's user (its token's subject, with an identity provider), absent otherwise. */
   startCall(name: string, mode: string, user?: string): CallTrace;
-  /** Records each (re)start of the sift's upstreams, seen when its tools are listed; returns
-   * the unsubscribe. */
+  /** Records a `tools/list` request (a span) and what deferral saved on it (a histogram). */
+  listed?(facts: ListFacts): void;
+  /** Counts a session of `mode` as open on this process until the returned function runs. */
+  openSession?(mode: string): () => void;
+  /** Records each start, restart and login start of the sift's upstreams; returns the
+   * unsubscribe. */
   watchUpstreams(sift: MCPToolSift): () => void;
 }
 
-const STATUS_OK = 1;
-const STATUS_ERROR = 2;
 const SCOPE = "toolsift";
-/** OpenTelemetry's semantic-convention attribute for the authenticated user. */
-const ENDUSER_ID = "enduser.id";
+
+/** The instruments of every call: counters and latency histograms by few-valued attributes. */
+function callInstruments(api: OpenTelemetryAPI, meter: TelemetryMeter): CallInstruments {
+  return {
+    api,
+    tracer: api.trace.getTracer(SCOPE),
+    calls: meter.createCounter("toolsift.calls", { description: "tools/call requests" }),
+    errors: meter.createCounter("toolsift.call.errors", {
+      description: "tools/call requests answered with an error result",
+    }),
+    duration: meter.createHistogram("toolsift.call.duration", {
+      description: "Time from a tools/call request to its answer",
+      unit: "ms",
+    }),
+    upstreamDuration: meter.createHistogram("toolsift.upstream.duration", {
+      description: "Time an upstream server took to answer a tools/call",
+      unit: "ms",
+    }),
+    cut: meter.createCounter("toolsift.results.truncated", {
+      description: "Results cut by the result budget",
+    }),
+    saved: meter.createHistogram("toolsift.results.tokens_saved", {
+      description: "Tokens a cut result did not send",
+      unit: "{token}",
+    }),
+    turnSaved: meter.createHistogram("toolsift.turn.tokens_saved", {
+      description:
+        "Tokens of tool definitions deferral kept out of a turn (tools/list, or a search)",
+      unit: "{token}",
+    }),
+    found: meter.createHistogram("toolsift.search.results", {
+      description: "Tools a search returned",
+    }),
+  };
+}
+
+/** The sessions gauge: sessions open on this process, by mode, read at each collection. */
+function sessionGauge(meter: TelemetryMeter): (mode: string) => () => void {
+  const open = new Map<string, number>();
+  meter
+    .createObservableUpDownCounter("toolsift.sessions", {
+      description: "Gateway sessions open on this process",
+      unit: "{session}",
+    })
+    .addCallback((result) => {
+      for (const [mode, count] of open) result.observe(count, { "toolsift.mode": mode });
+    });
+  return (mode) => {
+    open.set(mode, (open.get(mode) ?? 0) + 1);
+    let closed = false;
+    return () => {
+      if (closed) return;
+      closed = true;
+      open.set(mode, (open.get(mode) ?? 1) - 1);
+    };
+  };
+}
 
 /** The telemetry over an OpenTelemetry API; without a registered SDK every call is a no-op. */
 export function createGatewayTelemetry(api: OpenTelemetryAPI): GatewayTelemetry {
-  const tracer = api.trace.getTracer(SCOPE);
   const meter = api.metrics.getMeter(SCOPE);
-  const calls = meter.createCounter("toolsift.calls", { description: "tools/call requests" });
-  const errors = meter.createCounter("toolsift.call.errors", {
-    description: "tools/call requests answered with an error result",
-  });
-  const duration = meter.createHistogram("toolsift.call.duration", {
-    description: "Time from a tools/call request to its answer",
-    unit: "ms",
-  });
-  const cut = meter.createCounter("toolsift.results.truncated", {
-    description: "Results cut by the result budget",
-  });
-  const saved = meter.createHistogram("toolsift.results.tokens_saved", {
-    description: "Tokens a cut result did not send",
-    unit: "{token}",
-  });
-  const found = meter.createHistogram("toolsift.search.results", {
-    description: "Tools a search returned",
-  });
+  const instruments = callInstruments(api, meter);
+  const { tracer, turnSaved } = instruments;
   const starts = meter.createCounter("toolsift.upstream.starts", {
-    description: "Upstream server starts and restarts (tools listed)",
+    description: "Upstream server starts, restarts and starts after a login, by outcome",
+  });
+  const restarts = meter.createCounter("toolsift.upstream.restarts", {
+    description: "Upstream server restarts after a crash, by outcome",
   });
   return {
-    startCall(name, mode, user) {
-      // the user is a span attribute only, never a metric one: series would multiply by users
-      const span = tracer.startSpan("toolsift.tools/call", {
-        attributes: {
-          "toolsift.called": name,
-          "toolsift.mode": mode,
-          ...(user ? { [ENDUSER_ID]: user } : {}),
-        },
-      });
-      return {
-        end(facts) {
-          const attributes = callAttributes(facts);
-          if (facts.searchResults !== undefined) span.updateName("toolsift.tool_search");
-          span.setAttributes({ ...attributes, ...budgetAttributes(facts) });
-          span.setStatus(
-            facts.isError
-              ? { code: STATUS_ERROR, message: facts.errorCode ?? "error" }
-              : { code: STATUS_OK },
-          );
-          span.end();
-          const kept = metricAttributes(facts);
-          calls.add(1, kept);
-          if (facts.isError) errors.add(1, kept);
-          duration.record(facts.durationMs, kept);
-          if (facts.truncated) {
-            cut.add(1, kept);
-            saved.record(Math.max(0, facts.truncated.tokens - facts.truncated.limit), kept);
-          }
-          if (facts.searchResults !== undefined) found.record(facts.searchResults);
-        },
-      };
+    startCall: (name, mode, user) => startCallTrace(instruments, name, mode, user),
+    listed(facts) {
+      const span = tracer.startSpan(
+        "toolsift.tools/list",
+        { kind: KIND_SERVER, attributes: listAttributes(facts) },
+        api.context.active(),
+      );
+      span.setStatus(statusOf(undefined));
+      span.end();
+      if (facts.tokensSaved !== undefined) {
+        turnSaved.record(Math.max(0, facts.tokensSaved), {
+          "toolsift.mode": facts.mode,
+          "toolsift.turn": "list",
+        });
+      }
     },
+    openSession: sessionGauge(meter),
     watchUpstreams(sift) {
-      return sift.upstreams.onToolsChanged((server) => {
-        const status = sift.upstreams.status().find((entry) => entry.server === server);
+      return sift.upstreams.onStarted((server, start) => {
+        const now = Date.now();
+        const outcome = start.ok ? "ok" : "error";
         const span = tracer.startSpan("toolsift.upstream.start", {
+          startTime: now - start.durationMs,
           attributes: {
             "toolsift.server": server,
-            "toolsift.upstream.tools": status?.tools ?? 0,
-            "toolsift.upstream.restarts": status?.restarts ?? 0,
+            "toolsift.upstream.start": start.kind,
+            "toolsift.outcome": outcome,
+            "toolsift.upstream.tools":
+              sift.upstreams.status().find((entry) => entry.server === server)?.tools ?? 0,
           },
         });
-        span.end();
-        starts.add(1, { "toolsift.server": server });
+        span.setStatus(statusOf(start.ok ? undefined : "upstream_start_failed"));
+        span.end(now);
+        const attributes = { "toolsift.server": server, "toolsift.outcome": outcome };
+        starts.add(1, { ...attributes, "toolsift.upstream.start": start.kind });
+        if (start.kind === "restart") restarts.add(1, attributes);
       });
     },
   };
 }
 
-function callAttributes(facts: CallFacts): Attributes {
+function listAttributes(facts: ListFacts): Attributes {
   return {
-    "toolsift.tool": facts.tool,
-    "toolsift.route": facts.route,
-    "toolsift.outcome": facts.isError ? "error" : "ok",
-    "toolsift.revealed": facts.revealed,
-    "toolsift.duration_ms": Math.round(facts.durationMs * 10) / 10,
-    ...(facts.server !== undefined ? { "toolsift.server": facts.server } : {}),
-    ...(facts.errorCode !== undefined ? { "toolsift.error_code": facts.errorCode } : {}),
-    ...(facts.searchResults !== undefined
-      ? { "toolsift.search.results": facts.searchResults }
-      : {}),
-  };
-}
-
-function budgetAttributes(facts: CallFacts): Attributes {
-  return {
-    "toolsift.truncated": facts.truncated !== undefined,
-    "toolsift.spilled": facts.spilled,
-    ...(facts.truncated
-      ? {
-          "toolsift.result_tokens.before": facts.truncated.tokens,
-          "toolsift.result_tokens.limit": facts.truncated.limit,
-        }
-      : {}),
-  };
-}
-
-/** Metric attributes stay few-valued: server, route and outcome (tool names would multiply
- * series by the catalog's size). */
-function metricAttributes(facts: CallFacts): Attributes {
-  return {
-    "toolsift.route": facts.route,
-    "toolsift.outcome": facts.isError ? "error" : "ok",
-    ...(facts.server !== undefined ? { "toolsift.server": facts.server } : {}),
-    ...(facts.errorCode !== undefined ? { "toolsift.error_code": facts.errorCode } : {}),
+    "toolsift.mode": facts.mode,
+    "toolsift.listed": facts.tools,
+    "toolsift.deferred": facts.deferred,
+    ...(facts.tokensSaved !== undefined ? { "toolsift.tokens_saved": facts.tokensSaved } : {}),
+    ...(facts.user ? { "enduser.id": facts.user } : {}),
   };
 }
 

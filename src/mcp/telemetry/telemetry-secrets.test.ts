@@ -30,11 +30,14 @@ describe("telemetry shows no secret", () => {
     cleanup.push(() => idp.close());
     const sift = await createMCPToolSift({ servers: config.servers });
     cleanup.push(() => sift.close());
+    // as `serve --otel` does: the remote's failed start (its URL holds secrets) is a span too
+    const telemetry = createGatewayTelemetry(otel);
+    telemetry.watchUpstreams(sift);
     const gateway = await serveHttp({
       sift,
       mode: "bridge",
       auth: { issuer: idp.issuer, audience: "aud-1" },
-      telemetry: createGatewayTelemetry(otel),
+      telemetry,
     });
     cleanup.push(() => gateway.close());
 
@@ -47,6 +50,7 @@ describe("telemetry shows no secret", () => {
       }),
     );
     cleanup.push(() => client.close());
+    await client.listTools();
     await client.callTool({ name: "tool_search", arguments: { queries: ["echo", ARGUMENT] } });
     const echoed = await client.callTool({
       name: "tool_call",
@@ -69,7 +73,25 @@ describe("telemetry shows no secret", () => {
     expect(spans.map((span) => span.attributes["toolsift.tool"])).toEqual(
       expect.arrayContaining(["fault__echo", "remote__ping"]),
     );
-    expect(spans.map((span) => span.attributes["enduser.id"])).toEqual(["alice", "alice", "alice"]);
+    // every kind of span is scanned: requests, their children, upstream starts
+    expect(new Set(spans.map((span) => span.name))).toEqual(
+      new Set([
+        "toolsift.tools/list",
+        "toolsift.tool_search",
+        "toolsift.search",
+        "toolsift.tools/call",
+        "toolsift.upstream.call",
+        "toolsift.result_budget",
+        "toolsift.upstream.start",
+      ]),
+    );
+    const requests = spans.filter((span) => span.name.startsWith("toolsift.tool"));
+    expect(requests.map((span) => span.attributes["enduser.id"])).toEqual([
+      "alice",
+      "alice",
+      "alice",
+      "alice",
+    ]);
     const leaks = [...Object.values(CONFIG_SECRETS), token, idp.clientSecret, ARGUMENT].filter(
       (secret) => everything.includes(secret),
     );

@@ -44,6 +44,13 @@ import { upstreamErrorText } from "./upstream-errors.js";
 import { createUpstreamLife, type UpstreamLife } from "./upstream-state.js";
 import { listAllTools } from "./upstream-transport.js";
 
+/** One settled start of an upstream: which kind, whether it came up, and how long it took. */
+export interface UpstreamStart {
+  kind: "start" | "restart" | "login";
+  ok: boolean;
+  durationMs: number;
+}
+
 /** Options of `createUpstreamServer`. */
 export interface UpstreamServerOptions {
   name: string;
@@ -51,6 +58,8 @@ export interface UpstreamServerOptions {
   log: (entry: MCPLogEntry) => void;
   /** Called with the full tool list after every (re)listing. */
   onTools: (tools: readonly Tool[]) => void;
+  /** Called as each start (first, restart after a crash, or after a login) settles. */
+  onStarted?: (start: UpstreamStart) => void;
   /** Called with each `notifications/message` (log) the server sends. */
   onLogMessage?: (params: LoggingMessageNotification["params"]) => void;
   /** Called with resource and prompt notifications (updated, list changed). */
@@ -88,6 +97,10 @@ export interface UpstreamServer {
       onProgress?: (progress: UpstreamProgress) => void;
       /** The client session that answers the server's sampling/elicitation/roots meanwhile. */
       relay?: ClientRelay;
+      /** Told why the gateway could not get an answer (`upstream_unavailable`,
+       * `upstream_timeout`, `upstream_closed`, `needs_login`, `result_too_large`,
+       * `upstream_error`); an `isError` result the tool itself sent is not a failure here. */
+      onFailure?: (code: string) => void;
     },
   ): Promise<ToolResult>;
   /** Sends any other request (resources, prompts, completion); failures throw `McpError`s
@@ -249,6 +262,25 @@ async function connectAndList(run: UpstreamRun): Promise<void> {
 
 /** One start (first or restart): `starting`/`restarting` → `ready`, or `down` with the reason. */
 async function startOnce(run: UpstreamRun, event: "start" | "restart" | "loggedIn"): Promise<void> {
+  const began = performance.now();
+  const settled = (ok: boolean) =>
+    run.options.onStarted?.({
+      kind: event === "loggedIn" ? "login" : event,
+      ok,
+      durationMs: performance.now() - began,
+    });
+  try {
+    await startSteps(run, event);
+  } catch (error) {
+    // a start cut short by the gateway closing is no failure of the server's
+    if (run.life.state !== "closed") settled(false);
+    throw error;
+  }
+  settled(true);
+}
+
+/** The work of one start, from the state change to `ready` (or the reason it failed). */
+async function startSteps(run: UpstreamRun, event: "start" | "restart" | "loggedIn") {
   run.life.advance(event);
   try {
     if (run.login.problem !== undefined) throw new Error(run.login.problem);
@@ -343,25 +375,37 @@ function sendCall(
 }
 
 /** The result a failed call returns: what happened, to which tool, and what to do. */
-function callFailure(run: UpstreamRun, tool: string, error: unknown): ToolResult {
+function callFailure(
+  run: UpstreamRun,
+  tool: string,
+  error: unknown,
+  onFailure: (code: string) => void = () => undefined,
+): ToolResult {
   const { name } = run;
   const needed = run.login.auth?.loginNeeded(error);
   if (needed !== undefined) {
     loggedOut(run, needed);
+    onFailure("needs_login");
     return errorResult(needed);
   }
   const tooLarge = isTooLarge(error);
-  if (tooLarge) return errorResult(tooLargeText(name, `tools/call "${tool}"`, tooLarge));
+  if (tooLarge) {
+    onFailure("result_too_large");
+    return errorResult(tooLargeText(name, `tools/call "${tool}"`, tooLarge));
+  }
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+    onFailure("upstream_timeout");
     return errorResult(
       `Server "${name}" did not answer tools/call "${tool}" within ${run.callTimeoutMs / 1000} s. Try again, or raise callTimeoutMs for "${name}" in the config.`,
     );
   }
   if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+    onFailure("upstream_closed");
     return errorResult(
       `Server "${name}" went down during tools/call "${tool}"; the call may or may not have taken effect. The server restarts on the next call.`,
     );
   }
+  onFailure("upstream_error");
   return errorResult(upstreamErrorText(name, run.config, error, `tools/call "${tool}"`));
 }
 
@@ -377,6 +421,7 @@ async function callTool(
   const problem = await ensureUp(run);
   const connection = run.connection;
   if (problem !== undefined || !connection) {
+    callOptions.onFailure?.("upstream_unavailable");
     return errorResult(problem ?? `Server "${run.name}" is down.`);
   }
   // a flood of reports reaches the client thinned; the last one before the result
@@ -392,7 +437,7 @@ async function callTool(
     run.gate.succeeded();
     return result;
   } catch (error) {
-    return callFailure(run, tool, error);
+    return callFailure(run, tool, error, callOptions.onFailure);
   } finally {
     progress?.flush();
     if (progress) run.progressCalls -= 1;
