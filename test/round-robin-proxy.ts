@@ -9,6 +9,8 @@ export interface RoundRobinProxy {
   url: string;
   /** Requests sent to each target so far, by target URL. */
   served: Map<string, number>;
+  /** Every request so far, in order: its method and the target it went to. */
+  routed: { method: string; target: string }[];
   close(): Promise<void>;
 }
 
@@ -19,10 +21,12 @@ export async function startRoundRobinProxy(
 ): Promise<RoundRobinProxy> {
   let next = 0;
   const served = new Map<string, number>();
+  const routed: RoundRobinProxy["routed"] = [];
   const proxy = createServer((request, response) => {
     const live = targets();
     const target = live[next++ % live.length] as string;
     served.set(target, (served.get(target) ?? 0) + 1);
+    routed.push({ method: request.method ?? "", target });
     const url = new URL(target);
     const upstream = httpRequest(
       {
@@ -35,6 +39,10 @@ export async function startRoundRobinProxy(
       (answer) => {
         response.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(response);
+        // a target that dies mid-answer breaks the client's connection too, as a balancer does
+        answer.once("close", () => {
+          if (!answer.complete) response.destroy();
+        });
       },
     );
     upstream.on("error", () =>
@@ -47,6 +55,7 @@ export async function startRoundRobinProxy(
   return {
     url: `http://localhost:${port}/mcp`,
     served,
+    routed,
     close: async () => {
       proxy.closeAllConnections();
       await new Promise((resolve) => proxy.close(resolve));
