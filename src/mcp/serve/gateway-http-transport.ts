@@ -57,6 +57,11 @@ function isPlainRequest(body: unknown): body is JSONRPCRequest {
   return token === undefined || typeof token === "string" || Number.isInteger(token);
 }
 
+function protocolVersion(request: IncomingMessage): string | undefined {
+  const version = request.headers["mcp-protocol-version"];
+  return typeof version === "string" ? version : undefined;
+}
+
 /** Whether the headers are ones the SDK takes without a word (else it answers them). */
 function hasPlainHeaders(request: IncomingMessage): boolean {
   const accept = request.headers.accept ?? "";
@@ -87,19 +92,18 @@ export function isResponse(message: JSONRPCMessage): boolean {
  * `state/call-streams.ts`): each event carries an id naming the stream, so a client whose stream
  * breaks can ask any replica for the rest with `Last-Event-ID`. */
 export interface ResumableCalls {
-  /** The stream id for a request starting now, or undefined to answer it as before. */
+  /** The stream of a request starting now, or undefined to answer it as before. */
   open(
     sessionId: string,
     request: JSONRPCRequest,
     protocolVersion: string | undefined,
-  ): string | undefined;
-  /** Keeps event `seq` of a stream whose client connection is gone, for the client resuming it. */
-  keep(sessionId: string, stream: string, seq: number, message: JSONRPCMessage): void;
+  ): AnswerStream | undefined;
 }
 
-/** A resumable answer's stream: its id and where its events go once the client is gone. */
-interface AnswerStream {
+/** A resumable answer's stream: its id, and where its events go once the client is gone. */
+export interface AnswerStream {
   id: string;
+  /** Keeps event `seq` for the client resuming the stream (on any replica). */
   keep(seq: number, message: JSONRPCMessage): void;
 }
 
@@ -221,7 +225,11 @@ export class GatewayHTTPTransport extends StreamableHTTPServerTransport {
       return false;
     }
     if (this.answers.has(body.id)) return false;
-    const answer = new PostAnswer(response, sessionId, this.answerStream(sessionId, body, request));
+    const answer = new PostAnswer(
+      response,
+      sessionId,
+      this.resumable?.open(sessionId, body, protocolVersion(request)),
+    );
     this.answers.set(body.id, answer);
     watchQuiet(answer);
     const authInfo = (request as IncomingMessage & { auth?: AuthInfo }).auth;
@@ -229,19 +237,6 @@ export class GatewayHTTPTransport extends StreamableHTTPServerTransport {
     const requestInfo = { headers: request.headers, url };
     this.onmessage?.(body, authInfo ? { authInfo, requestInfo } : { requestInfo });
     return true;
-  }
-
-  /** The resumable stream of a request, when the gateway makes this one resumable. */
-  private answerStream(
-    sessionId: string,
-    body: JSONRPCRequest,
-    request: IncomingMessage,
-  ): AnswerStream | undefined {
-    const resumable = this.resumable;
-    const version = request.headers["mcp-protocol-version"];
-    const id = resumable?.open(sessionId, body, typeof version === "string" ? version : undefined);
-    if (resumable === undefined || id === undefined) return undefined;
-    return { id, keep: (seq, message) => resumable.keep(sessionId, id, seq, message) };
   }
 
   /** Hands the rest of call stream `stream` to another replica (the client resumed it there);

@@ -36,6 +36,9 @@ const MAX_KEPT_BYTES = 8 * 1024 * 1024;
 const PRIMING_VERSION = "2025-11-25";
 const PREFIX = "c1-";
 const MAX_EVENT_ID_LENGTH = 1_024;
+/** How long a resumed stream may go quiet before it gets a keep-alive comment (ms), as the
+ * gateway's other streams. */
+const KEEP_ALIVE_MS = 15_000;
 
 /** Bus messages about call streams. */
 const CALL_EVENT = "call-event";
@@ -121,40 +124,38 @@ export function ownCallStreams(store: SessionStore): ResumableCalls & {
   pending(stream: string): Promise<void> | undefined;
 } {
   const chains = new Map<string, Promise<void>>();
-  const keptBytes = new Map<string, number>();
+  /** Stores and publishes one kept event after the stream's earlier ones. */
+  const keep = (sessionId: string, stream: string, event: KeptEvent) => {
+    const next = (chains.get(stream) ?? Promise.resolve())
+      .then(async () => {
+        await store.putCallEvent(sessionId, stream, event);
+        await store.publish({ target: sessionId, kind: CALL_EVENT, payload: { stream, ...event } });
+      })
+      .catch(() => undefined);
+    chains.set(stream, next);
+    void next.then(() => {
+      if (chains.get(stream) === next) chains.delete(stream);
+    });
+  };
   return {
-    open: (_sessionId, request: JSONRPCRequest, version) => {
+    open: (sessionId, request: JSONRPCRequest, version) => {
       const name = (request.params as { name?: unknown } | undefined)?.name;
       if (request.method !== "tools/call" || typeof name !== "string") return undefined;
       if (version === undefined || version < PRIMING_VERSION) return undefined;
-      return callStreamId({ owner: store.replica, request: request.id, tool: name });
-    },
-    keep: (sessionId, stream, seq, message) => {
-      const size = JSON.stringify(message).length;
-      const bytes = (keptBytes.get(stream) ?? 0) + size;
-      const last = isResponse(message);
-      if (bytes > MAX_KEPT_BYTES && !last) return;
-      keptBytes.set(stream, Math.min(bytes, MAX_KEPT_BYTES));
-      const event: KeptEvent = {
-        seq,
-        message: bytes > MAX_KEPT_BYTES ? tooLarge(message) : message,
+      const id = callStreamId({ owner: store.replica, request: request.id, tool: name });
+      let bytes = 0;
+      return {
+        id,
+        keep: (seq, message) => {
+          const size = JSON.stringify(message).length;
+          if (bytes + size <= MAX_KEPT_BYTES) {
+            bytes += size;
+            keep(sessionId, id, { seq, message });
+          } else if (isResponse(message)) {
+            keep(sessionId, id, { seq, message: tooLarge(message) });
+          }
+        },
       };
-      const next = (chains.get(stream) ?? Promise.resolve())
-        .then(async () => {
-          await store.putCallEvent(sessionId, stream, event);
-          await store.publish({
-            target: sessionId,
-            kind: CALL_EVENT,
-            payload: { stream, ...event },
-          });
-        })
-        .catch(() => undefined);
-      chains.set(stream, next);
-      void next.then(() => {
-        if (chains.get(stream) !== next) return;
-        chains.delete(stream);
-        if (last) keptBytes.delete(stream);
-      });
     },
     pending: (stream) => chains.get(stream),
   };
@@ -208,10 +209,12 @@ export function resumeCallStream(
   const { stream, facts } = resumed;
   let last = resumed.seq;
   let done = false;
+  let quietSince = Date.now();
   response.writeHead(200, { ...SSE_HEADERS, "mcp-session-id": sessionId });
   const deliver = (event: KeptEvent) => {
     if (done || event.seq <= last) return;
     last = event.seq;
+    quietSince = Date.now();
     const data = `id: ${stream}.${event.seq}\nevent: message\ndata: ${JSON.stringify(event.message)}\n\n`;
     if (!isResponse(event.message)) {
       response.write(data);
@@ -228,7 +231,13 @@ export function resumeCallStream(
     if (message.kind === CALL_EVENT) deliver(payload as unknown as KeptEvent);
     else if (message.kind === CALL_UNKNOWN) fail("lost");
   });
-  const watch = watchOwner(store, facts.owner, options, () => fail("dead"));
+  // a comment now and then keeps proxies from closing the stream while a long call runs
+  const keepAlive = () => {
+    if (done || Date.now() - quietSince < KEEP_ALIVE_MS) return;
+    quietSince = Date.now();
+    response.write(": keepalive\n\n");
+  };
+  const watch = watchOwner(store, facts.owner, options, () => fail("dead"), keepAlive);
   // the replica stopping ends the stream without an answer: the client resumes on another
   const onStop = () => {
     finish();
@@ -272,11 +281,14 @@ function watchOwner(
   owner: string,
   options: Required<CallStreamOptions>,
   dead: () => void,
+  /** Called on every check (the stream's keep-alive). */
+  tick: () => void,
 ) {
   let timer: NodeJS.Timeout | undefined;
   let misses = 0;
   let checking = false;
   const check = async () => {
+    tick();
     if (checking) return;
     checking = true;
     // a store that does not answer gives no verdict
