@@ -35,6 +35,10 @@ export async function startRoundRobinProxy(
         path: request.url,
         method: request.method,
         headers: { ...request.headers, host: url.host },
+        // a connection per request, as nginx's default: a kept-alive one could be closed by the
+        // target (idle past its keep-alive timeout) just as a request is written to it, which
+        // the load test saw as a lost call ("socket hang up" before any answer)
+        agent: false,
       },
       (answer) => {
         response.writeHead(answer.statusCode ?? 502, answer.headers);

@@ -140,6 +140,8 @@ describe("resuming a call stream", () => {
   });
 
   it("says the answer was lost when the live owner no longer holds the call", async () => {
+    // the gateway beats: it is the live owner here
+    expect(await store.isLive(store.replica)).toBe(true);
     const stream = callStreamId({ owner: store.replica, request: 9, tool: "held_tool" });
     const [answer] = events(await resume(`${stream}.0`));
     expect(answer?.message).toMatchObject({ id: 9, result: { isError: true } });

@@ -186,8 +186,7 @@ export function listenForResumes(
     if (parsed?.facts.owner !== store.replica) return;
     if (sessions.get(message.target)?.transport.detachCall(stream)) return;
     // events kept for it are on their way (the response among them): those answer the client
-    const pending = owned.pending(stream);
-    if (pending) return;
+    if (owned.pending(stream)) return;
     store
       .publish({ target: message.target, kind: CALL_UNKNOWN, payload: { stream } })
       .catch(() => undefined);
