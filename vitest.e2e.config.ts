@@ -32,6 +32,8 @@ export const e2eFiles = [
   "src/mcp/state/replica-faults.test.ts",
   // three replica processes, 1,000 calls from 100 sessions
   "src/mcp/state/replicas-load.test.ts",
+  // three `toolsift serve` replica processes, one killed (SIGKILL) with a call in flight
+  "src/mcp/state/replica-death.test.ts",
   "src/**/pass-through.test.ts",
   // fixture MCP servers as child processes: pinning through the CLI, an 11 MB read from the real
   // server-filesystem, 200 interleaved relay rounds, 500 sessions expired and collected

@@ -8,6 +8,22 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
+/** The arguments of `node` running `toolsift serve --config CONFIG ...extra` from source. */
+export function cliServeArgs(config: string, extra: readonly string[] = []): string[] {
+  return [
+    "--import",
+    "tsx",
+    path.join(root, "src/cli/main.ts"),
+    "serve",
+    "--config",
+    config,
+    ...extra,
+  ];
+}
+
+/** The folder the CLI runs in (the repository's root, where tsx is found). */
+export const cliRoot = root;
+
 /** A transport that starts the gateway; `env` replaces the child's environment when given. */
 export function cliGatewayTransport(
   config: string,
@@ -16,15 +32,7 @@ export function cliGatewayTransport(
 ): StdioClientTransport {
   return new StdioClientTransport({
     command: process.execPath,
-    args: [
-      "--import",
-      "tsx",
-      path.join(root, "src/cli/main.ts"),
-      "serve",
-      "--config",
-      config,
-      ...extra,
-    ],
+    args: cliServeArgs(config, extra),
     cwd: root,
     ...(env ? { env } : {}),
     stderr: "pipe",

@@ -61,6 +61,7 @@ export {
   type SessionRecorder,
   type SessionRecorderOptions,
 } from "./serve/session-recorder.js";
+export { CALL_STREAM_DEFAULTS, type CallStreamOptions } from "./state/call-streams.js";
 export { createMemorySessionStore } from "./state/memory-session-store.js";
 export {
   createRedisSessionStore,

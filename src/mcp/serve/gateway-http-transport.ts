@@ -24,7 +24,8 @@ import {
  * comment, as the SDK's own streams do (ms). */
 const KEEP_ALIVE_MS = 15_000;
 
-const SSE_HEADERS = {
+/** The headers of every SSE answer (a resumed call stream's too). */
+export const SSE_HEADERS = {
   "content-type": "text/event-stream",
   "cache-control": "no-cache, no-transform",
   connection: "keep-alive",
@@ -56,6 +57,11 @@ function isPlainRequest(body: unknown): body is JSONRPCRequest {
   return token === undefined || typeof token === "string" || Number.isInteger(token);
 }
 
+function protocolVersion(request: IncomingMessage): string | undefined {
+  const version = request.headers["mcp-protocol-version"];
+  return typeof version === "string" ? version : undefined;
+}
+
 /** Whether the headers are ones the SDK takes without a word (else it answers them). */
 function hasPlainHeaders(request: IncomingMessage): boolean {
   const accept = request.headers.accept ?? "";
@@ -77,30 +83,66 @@ function requestUrl(request: IncomingMessage): URL {
   }
 }
 
-function isResponse(message: JSONRPCMessage): boolean {
+/** Whether `message` is a JSON-RPC response (the last event of a request's answer). */
+export function isResponse(message: JSONRPCMessage): boolean {
   return !("method" in message) && ("result" in message || "error" in message);
 }
 
+/** How the calls answered here become resumable streams (replicas sharing a store; see
+ * `state/call-streams.ts`): each event carries an id naming the stream, so a client whose stream
+ * breaks can ask any replica for the rest with `Last-Event-ID`. */
+export interface ResumableCalls {
+  /** The stream of a request starting now, or undefined to answer it as before. */
+  open(
+    sessionId: string,
+    request: JSONRPCRequest,
+    protocolVersion: string | undefined,
+  ): AnswerStream | undefined;
+}
+
+/** A resumable answer's stream: its id, and where its events go once the client is gone. */
+export interface AnswerStream {
+  id: string;
+  /** Keeps event `seq` for the client resuming the stream (on any replica). */
+  keep(seq: number, message: JSONRPCMessage): void;
+}
+
 /** The HTTP response to one request: JSON until something other than the response must be
- * sent, SSE from then on; ends with the response. */
+ * sent, SSE from then on; ends with the response. A resumable answer is SSE from its first byte
+ * (a priming event with an id, no data, as the spec's resumable streams start), and once its
+ * client connection is gone (or another replica took the stream over) its events are kept
+ * instead of written. */
 class PostAnswer {
   /** When a byte last went out (or the request came in); drives the keep-alive. */
   quietSince = Date.now();
   private streaming = false;
   private gone = false;
+  private finished = false;
+  /** Events of the resumable stream so far (the priming event is 0). */
+  private seq = 0;
 
   constructor(
     private readonly response: ServerResponse,
     private readonly sessionId: string,
+    readonly stream?: AnswerStream,
   ) {
     response.once("close", () => {
       this.gone = true;
     });
+    if (stream) {
+      this.startStream();
+      this.response.write(`id: ${stream.id}.0\ndata: \n\n`);
+    }
   }
 
   /** Writes `message`; the response ends the answer. */
   write(message: JSONRPCMessage, last: boolean): void {
-    if (this.gone) return;
+    if (last) this.finished = true;
+    this.seq += 1;
+    if (this.gone) {
+      this.stream?.keep(this.seq, message);
+      return;
+    }
     this.quietSince = Date.now();
     const json = JSON.stringify(message);
     if (last && !this.streaming) {
@@ -112,9 +154,19 @@ class PostAnswer {
       return;
     }
     this.startStream();
-    const event = `event: message\ndata: ${json}\n\n`;
+    const id = this.stream ? `id: ${this.stream.id}.${this.seq}\n` : "";
+    const event = `${id}event: message\ndata: ${json}\n\n`;
     if (last) this.response.end(event);
     else this.response.write(event);
+  }
+
+  /** Another replica holds the client's resumed stream: the events from here on are kept for
+   * it, and this response (whose client left) ends. Returns false once the answer was sent. */
+  detach(): boolean {
+    if (this.finished) return false;
+    if (!this.gone) this.response.end();
+    this.gone = true;
+    return true;
   }
 
   /** A comment line that keeps proxies from closing a quiet stream. */
@@ -160,6 +212,8 @@ function watchQuiet(answer: PostAnswer): void {
 /** The SDK's streamable-HTTP server transport, answering plain requests itself (see above). */
 export class GatewayHTTPTransport extends StreamableHTTPServerTransport {
   private readonly answers = new Map<RequestId, PostAnswer>();
+  /** Set by the gateway when replicas share a store: calls answer as resumable streams. */
+  resumable: ResumableCalls | undefined;
 
   /**
    * Answers a POST whose body is one plain request on this (initialized) session and returns
@@ -171,7 +225,11 @@ export class GatewayHTTPTransport extends StreamableHTTPServerTransport {
       return false;
     }
     if (this.answers.has(body.id)) return false;
-    const answer = new PostAnswer(response, sessionId);
+    const answer = new PostAnswer(
+      response,
+      sessionId,
+      this.resumable?.open(sessionId, body, protocolVersion(request)),
+    );
     this.answers.set(body.id, answer);
     watchQuiet(answer);
     const authInfo = (request as IncomingMessage & { auth?: AuthInfo }).auth;
@@ -179,6 +237,15 @@ export class GatewayHTTPTransport extends StreamableHTTPServerTransport {
     const requestInfo = { headers: request.headers, url };
     this.onmessage?.(body, authInfo ? { authInfo, requestInfo } : { requestInfo });
     return true;
+  }
+
+  /** Hands the rest of call stream `stream` to another replica (the client resumed it there);
+   * false when no call of that stream is waiting for its answer here. */
+  detachCall(stream: string): boolean {
+    for (const answer of this.answers.values()) {
+      if (answer.stream?.id === stream) return answer.detach();
+    }
+    return false;
   }
 
   override async send(

@@ -13,6 +13,7 @@ import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { ToolsiftError } from "../../errors.js";
 import { createBearerGuard, type GatewayAuthOptions } from "../auth/bearer-guard.js";
 import { isSubscribed } from "../features/session-pass-through.js";
+import { replicaCalls } from "../state/call-streams.js";
 import { StoreUnavailableError } from "../state/redis-session-store.js";
 import { listenToReplicas, type ReplicaState, replicaHooks } from "../state/replica-gateway.js";
 import { shareRecorder } from "../state/shared-recorder.js";
@@ -282,6 +283,8 @@ interface HttpGatewayContext {
   stopping: AbortController;
   /** With an identity provider: the check of each request's bearer token. */
   guard: ReturnType<typeof createBearerGuard> | undefined;
+  /** With replicas: calls answered as resumable streams, resumed on any replica. */
+  calls: ReturnType<typeof replicaCalls> | undefined;
 }
 
 /** Creates the `/mcp` handler of a gateway, one ToolSift session per MCP session. */
@@ -289,6 +292,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
   const { loopback, limits } = checkHttpOptions(options);
   const sessions = new Map<string, HttpSession>();
   const { state } = options;
+  const stopping = new AbortController();
   const context: HttpGatewayContext = {
     options,
     loopback,
@@ -299,8 +303,9 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
       : undefined,
     recorder:
       state && options.recorder ? shareRecorder(options.recorder, state.store) : options.recorder,
-    stopping: new AbortController(),
+    stopping,
     guard: options.auth ? createBearerGuard(options.auth) : undefined,
+    calls: state ? replicaCalls(state.store, state.calls, sessions, stopping.signal) : undefined,
   };
   // every call in flight listens for the stop
   setMaxListeners(0, context.stopping.signal);
@@ -328,6 +333,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
       await Promise.all(
         [...sessions.values()].map((entry) => entry.server.close().catch(() => undefined)),
       );
+      await context.calls?.stop();
     },
   };
 }
@@ -372,7 +378,7 @@ async function handleHttpRequest(
 
 /** Answers a request of an open session, keeping the counts its expiry and shutdown read. */
 async function answerInSession(
-  { hooks }: HttpGatewayContext,
+  { hooks, calls }: HttpGatewayContext,
   entry: HttpSession,
   request: IncomingMessage,
   response: ServerResponse,
@@ -380,6 +386,8 @@ async function answerInSession(
 ): Promise<void> {
   entry.seen = Date.now();
   if (await hooks?.before(entry, request, response, body)) return;
+  // a client resuming a call stream whose connection broke (its replica may be gone)
+  if (calls?.resume(entry, request, response)) return;
   if (request.method === "GET") {
     entry.streams += 1;
     response.once("close", () => {
@@ -458,6 +466,7 @@ async function openSession(
     }),
   } as HttpSession;
   const { transport } = entry;
+  transport.resumable = context.calls?.resumable;
   entry.server = createGatewaySession(() => transport.sessionId ?? "", {
     ...options,
     user: () => entry.user,

@@ -66,6 +66,42 @@ function memoryBus(replica: string) {
   >;
 }
 
+/** Replicas' heartbeats: the time each mark lapses. */
+function memoryLiveness(now: () => number) {
+  const until = new Map<string, number>();
+  return {
+    markLive: async (replica, ttlMs) => {
+      until.set(replica, now() + ttlMs);
+    },
+    isLive: async (replica) => (until.get(replica) ?? 0) > now(),
+    markGone: async (replica) => {
+      until.delete(replica);
+    },
+  } satisfies Partial<SessionStore> as Pick<SessionStore, "markLive" | "isLive" | "markGone">;
+}
+
+/** Kept events of call streams, by session and stream; a stream's events go
+ * `callStreamTtlMs` after its last append (checked when read or written). */
+function memoryCallStreams(bounds: Required<SessionStoreLimits>, now: () => number) {
+  const streams = new Map<string, { events: unknown[]; expires: number }>();
+  const sweep = () => {
+    for (const [key, stream] of streams) if (stream.expires <= now()) streams.delete(key);
+  };
+  return {
+    putCallEvent: async (id, stream, event) => {
+      sweep();
+      const key = `${id} ${stream}`;
+      const kept = streams.get(key)?.events ?? [];
+      const events = capped([...kept, event], bounds.maxEventsPerCallStream);
+      streams.set(key, { events, expires: now() + bounds.callStreamTtlMs });
+    },
+    callEvents: async (id, stream) => {
+      sweep();
+      return [...(streams.get(`${id} ${stream}`)?.events ?? [])];
+    },
+  } satisfies Partial<SessionStore> as Pick<SessionStore, "putCallEvent" | "callEvents">;
+}
+
 /** Creates an in-memory store: entries expire `sessionTtlMs` after their session's last use
  * (checked when read) and the same caps as the Redis store apply. */
 export function createMemorySessionStore(
@@ -76,6 +112,8 @@ export function createMemorySessionStore(
   const { sessions, live, entryOf } = memoryEntries(bounds.sessionTtlMs, now);
   const pins = new Map<string, string>();
   const replica = randomUUID();
+  const liveness = memoryLiveness(now);
+  const calls = memoryCallStreams(bounds, now);
 
   return {
     kind: "memory",
@@ -126,6 +164,8 @@ export function createMemorySessionStore(
       entry.events = capped([...entry.events, event], bounds.maxEventsPerSession);
     },
     events: async (id) => [...(live(id)?.events ?? [])],
+    ...calls,
+    ...liveness,
     ...memoryBus(replica),
   };
 }

@@ -76,6 +76,8 @@ function redisKeys(prefix: string) {
     spills: (id: string) => `${prefix}spills:${id}`,
     spill: (id: string, spillId: string) => `${prefix}spill:${id}:${spillId}`,
     events: (id: string) => `${prefix}events:${id}`,
+    call: (id: string, stream: string) => `${prefix}call:${id}:${stream}`,
+    live: (replica: string) => `${prefix}live:${replica}`,
     pins: `${prefix}pins`,
   };
   return {
@@ -247,6 +249,39 @@ function dataMethods({ client, key, bounds, run }: RedisContext) {
   >;
 }
 
+/** Kept events of call streams and the replicas' heartbeats. */
+function replicaMethods({ client, key, bounds, run }: RedisContext) {
+  return {
+    putCallEvent: (id, stream, event) =>
+      run(async () => {
+        await client
+          .multi()
+          .rPush(key.call(id, stream), JSON.stringify(event))
+          .lTrim(key.call(id, stream), -bounds.maxEventsPerCallStream, -1)
+          .pExpire(key.call(id, stream), bounds.callStreamTtlMs)
+          .exec();
+      }),
+    callEvents: (id, stream) =>
+      run(async () =>
+        (await client.lRange(key.call(id, stream), 0, -1)).map(
+          (text) => JSON.parse(text) as unknown,
+        ),
+      ),
+    markLive: (replica, ttlMs) =>
+      run(async () => {
+        await client.set(key.live(replica), "1", { PX: Math.max(1, Math.round(ttlMs)) });
+      }),
+    isLive: (replica) => run(async () => (await client.exists(key.live(replica))) === 1),
+    markGone: (replica) =>
+      run(async () => {
+        await client.del(key.live(replica));
+      }),
+  } satisfies Partial<SessionStore> as Pick<
+    SessionStore,
+    "putCallEvent" | "callEvents" | "markLive" | "isLive" | "markGone"
+  >;
+}
+
 /** Connects to Redis; rejects with a clear error when the URL is bad or the package missing. */
 export async function createRedisSessionStore(
   options: RedisSessionStoreOptions,
@@ -287,6 +322,7 @@ export async function createRedisSessionStore(
     replica,
     ...sessionMethods(context),
     ...dataMethods(context),
+    ...replicaMethods(context),
     publish: (message) =>
       run(async () => {
         await client.publish(channel, JSON.stringify({ ...message, from: replica }));

@@ -11,6 +11,7 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { SpillStoreOptions } from "../../budget/index.js";
 import type { MCPToolSift } from "../create-mcp-toolsift.js";
 import type { HttpSession } from "../serve/http-session.js";
+import { CALL_STREAM_DEFAULTS, type CallStreamOptions } from "./call-streams.js";
 import {
   adoptSession,
   awaitsResponse,
@@ -31,17 +32,21 @@ export interface ReplicaState {
   store: SessionStore;
   reveals: SharedReveals;
   spills: SharedSpills;
+  /** The replicas' heartbeats, by which a call whose replica died is answered elsewhere. */
+  calls: Required<CallStreamOptions>;
 }
 
-/** The replica state over `store`; `spill` sizes the local copies of spilled results. */
+/** The replica state over `store`; `spill` sizes the local copies of spilled results, `calls`
+ * times the heartbeats (`CALL_STREAM_DEFAULTS`). */
 export function createReplicaState(
   store: SessionStore,
-  options: { spill?: SpillStoreOptions } = {},
+  options: { spill?: SpillStoreOptions; calls?: CallStreamOptions } = {},
 ): ReplicaState {
   return {
     store,
     reveals: createSharedReveals(store),
     spills: createSharedSpills(store, options.spill),
+    calls: { ...CALL_STREAM_DEFAULTS, ...options.calls },
   };
 }
 

@@ -22,7 +22,12 @@ const record = (id: string): SessionRecord => ({
   lastSeen: 1,
 });
 
-const limits = { maxRevealsPerSession: 3, maxEventsPerSession: 2, maxSpillsPerSession: 2 };
+const limits = {
+  maxRevealsPerSession: 3,
+  maxEventsPerSession: 2,
+  maxSpillsPerSession: 2,
+  maxEventsPerCallStream: 2,
+};
 
 // the same contract for both stores: the Redis one must behave as today's memory
 describe.each([
@@ -88,6 +93,26 @@ describe.each([
     expect(await store.pins()).toMatchObject({ fs_read: "hash1" });
   });
 
+  it("keeps the newest events of a call stream, per session and stream", async () => {
+    for (const seq of [1, 2, 3]) await store.putCallEvent("s6", "c1-a", { seq });
+    await store.putCallEvent("s7", "c1-a", { seq: 9 });
+    expect(await store.callEvents("s6", "c1-a")).toEqual([{ seq: 2 }, { seq: 3 }]);
+    expect(await store.callEvents("s7", "c1-a")).toEqual([{ seq: 9 }]);
+    expect(await store.callEvents("s6", "c1-b")).toEqual([]);
+  });
+
+  it("tells a replica that beats from one whose mark lapsed or was removed", async () => {
+    await store.markLive("r1", 60_000);
+    await store.markLive("r2", 60_000);
+    await store.markLive("r3", 1);
+    await store.markGone("r2");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await store.isLive("r1")).toBe(true);
+    expect(await store.isLive("r2")).toBe(false);
+    expect(await store.isLive("r3")).toBe(false);
+    expect(await store.isLive("never")).toBe(false);
+  });
+
   it("delivers published messages with the publishing replica", async () => {
     const got: StateMessage[] = [];
     const stop = store.subscribe((message) => got.push(message));
@@ -105,18 +130,22 @@ describe("redis session store", () => {
       url: redis.url,
       prefix: "ttl:",
       sessionTtlMs: 60_000,
+      callStreamTtlMs: 30_000,
     });
     await store.putSession(record("s"));
     await store.addReveals("s", ["a"]);
     await store.addResultTokens("s", 1);
     await store.putSpill("s", "x", "t");
     await store.recordEvent("s", {});
+    await store.putCallEvent("s", "c1-x", {});
+    await store.markLive(store.replica, 60_000);
     const { createClient } = await import("redis");
     const probe = createClient({ url: redis.url });
     await probe.connect();
     const keys = (await probe.keys("ttl:*")).filter((key) => key !== "ttl:pins");
-    // session, reveals, reveal count, tokens, spill list, one spill text, events
-    expect(keys.length).toBe(7);
+    // session, reveals, reveal count, tokens, spill list, one spill text, events, a call
+    // stream's kept events, the replica's heartbeat
+    expect(keys.length).toBe(9);
     for (const key of keys) {
       const ttl = await probe.pTTL(key);
       expect(ttl, key).toBeGreaterThan(0);

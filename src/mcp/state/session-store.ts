@@ -41,6 +41,11 @@ export interface SessionStoreLimits {
   maxEventsPerSession?: number;
   /** Spilled results kept per session (oldest dropped first); default 64. */
   maxSpillsPerSession?: number;
+  /** Events kept per call stream for a client resuming it (`putCallEvent`); default 64. */
+  maxEventsPerCallStream?: number;
+  /** How long a call stream's kept events last after the last one was added; default 5 minutes
+   * (a client resumes within seconds). */
+  callStreamTtlMs?: number;
 }
 
 /** The state every replica shares. All methods may reject when the store is unreachable. */
@@ -68,6 +73,17 @@ export interface SessionStore {
   /** Appends a recorder event (JSON-safe); the oldest past the cap are dropped. */
   recordEvent(id: string, event: unknown): Promise<void>;
   events(id: string): Promise<unknown[]>;
+  /** Appends an event (JSON-safe) of a call's response stream whose client connection broke, for
+   * the client resuming that stream on any replica; capped, expires `callStreamTtlMs` after the
+   * last append. */
+  putCallEvent(id: string, stream: string, event: unknown): Promise<void>;
+  callEvents(id: string, stream: string): Promise<unknown[]>;
+  /** Marks `replica` alive for `ttlMs` (a replica's heartbeat). */
+  markLive(replica: string, ttlMs: number): Promise<void>;
+  /** Whether `replica`'s last mark is still within its `ttlMs`. */
+  isLive(replica: string): Promise<boolean>;
+  /** Removes `replica`'s mark (a replica stopping on purpose). */
+  markGone(replica: string): Promise<void>;
   /** Sends a message to every replica (this one included). */
   publish(message: StateMessage): Promise<void>;
   /** Calls `handler` for each message published by any replica; returns the unsubscribe. */
@@ -83,4 +99,6 @@ export const SESSION_STORE_DEFAULTS: Required<SessionStoreLimits> = {
   maxRevealsPerSession: 100,
   maxEventsPerSession: 250,
   maxSpillsPerSession: 64,
+  maxEventsPerCallStream: 64,
+  callStreamTtlMs: 5 * 60 * 1000,
 };
