@@ -11,6 +11,7 @@ import {
 import { ToolsiftError } from "../errors.js";
 import type { ProviderId } from "../providers/index.js";
 import type { SearchResult } from "../search/index.js";
+import type { SearchOptionsOfToolSift } from "../toolsift-options.js";
 import { disclosureInWords } from "./disclosure-words.js";
 
 /** Provider formats of the cost view, in the order the page shows them. */
@@ -197,7 +198,8 @@ async function buildSearchView(
       "The query is empty; type words, select:a,b or /regex/.",
     );
   }
-  const result = sift.search(query, { limit, explain: true });
+  // hybrid when the inspector was given an embedder (lexical otherwise, as search)
+  const result = await sift.searchAsync(query, { limit, explain: true });
   const hits = result.hits.map(({ tool, ...rest }) => ({
     ...rest,
     ...(tool.server ? { server: tool.server } : {}),
@@ -241,11 +243,20 @@ async function buildCostView(
  * opens with (a gateway's config profile); default the policy's default. */
 export function createInspectorModel(
   tools: readonly ToolDefinition[],
-  options: { profile?: string } = {},
+  options: {
+    profile?: string;
+    search?: SearchOptionsOfToolSift;
+    onWarning?: (message: string) => void;
+  } = {},
 ): InspectorModel {
   const sifts = new Map<string, ToolSift>();
+  const shared = {
+    ...(options.search !== undefined ? { search: options.search } : {}),
+    ...(options.onWarning !== undefined ? { onWarning: options.onWarning } : {}),
+  };
   const base = createToolSift({
     tools,
+    ...shared,
     ...(options.profile !== undefined ? { policy: { profile: options.profile } } : {}),
   });
   const profiles = base.policy.profiles().map((profile) => profile.name);
@@ -269,7 +280,11 @@ export function createInspectorModel(
         `Unknown profile "${name}"; choose one of: ${profiles.join(", ")}.`,
       );
     }
-    const sift = createToolSift({ catalog: base.catalog, policy: { profile: name } });
+    const sift = createToolSift({
+      catalog: base.catalog,
+      policy: { profile: name },
+      ...shared,
+    });
     sifts.set(name, sift);
     return sift;
   }
