@@ -101,4 +101,25 @@ describe("a gateway config's embedder", () => {
     const warnings = err.split("\n").filter((line) => line.startsWith("[warn]"));
     expect(warnings).toEqual([expect.stringMatching(/embedder failed .*Results are lexical-only/)]);
   });
+
+  it("keeps the key out of the log and every inspector answer, even when the endpoint echoes it", async () => {
+    server = await startEmbeddingServer();
+    server.answer = () => ({ status: 401, body: `{"error":"invalid key ${KEY}"}` });
+    const { config, cache } = gatewayConfig(server.url);
+    const answers: string[] = [];
+    const err = await withGateway(config, cache, async (url) => {
+      for (const api of [
+        "api/search?q=some%20flick",
+        "api/catalog",
+        "api/sessions",
+        "api/learned",
+      ]) {
+        answers.push(await (await fetch(`${url}${api}`)).text());
+      }
+    });
+    expect(server.auth).toContain(`Bearer ${KEY}`);
+    expect(err).toMatch(/\[warn\] .*answered 401/);
+    expect(answers.join("\n")).toContain("search_movie");
+    for (const text of [err, ...answers]) expect(text).not.toContain(KEY);
+  });
 });
