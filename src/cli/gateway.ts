@@ -153,6 +153,7 @@ export async function startGatewayInspector(
       ...(options.profile !== undefined ? { profile: options.profile } : {}),
       ...(options.search !== undefined ? { search: options.search } : {}),
       ...(options.onWarning !== undefined ? { onWarning: options.onWarning } : {}),
+      learning: sift.learning,
     });
   let built = build();
   let stale = false;
