@@ -2,10 +2,12 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { buildWordVectorTable } from "../embedders/index.js";
 import { capture } from "./__tests__/capture.js";
 import {
   downURL,
   type EmbeddingServer,
+  fakeVector,
   MEDIA_TOOLS,
   startEmbeddingServer,
 } from "./__tests__/embedding-server.js";
@@ -268,5 +270,58 @@ describe("the CLI's embedder and its vector cache", () => {
     const hybrid = JSON.parse((await cli([...base, "--embedder", file])).out);
     expect(lexical.recallAt[1]).toBe(0);
     expect(hybrid.recallAt[1]).toBe(1);
+  });
+
+  it("takes the key out of a message that would carry it (a key in the endpoint's path)", async () => {
+    const key = "sk-in-path-0123456789";
+    server = await startEmbeddingServer();
+    server.answer = () => ({ status: 404, body: "{}" });
+    const { catalog } = setup();
+    const run = await cli(
+      [
+        "search",
+        ...["issue", "--catalog", catalog, "--no-cache"],
+        ...["--embedder-url", `${server.url}/${key}`, "--embedder-model", "m"],
+        ...["--embedder-key-env", "EMBED_KEY"],
+      ],
+      { EMBED_KEY: key },
+    );
+    expect(run.err).toMatch(/\/v1\/\[key\]\/embeddings answered 404/);
+    expect(run.err).not.toContain(key);
+  });
+
+  it("--word-vectors: an offline table, its vectors cached like an endpoint's", async () => {
+    const { dir, catalog, cache } = setup();
+    // every word of the tools (a tool none of whose words is in the table has no vector)
+    const words = [
+      ...new Set(
+        TOOLS.flatMap((tool) => `${tool.name} ${tool.description}`.toLowerCase().split(/[^a-z]+/)),
+      ),
+      "flick",
+    ].filter((word) => word !== "");
+    const table = buildWordVectorTable({
+      dimensions: 16,
+      entries: words.map((word) => [word, fakeVector(word)] as const),
+    });
+    const file = path.join(dir, "words.bin");
+    writeFileSync(file, table);
+    const run = await cli([
+      "search",
+      ...["some flick", "--catalog", catalog, "--cache", cache, "--json"],
+      ...["--word-vectors", file],
+    ]);
+    expect(run.err).toBe("");
+    expect(JSON.parse(run.out).hits[0].name).toBe("search_movie");
+    expect(readdirSync(cache).filter((name) => name.startsWith("vectors-"))).toHaveLength(1);
+    const missing = await cli([
+      "search",
+      "x",
+      "--catalog",
+      catalog,
+      "--word-vectors",
+      `${file}.gone`,
+    ]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/embedder.wordVectors: cannot read .*gone \(ENOENT\)/);
   });
 });
