@@ -10,6 +10,8 @@ import {
 } from "../inspector/index.js";
 import { redactUrls } from "../internal/index.js";
 import type { MCPToolSift, ReplicaState, SessionRecorder } from "../mcp/index.js";
+import type { SearchOptionsOfToolSift } from "../toolsift-options.js";
+import { openEmbedder } from "./configured-embedder.js";
 import { gatewayLearning } from "./gateway-learning.js";
 import type { CliIO } from "./io.js";
 import { loadMCP } from "./load-mcp.js";
@@ -51,6 +53,8 @@ export interface OpenGatewayOptions {
   limits?: { maxSubscriptions?: number };
   /** `false` (`--no-learning`): no learning whatever the config says. */
   learningOn?: boolean;
+  /** Where the config's embedder caches tool vectors (`cacheDir`); undefined: nowhere. */
+  vectorCache?: string | undefined;
 }
 
 /** Loads the config, connects its servers and returns the gateway's ToolSift; logs go to stderr. */
@@ -58,17 +62,38 @@ export async function openGatewaySift(
   configPath: string,
   io: CliIO,
   logRank: number,
-  { waitForStart = true, state, limits = {}, learningOn = true }: OpenGatewayOptions = {},
+  {
+    waitForStart = true,
+    state,
+    limits = {},
+    learningOn = true,
+    vectorCache,
+  }: OpenGatewayOptions = {},
 ) {
   const mcp = await loadMCP();
   const config = await mcp.loadGatewayConfig(configPath);
   const learning = gatewayLearning(config, configPath, io, learningOn);
+  // warnings (an embedder that is down, a policy that matches nothing) go where the logs go; the
+  // gateway and its inspector search apart, so the same outage is said once a minute at most
+  const said = new Map<string, number>();
+  const warn = (message: string) => {
+    const now = Date.now();
+    if ((said.get(message) ?? -Infinity) > now - 60_000) return;
+    if (said.size > 256) said.clear();
+    said.set(message, now);
+    if (logRank >= LOG_LEVELS.indexOf("warn")) io.stderr(`[warn] ${redactUrls(message)}\n`);
+  };
+  const embedder = config.embedder
+    ? openEmbedder(config.embedder, { cacheDir: vectorCache, warn })
+    : undefined;
   const filePins = config.pinTools
     ? await mcp.loadToolPins(config.approvals ?? mcp.defaultApprovalsFile(configPath), configPath)
     : undefined;
   const pins = filePins && state ? await mcp.sharePins(filePins, state.store) : filePins;
   const sift = await mcp.createMCPToolSift({
     ...learning.options,
+    onWarning: warn,
+    ...(embedder ? { search: embedder.search } : {}),
     ...(pins ? { pins } : {}),
     servers: config.servers,
     ...(config.naming ? { naming: config.naming } : {}),
@@ -85,7 +110,17 @@ export async function openGatewaySift(
       }
     },
   });
-  return { mcp, config, sift: learning.keep(sift), learningFile: learning.file };
+  const kept = learning.keep(sift);
+  if (embedder) {
+    const close = kept.close;
+    Object.assign(kept, {
+      close: async () => {
+        embedder.close();
+        await close();
+      },
+    });
+  }
+  return { mcp, config, sift: kept, learningFile: learning.file, embedder, warn };
 }
 
 /** Options of `startGatewayInspector`. */
@@ -98,6 +133,10 @@ export interface GatewayInspectorOptions {
   port: number;
   /** The gateway's bearer token: the inspector's API requires it too. */
   token?: string | undefined;
+  /** The config's embedder, so the playground's search is hybrid as the gateway's is. */
+  search?: SearchOptionsOfToolSift;
+  /** Where the playground's warnings go (an embedder that is down). */
+  onWarning?: (message: string) => void;
   /** The gateway's `/mcp` handler when the inspector serves it too. */
   mcp?: (request: IncomingMessage, response: ServerResponse) => Promise<void>;
 }
@@ -112,6 +151,9 @@ export async function startGatewayInspector(
   const build = () =>
     createInspectorModel(sift.catalog.list(), {
       ...(options.profile !== undefined ? { profile: options.profile } : {}),
+      ...(options.search !== undefined ? { search: options.search } : {}),
+      ...(options.onWarning !== undefined ? { onWarning: options.onWarning } : {}),
+      learning: sift.learning,
     });
   let built = build();
   let stale = false;

@@ -43,6 +43,16 @@ describe("word-vector table", () => {
       expect(value).toBeCloseTo([0.9, 0.2, 0, 0][d] as number, 2);
   });
 
+  it("reads the same vectors from a Node Buffer (readFileSync) as from a Uint8Array", () => {
+    const bytes = buildWordVectorTable(SOURCE);
+    // Buffer.slice is a view of the whole buffer: a parser that slices then takes .buffer reads
+    // the file's header as vectors
+    const fromBuffer = parseWordVectorTable(Buffer.from(bytes));
+    const fromArray = parseWordVectorTable(bytes);
+    expect(Array.from(fromBuffer.vectors)).toEqual(Array.from(fromArray.vectors));
+    expect(fromBuffer.vectors.length).toBe(5 * 4);
+  });
+
   it("keeps at most the requested number of words", () => {
     expect(parseWordVectorTable(buildWordVectorTable(SOURCE, { words: 2 })).words).toEqual([
       "the",

@@ -106,6 +106,7 @@ export function parseWordVectorTable(bytes: Uint8Array): WordVectorTable {
   // copies, so the table does not depend on the alignment of the caller's buffer
   const scales = new Float32Array(rows);
   for (let row = 0; row < rows; row += 1) scales[row] = view.getFloat32(scalesAt + row * 4, true);
-  const vectors = new Int8Array(bytes.slice(valuesAt, valuesAt + rows * dims).buffer);
+  // a typed-array copy: a Node Buffer's slice() is a view of its whole pool, not a copy
+  const vectors = new Int8Array(bytes.buffer, bytes.byteOffset + valuesAt, rows * dims).slice();
   return { words, dimensions: dims, vectors, scales };
 }

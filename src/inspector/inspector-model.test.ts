@@ -2,6 +2,7 @@
 
 import { describe, expect, it } from "vitest";
 import type { ToolDefinition } from "../catalog/index.js";
+import { createToolSift } from "../create-toolsift.js";
 import { createInspectorModel } from "./inspector-model.js";
 
 function hostTool(name: string, extra: Partial<ToolDefinition> = {}): ToolDefinition {
@@ -39,5 +40,33 @@ describe("the inspector's why column", () => {
     expect(why("create_issue")).toMatch(/Deferred by origin: the host's own tools/);
     expect(why("image_editor")).toMatch(/Deferred: declared defer: "always"\.$/);
     expect(why("get_me")).toMatch(/Loaded: declared core: true\.$/);
+  });
+});
+
+describe("the inspector's search with a gateway's learning", () => {
+  it("ranks with the learned words and shows them as the learned field; a removed word goes", async () => {
+    const tools = [
+      { ...hostTool("create_issue"), description: "Create an issue in a repository." },
+      { ...hostTool("read_file"), description: "Read a file from disk." },
+      { ...hostTool("list_tickets"), description: "List the open support requests." },
+    ];
+    // the gateway's facade, where sessions searched "new bug" and then called create_issue
+    const gateway = createToolSift({ tools, learning: {} });
+    for (const session of ["a", "b", "c"])
+      gateway.learning?.evidence.record("file a new bug", tools[0] as ToolDefinition, session);
+    const model = createInspectorModel(tools, { learning: gateway.learning });
+    const learnedTerms = async () => {
+      const view = await model.search("bug", { limit: 3 });
+      const hit = view.result.hits.find((entry) => entry.name === "create_issue") as
+        | { explanation?: { term: string; field: string }[] }
+        | undefined;
+      return (hit?.explanation ?? []).filter((entry) => entry.field === "learned");
+    };
+    expect(await learnedTerms()).toEqual([expect.objectContaining({ term: "bug" })]);
+    await expect(createInspectorModel(tools).search("bug")).resolves.toMatchObject({
+      result: { hits: [] },
+    });
+    gateway.learning?.evidence.removeWord("create_issue", "bug");
+    expect(await learnedTerms()).toEqual([]);
   });
 });

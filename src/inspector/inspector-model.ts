@@ -9,8 +9,10 @@ import {
   loadReason,
 } from "../disclosure/index.js";
 import { ToolsiftError } from "../errors.js";
+import type { UsageLearning } from "../learning/index.js";
 import type { ProviderId } from "../providers/index.js";
 import type { SearchResult } from "../search/index.js";
+import type { SearchOptionsOfToolSift } from "../toolsift-options.js";
 import { disclosureInWords } from "./disclosure-words.js";
 
 /** Provider formats of the cost view, in the order the page shows them. */
@@ -197,7 +199,8 @@ async function buildSearchView(
       "The query is empty; type words, select:a,b or /regex/.",
     );
   }
-  const result = sift.search(query, { limit, explain: true });
+  // hybrid when the inspector was given an embedder (lexical otherwise, as search)
+  const result = await sift.searchAsync(query, { limit, explain: true });
   const hits = result.hits.map(({ tool, ...rest }) => ({
     ...rest,
     ...(tool.server ? { server: tool.server } : {}),
@@ -237,15 +240,35 @@ async function buildCostView(
   return { profile: sift.policy.profile, visible, reveal, revealed, formats };
 }
 
+/** Gives a facade's index the learning's words when they changed since it last got them, so the
+ * playground shows (and ranks with) what the gateway learned. */
+function applyLearned(sift: ToolSift, learning: UsageLearning, applied: Map<ToolSift, number>) {
+  const version = learning.evidence.version;
+  if (applied.get(sift) === version) return;
+  applied.set(sift, version);
+  sift.index.setLearned(learning.evidence.learnedWords((name) => sift.catalog.get(name)));
+}
+
 /** Builds the model; one facade per profile, made on first use. `profile` is the one the page
  * opens with (a gateway's config profile); default the policy's default. */
 export function createInspectorModel(
   tools: readonly ToolDefinition[],
-  options: { profile?: string } = {},
+  options: {
+    profile?: string;
+    search?: SearchOptionsOfToolSift;
+    onWarning?: (message: string) => void;
+    /** A gateway's learning: the playground ranks with its learned words, as the gateway does. */
+    learning?: UsageLearning | undefined;
+  } = {},
 ): InspectorModel {
   const sifts = new Map<string, ToolSift>();
+  const shared = {
+    ...(options.search !== undefined ? { search: options.search } : {}),
+    ...(options.onWarning !== undefined ? { onWarning: options.onWarning } : {}),
+  };
   const base = createToolSift({
     tools,
+    ...shared,
     ...(options.profile !== undefined ? { policy: { profile: options.profile } } : {}),
   });
   const profiles = base.policy.profiles().map((profile) => profile.name);
@@ -255,6 +278,8 @@ export function createInspectorModel(
     tokens.set(tool.name, base.tokenCounter.count(JSON.stringify(listed(tool))));
   }
   let sessions = 0;
+  const { learning } = options;
+  const learnedAt = new Map<ToolSift, number>();
   // the full list is some 3 MB of JSON on a large catalog: count it once per profile and format
   const fixed = new Map<string, { all: number; firstTurn: number }>();
   const catalogs = new Map<string, CatalogView>();
@@ -269,7 +294,11 @@ export function createInspectorModel(
         `Unknown profile "${name}"; choose one of: ${profiles.join(", ")}.`,
       );
     }
-    const sift = createToolSift({ catalog: base.catalog, policy: { profile: name } });
+    const sift = createToolSift({
+      catalog: base.catalog,
+      policy: { profile: name },
+      ...shared,
+    });
     sifts.set(name, sift);
     return sift;
   }
@@ -286,6 +315,7 @@ export function createInspectorModel(
     },
     async search(query, options = {}) {
       const sift = siftFor(options.profile);
+      if (learning) applyLearned(sift, learning, learnedAt);
       return buildSearchView(sift, query, options.limit, () => `inspector-search-${++sessions}`);
     },
     async cost(options = {}) {

@@ -15,6 +15,7 @@ export {
 } from "./auth/token-store.js";
 export { NeedsLoginError, type UpstreamAuthOptions } from "./auth/upstream-auth.js";
 
+export { type EmbedderConfig, parseEmbedderConfig } from "./config/embedder-config.js";
 export type { VariableContext } from "./config/expand-variables.js";
 export {
   type GatewayConfig,

@@ -241,10 +241,18 @@ describe.runIf(ready)("the inspector page in Chromium, on the 1,371-tool catalog
       for (const session of ["a", "b", "c"])
         sift.learning?.evidence.record("open a new ticket", tool, session);
       const learnedServer = await startInspectorServer({
-        model: createInspectorModel(tools.slice(0, 40)),
+        model: createInspectorModel(tools.slice(0, 40), { learning: sift.learning }),
         learned: { learning: sift.learning, tool: (name) => sift.catalog.get(name) },
       });
       try {
+        // the Search view shows the learned words that matched as their own field
+        await page.goto(learnedServer.url);
+        await page.click("#tab-search");
+        const pane = page.locator('[data-pane="a"]');
+        await pane.locator('input[type="search"]').fill("ticket");
+        await pane.getByRole("button", { name: "Search" }).click();
+        const matched = pane.locator(".hit", { hasText: tool.name }).locator(".learned-match");
+        await expect.poll(() => matched.textContent()).toBe("learned: ticket");
         await page.goto(learnedServer.url);
         await page.click("#tab-learned");
         const tables = page.locator("#learned-tools");

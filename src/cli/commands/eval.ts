@@ -1,5 +1,13 @@
 import { evaluate } from "../../search/index.js";
 import { catalogFlags, integerFlag, parseCommand } from "../args.js";
+import {
+  embedderFlags,
+  embedderUsage,
+  openFlagEmbedder,
+  warningPrinter,
+} from "../embedder-flags.js";
+import { hybridRanking } from "../hybrid-ranking.js";
+import { cacheFlags } from "../index-cache.js";
 import type { CliIO } from "../io.js";
 import { indexTools, loadTools, readQueries } from "../load.js";
 import { createProgress, jsonText, safeText, styleFor, table } from "../terminal.js";
@@ -7,15 +15,19 @@ import { UsageError } from "../usage-error.js";
 import { applyUsage, readUsage } from "../usage-file.js";
 
 export const evalUsage = `Usage: toolsift eval --catalog PATH --queries FILE.jsonl [--json] [--misses] [--miss-k K] [--strict]
-       [--usage FILE.jsonl] [--duplicates qualify|error]
+       [--usage FILE.jsonl] [--duplicates qualify|error] [--embedder FILE.json | --embedder-url URL ...]
+       [--cache DIR | --no-cache]
 
 Prints R@1/3/5/10, MRR and nDCG@10 over the queries that carry "relevant".
 --misses also lists every query whose relevant tools are not all in its top K (--miss-k: 1, 3, 5
 or 10; default 5), with what it expected and what it ranked first.
---usage reads JSON lines {"query", "tool", "session"} as learned words (see toolsift rank --help).`;
+--usage reads JSON lines {"query", "tool", "session"} as learned words (see toolsift rank --help).
+${embedderUsage}`;
 
 const flags = {
   ...catalogFlags,
+  ...cacheFlags,
+  ...embedderFlags,
   queries: { type: "string" },
   usage: { type: "string" },
   json: { type: "boolean" },
@@ -45,7 +57,18 @@ export async function evalCommand(argv: readonly string[], io: CliIO): Promise<n
   const index = indexTools(tools, progress);
   if (usage !== undefined) applyUsage(index, usage, io);
   progress.step(`evaluating ${labelled.length} queries`);
-  const { perQuery = [], ...metrics } = evaluate(index, labelled, { perQuery: true });
+  const embedder = await openFlagEmbedder(values, io);
+  let ranked: Map<string, string[]>;
+  try {
+    ranked = await hybridRanking(index, tools, embedder, warningPrinter(io)).rankAll(
+      labelled.map((query) => query.query),
+      10,
+    );
+  } finally {
+    embedder?.close();
+  }
+  const ranker = { rank: (query: string, k: number) => ranked.get(query) ?? index.rank(query, k) };
+  const { perQuery = [], ...metrics } = evaluate(ranker, labelled, { perQuery: true });
   const byId = new Map(labelled.map((query) => [query.id, query]));
   const misses = perQuery
     .filter((result) => result.recallAt[missK as 1 | 3 | 5 | 10] < 1)

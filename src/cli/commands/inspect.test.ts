@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -112,5 +112,32 @@ describe("toolsift inspect --config", () => {
     stop.abort();
     expect(await running).toBe(0);
     await expect(fetch(url)).rejects.toThrow();
+  });
+
+  it("--no-learning runs the gateway without learning, as serve --no-learning does", async () => {
+    const config = path.join(dir, "gateway-no-learning.json");
+    writeFileSync(
+      config,
+      JSON.stringify({ servers: { fault: { command: "node", args: [faultServer] } } }),
+    );
+    const state = mkdtempSync(path.join(tmpdir(), "toolsift-inspect-state-"));
+    const io = capture({ env: { ...process.env, XDG_STATE_HOME: state } });
+    const stop = new AbortController();
+    const running = inspectCommand(["--config", config, "--no-learning"], io, stop.signal);
+    await expect.poll(() => io.err, { timeout: 30_000 }).toMatch(/connect to http:.*\/mcp/);
+    const url = /at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(io.err)?.[1] ?? "";
+    const learned = (await (await fetch(`${url}api/learned`)).json()) as {
+      enabled: boolean;
+      message?: string;
+    };
+    expect(learned.enabled).toBe(false);
+    expect(learned.message).toMatch(/Learning is off/);
+    stop.abort();
+    expect(await running).toBe(0);
+    // nothing was read or written where learning keeps its file
+    expect(readdirSync(state)).toEqual([]);
+    const alone = capture();
+    expect(await runCli(["inspect", "--catalog", good, "--no-learning"], alone)).toBe(2);
+    expect(alone.err).toContain("--no-learning goes with --config");
   });
 });

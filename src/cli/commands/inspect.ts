@@ -5,15 +5,24 @@ import {
   startInspectorServer,
 } from "../../inspector/index.js";
 import { catalogFlags, integerFlag, parseCommand } from "../args.js";
+import {
+  embedderFlags,
+  embedderUsage,
+  openFlagEmbedder,
+  warningPrinter,
+} from "../embedder-flags.js";
 import { logLevelFlag, modeFlag, openGatewaySift, startGatewayInspector } from "../gateway.js";
+import { cacheDir, cacheFlags } from "../index-cache.js";
 import type { CliIO } from "../io.js";
 import { loadTools } from "../load.js";
 import { safeText } from "../terminal.js";
 import { UsageError } from "../usage-error.js";
 
 export const inspectUsage = `Usage: toolsift inspect --catalog PATH [--catalog PATH ...] [--port N] [--host HOST] [--open]
-       [--strict] [--duplicates qualify|error]
+       [--strict] [--duplicates qualify|error] [--embedder FILE.json | --embedder-url URL ...]
+       [--cache DIR | --no-cache]
    or: toolsift inspect --config FILE [--mode bridge|reveal|direct] [--port N] [--open] [--log-level LEVEL]
+       [--no-learning] [--cache DIR | --no-cache]
 
 Serves a local web page to look at a catalog: tools by server with their token cost and policy
 state (loaded, deferred, hidden, and by which layer and rule), a search playground (ranked hits,
@@ -26,7 +35,9 @@ its searches, reveals and calls appear live under Sessions. To watch a stdio gat
 Desktop or Cursor starts, use toolsift serve --config FILE --inspect instead.
 --port defaults to any free port. It listens on 127.0.0.1; --host serves another address (the
 page has no login: only do that on a network you trust; not with --config). --open starts the
-system's browser. Stop it with Ctrl+C.`;
+system's browser. Stop it with Ctrl+C.
+--no-learning (with --config) runs the gateway without learning from use, as serve --no-learning.
+${embedderUsage} With --config, the config's "embedder" block does this.`;
 
 const flags = {
   ...catalogFlags,
@@ -36,6 +47,9 @@ const flags = {
   port: { type: "string" },
   host: { type: "string" },
   open: { type: "boolean" },
+  "no-learning": { type: "boolean" },
+  ...cacheFlags,
+  ...embedderFlags,
 } as const;
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
@@ -59,8 +73,12 @@ async function serveCatalogs(values: Values, port: number, io: CliIO) {
       `warning: serving the inspector on ${safeText(host, { oneLine: true })}, which is not loopback; anyone who can reach it sees your catalog.\n`,
     );
   }
+  const embedder = await openFlagEmbedder(values, io);
   const tools = await loadTools(values, io);
-  const model = createInspectorModel(tools);
+  const model = createInspectorModel(
+    tools,
+    embedder ? { search: embedder.search, onWarning: warningPrinter(io) } : {},
+  );
   // the first views are computed before the page is served, so it opens at once
   io.stderr(`counting tokens of ${tools.length} tools (catalog and cost views)...\n`);
   model.catalog();
@@ -72,7 +90,13 @@ async function serveCatalogs(values: Values, port: number, io: CliIO) {
     allowRemote: values.host !== undefined,
   });
   io.stderr(`toolsift inspector: ${tools.length} tools at ${server.url} (Ctrl+C stops it)\n`);
-  return { server, close: () => server.close() };
+  return {
+    server,
+    close: async () => {
+      await server.close();
+      embedder?.close();
+    },
+  };
 }
 
 /** The gateway of a config file, its /mcp endpoint served by the inspector, on loopback. */
@@ -82,7 +106,12 @@ async function serveGateway(config: string, values: Values, port: number, io: Cl
     mcp,
     config: read,
     sift,
-  } = await openGatewaySift(config, io, logLevelFlag(values["log-level"]));
+    embedder,
+    warn,
+  } = await openGatewaySift(config, io, logLevelFlag(values["log-level"]), {
+    learningOn: values["no-learning"] !== true,
+    vectorCache: cacheDir(values, io.env ?? process.env),
+  });
   const recorder = mcp.createSessionRecorder();
   const gatewayMode = mode ?? read.mode ?? "bridge";
   let gateway: ReturnType<typeof mcp.createHttpGateway> | undefined;
@@ -94,6 +123,8 @@ async function serveGateway(config: string, values: Values, port: number, io: Cl
       recorder,
       source: `${config} (${gatewayMode} mode)`,
       profile: read.profile,
+      ...(embedder ? { search: embedder.search } : {}),
+      onWarning: warn,
       port,
       mcp: gateway.handle,
     });
@@ -129,6 +160,17 @@ export async function inspectCommand(
   if (values.config !== undefined && values.catalog !== undefined) {
     throw new UsageError(
       "Pass --catalog PATH or --config FILE, not both: with --config the catalog is the gateway's.",
+    );
+  }
+  const embedderFlag = Object.keys(embedderFlags).find((flag) => flag in values);
+  if (values.config !== undefined && embedderFlag !== undefined) {
+    throw new UsageError(
+      `--${embedderFlag} does not go with --config: write an "embedder" block in the config (docs/semantic-search.md).`,
+    );
+  }
+  if (values.config === undefined && values["no-learning"] === true) {
+    throw new UsageError(
+      "--no-learning goes with --config: a catalog file's inspector learns nothing anyway.",
     );
   }
   if (values.config !== undefined && values.host !== undefined) {

@@ -3,6 +3,13 @@ import type { SearchHit, SearchResult } from "../../search/index.js";
 import { firstSentence } from "../../text/index.js";
 import { catalogFlags, integerFlag, parseCommand } from "../args.js";
 import { loadIndexedTools } from "../catalog-cache.js";
+import {
+  embedderFlags,
+  embedderUsage,
+  openFlagEmbedder,
+  warningPrinter,
+} from "../embedder-flags.js";
+import { hybridRanking } from "../hybrid-ranking.js";
 import { cacheFlags } from "../index-cache.js";
 import type { CliIO } from "../io.js";
 import {
@@ -17,15 +24,18 @@ import {
 import { UsageError } from "../usage-error.js";
 
 export const searchUsage = `Usage: toolsift search QUERY --catalog PATH [--catalog PATH ...] [--limit N] [--json] [--explain] [--regex] [--cache DIR | --no-cache]
-       [--strict] [--duplicates qualify|error]
+       [--strict] [--duplicates qualify|error] [--embedder FILE.json | --embedder-url URL --embedder-model M
+       [--embedder-key-env VAR] | --word-vectors FILE]
 Searches the catalog. QUERY may use: plain words, +required, -excluded, server:NAME,
 select:a,b,c (exact names), /regex/ (or --regex). --limit is 1-25 (default 5).
 Exit code 0 when something matched, 1 when nothing did (the closest names are printed), 2 for bad
-usage or input.`;
+usage or input.
+${embedderUsage}`;
 
 const flags = {
   ...catalogFlags,
   ...cacheFlags,
+  ...embedderFlags,
   limit: { type: "string" },
   json: { type: "boolean" },
   explain: { type: "boolean" },
@@ -54,13 +64,21 @@ export async function searchCommand(argv: readonly string[], io: CliIO): Promise
     );
   const query = positionals.join(" ");
   const limit = integerFlag(values.limit, "limit", { min: 1, max: 25 }, 5);
+  const embedder = await openFlagEmbedder(values, io);
   const progress = createProgress(io);
-  const { tools, index } = await loadIndexedTools(values, io, progress);
-  const result = index.search(query, {
-    limit,
-    explain: values.explain === true,
-    ...(values.regex ? { mode: "regex" as const } : {}),
-  });
+  let result: SearchResult;
+  let tools: ToolDefinition[];
+  try {
+    const loaded = await loadIndexedTools(values, io, progress);
+    tools = loaded.tools;
+    result = await hybridRanking(loaded.index, tools, embedder, warningPrinter(io)).search(query, {
+      limit,
+      explain: values.explain === true,
+      ...(values.regex ? { mode: "regex" as const } : {}),
+    });
+  } finally {
+    embedder?.close();
+  }
   const ambiguous = ambiguousNames(result, tools);
   if (values.json) {
     io.stdout(jsonText(toJson(result, ambiguous)));
@@ -94,6 +112,7 @@ function hitToJson(hit: SearchHit) {
     ...(hit.companions ? { companions: hit.companions } : {}),
     ...(hit.explanation ? { explanation: hit.explanation } : {}),
     ...(hit.scoreParts ? { scoreParts: hit.scoreParts } : {}),
+    ...(hit.semantic ? { semantic: hit.semantic } : {}),
   };
 }
 
@@ -140,6 +159,10 @@ function detailLines(hit: SearchHit): string[] {
   const lines: string[] = [];
   if (hit.explanation?.length) lines.push(`   why: ${why(hit)}`);
   if (hit.scoreParts) lines.push(`   score: ${describeParts(hit.scoreParts)}`);
+  if (hit.explanation && hit.semantic)
+    lines.push(
+      `   similarity: z ${hit.semantic.zScore.toFixed(2)}, adds ${hit.semantic.score.toFixed(3)}`,
+    );
   for (const companion of hit.companions ?? []) {
     lines.push(
       `   ${safeText(companion.reason, { oneLine: true })}: get it with ${safeText(companion.name, { oneLine: true })}`,

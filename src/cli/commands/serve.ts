@@ -2,12 +2,14 @@ import { readFile } from "node:fs/promises";
 import type { MCPToolSift, SessionRecorder } from "../../mcp/index.js";
 import { integerFlag, parseCommand } from "../args.js";
 import {
+  type GatewayInspectorOptions,
   logLevelFlag,
   modeFlag,
   type OpenGatewayOptions,
   openGatewaySift,
   startGatewayInspector,
 } from "../gateway.js";
+import { cacheDir, cacheFlags } from "../index-cache.js";
 import type { CliIO } from "../io.js";
 import { loadMCP } from "../load-mcp.js";
 import { UsageError } from "../usage-error.js";
@@ -15,7 +17,7 @@ import { UsageError } from "../usage-error.js";
 export const serveUsage = `Usage: toolsift serve --config FILE [--mode bridge|reveal|direct] [--http HOST:PORT] [--token-file F] [--log-level LEVEL]
        [--inspect] [--inspect-port N] [--max-body-bytes N] [--max-sessions N] [--session-idle-ms N]
        [--max-subscriptions N] [--state redis://HOST:PORT[/DB]] [--otel] [--no-learning]
-       [--auth-issuer URL --auth-audience AUD [--auth-scopes a,b]]
+       [--auth-issuer URL --auth-audience AUD [--auth-scopes a,b]] [--cache DIR | --no-cache]
 
 Runs the MCP gateway in front of the config's servers: over stdio (default), or streamable HTTP
 at http://HOST:PORT/mcp (--http 8080 means 127.0.0.1:8080; other hosts need --token).
@@ -51,6 +53,10 @@ mean which tool; only query words, tool names and hashed session ids are kept, i
 $XDG_STATE_HOME/toolsift/learning/ (default ~/.local/state/toolsift/learning/; "learning":
 {"file": F} in the config moves it). --no-learning or "learning": false turns it off;
 "toolsift learning show|erase --config FILE" lists or erases what was learned.
+Semantic search: an "embedder" block in the config (an OpenAI-compatible endpoint or a
+word-vector file, docs/semantic-search.md) makes tool_search hybrid. Tool vectors are cached in
+$XDG_CACHE_HOME/toolsift (default ~/.cache/toolsift; --cache DIR moves it, --no-cache keeps none),
+so a restart embeds only new or changed tools; an endpoint that is down leaves search lexical.
 Host, token, port and config problems are reported before any server starts.`;
 
 const flags = {
@@ -69,6 +75,7 @@ const flags = {
   state: { type: "string" },
   otel: { type: "boolean" },
   "no-learning": { type: "boolean" },
+  ...cacheFlags,
   "auth-issuer": { type: "string" },
   "auth-audience": { type: "string" },
   "auth-scopes": { type: "string" },
@@ -264,7 +271,14 @@ async function checkServeFlags(argv: readonly string[], io: CliIO) {
 async function startServeInspector(
   io: CliIO,
   flagged: Awaited<ReturnType<typeof checkServeFlags>>,
-  served: { sift: MCPToolSift; recorder: SessionRecorder; mode: string; profile?: string },
+  served: {
+    sift: MCPToolSift;
+    recorder: SessionRecorder;
+    mode: string;
+    profile?: string;
+    search?: GatewayInspectorOptions["search"];
+    onWarning?: (message: string) => void;
+  },
   gateway: { close(): Promise<void> },
 ) {
   const { listen, token, inspectPort = 0 } = flagged;
@@ -273,6 +287,8 @@ async function startServeInspector(
     recorder: served.recorder,
     source: `${flagged.config} (${served.mode} mode)`,
     profile: served.profile,
+    ...(served.search ? { search: served.search } : {}),
+    ...(served.onWarning ? { onWarning: served.onWarning } : {}),
     port: inspectPort,
     // the inspector shows every call's arguments: it needs the gateway's token too
     ...(listen && token ? { token } : {}),
@@ -292,11 +308,17 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
   const state = listen
     ? await openReplicaState(mcpModule, flagged.config, values.state)
     : undefined;
-  const { mcp, config, sift } = await openServedSift(flagged.config, io, flagged.rank, {
-    state,
-    limits: flagged.subscriptions,
-    learningOn: values["no-learning"] !== true,
-  });
+  const { mcp, config, sift, embedder, warn } = await openServedSift(
+    flagged.config,
+    io,
+    flagged.rank,
+    {
+      state,
+      limits: flagged.subscriptions,
+      learningOn: values["no-learning"] !== true,
+      vectorCache: cacheDir(values, io.env ?? process.env),
+    },
+  );
   const recorder = inspectPort === undefined ? undefined : mcp.createSessionRecorder();
   telemetry?.watchUpstreams(sift);
   const options = {
@@ -331,6 +353,8 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
           recorder,
           mode: options.mode,
           ...(config.profile ? { profile: config.profile } : {}),
+          ...(embedder ? { search: embedder.search } : {}),
+          onWarning: warn,
         },
         gateway,
       )

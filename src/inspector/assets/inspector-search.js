@@ -54,6 +54,19 @@ function hitNode(hit, position, kind) {
   box.append(head);
   box.append(el("p", { class: "description", text: hit.summary ?? "" }));
   box.append(el("code", { class: "signature", text: hit.signature }));
+  // words the gateway learned from use that matched: a field of their own, apart from the tool's
+  // text, so a reader sees what traffic (not the description) contributed
+  const learned = (hit.explanation ?? []).filter((entry) => entry.field === "learned");
+  if (learned.length) {
+    box.append(
+      el(
+        "p",
+        { class: "learned-match" },
+        el("strong", { text: "learned: " }),
+        learned.map((entry) => entry.term).join(", "),
+      ),
+    );
+  }
   const entries = [];
   if (hit.explanation?.length) entries.push(["term matches", explanationTable(hit.explanation)]);
   // every other field the engine returns (score parts, confidence, companions, …), generically

@@ -8,7 +8,9 @@ import { suggestNames } from "../../internal/index.js";
 import type { GatewayAuthOptions } from "../auth/bearer-guard.js";
 import type { NamingOption } from "../tools/upstream-names.js";
 import type { UpstreamAuthConfig, UpstreamServerConfig } from "../types.js";
-import { expandVariables, type VariableContext } from "./expand-variables.js";
+import { createReader, isObject, type Json, kind, optional, type Reader } from "./config-reader.js";
+import { type EmbedderConfig, readEmbedder } from "./embedder-config.js";
+import type { VariableContext } from "./expand-variables.js";
 
 /** How the gateway shows tools to its clients. */
 export type GatewayMode = "bridge" | "reveal" | "direct";
@@ -31,6 +33,8 @@ export interface GatewayConfig {
   /** Search that learns from use (on unless `false`); `file` is where the evidence is kept
    * (default under `$XDG_STATE_HOME/toolsift/learning/`, docs/mcp-gateway.md). */
   learning?: false | { file?: string };
+  /** Hybrid search: an OpenAI-compatible endpoint or a word-vector file (docs/semantic-search.md). */
+  embedder?: EmbedderConfig;
   /** The identity provider whose tokens the HTTP gateway requires (`--auth-issuer` and
    * `--auth-audience` win); `docs/auth.md`. */
   auth?: GatewayAuthOptions;
@@ -38,72 +42,6 @@ export interface GatewayConfig {
    * the config path that named it (for messages). */
   catalogs: Record<string, { file: string; at: string }>;
 }
-
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-const kind = (value: unknown) =>
-  value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
-
-/** Collects problems and reads typed fields, expanding variables in every string. */
-function createReader(context: VariableContext) {
-  const problems: string[] = [];
-  const expand = (path: string, text: string) => {
-    const { value, problems: found } = expandVariables(text, context);
-    for (const problem of found) problems.push(`${path}: ${problem}`);
-    return value;
-  };
-  const string = (path: string, value: unknown): string | undefined => {
-    if (value === undefined) return undefined;
-    if (typeof value === "string") return expand(path, value);
-    problems.push(`${path}: expected a string, got ${kind(value)}.`);
-    return undefined;
-  };
-  const strings = (path: string, value: unknown): string[] | undefined => {
-    if (value === undefined) return undefined;
-    if (!Array.isArray(value)) {
-      problems.push(`${path}: expected an array of strings, got ${kind(value)}.`);
-      return undefined;
-    }
-    return value.map((item, index) => string(`${path}[${index}]`, item) ?? "");
-  };
-  const record = (path: string, value: unknown): Record<string, string> | undefined => {
-    if (value === undefined) return undefined;
-    if (!isObject(value)) {
-      problems.push(`${path}: expected an object of strings, got ${kind(value)}.`);
-      return undefined;
-    }
-    const result: Record<string, string> = {};
-    for (const [key, item] of Object.entries(value)) {
-      const text = string(`${path}.${key}`, item);
-      if (text !== undefined) result[key] = text;
-    }
-    return result;
-  };
-  const boolean = (path: string, value: unknown): boolean | undefined => {
-    if (value === undefined || typeof value === "boolean") return value;
-    problems.push(`${path}: expected true or false, got ${kind(value)}.`);
-    return undefined;
-  };
-  const positive = (path: string, value: unknown): number | undefined => {
-    if (value === undefined) return undefined;
-    if (typeof value === "number" && Number.isInteger(value) && value > 0) return value;
-    problems.push(`${path}: expected a positive whole number, got ${JSON.stringify(value)}.`);
-    return undefined;
-  };
-  const oneOf = <T extends string>(path: string, value: unknown, allowed: readonly T[]) => {
-    if (value === undefined) return undefined;
-    if (typeof value === "string" && (allowed as readonly string[]).includes(value))
-      return value as T;
-    problems.push(
-      `${path}: expected one of ${allowed.map((item) => `"${item}"`).join(", ")}, got ${JSON.stringify(value)}.`,
-    );
-    return undefined;
-  };
-  return { problems, string, strings, record, boolean, positive, oneOf };
-}
-
-type Reader = ReturnType<typeof createReader>;
 
 const SERVER_KEYS = [
   "type",
@@ -134,6 +72,7 @@ const TOP_KEYS = [
   "state",
   "learning",
   "auth",
+  "embedder",
 ];
 const BUDGET_KEYS = ["perToolResult", "totalResults", "toolDefinitions"];
 
@@ -353,10 +292,6 @@ function readLearning(read: Reader, raw: unknown): GatewayConfig["learning"] {
   return optional("file", read.string("learning.file", raw.file));
 }
 
-function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
-  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
-}
-
 /**
  * Checks a config document. `problems` lists every problem with its path; `config` is usable
  * only when `problems` is empty.
@@ -412,6 +347,7 @@ export function parseGatewayConfig(
     optional("profile", profile),
     optional("state", read.string("state", document.state)),
     optional("auth", readGatewayAuth(read, document.auth)),
+    optional("embedder", readEmbedder(read, "embedder", document.embedder)),
   );
   const learning = readLearning(read, document.learning);
   if (learning !== undefined) config.learning = learning;

@@ -60,6 +60,8 @@ export async function loadGatewayConfig(
   if (config.approvals !== undefined) config.approvals = path.resolve(dir, config.approvals);
   if (config.learning && config.learning.file !== undefined)
     config.learning.file = path.resolve(dir, config.learning.file);
+  if (config.embedder?.kind === "word-vectors")
+    config.embedder.file = path.resolve(dir, config.embedder.file);
   for (const [name, server] of Object.entries(config.servers)) {
     if ("command" in server && server.cwd !== undefined) server.cwd = path.resolve(dir, server.cwd);
     const catalog = config.catalogs[name];
