@@ -31,14 +31,15 @@ describe("VectorCache", () => {
     expect(readdirSync(dir).filter((name) => name.endsWith(".tmp"))).toEqual([]);
   });
 
-  it("refuses vectors with NaN, all zeros or another length", () => {
+  it("refuses vectors with NaN or another length, and keeps an all-zero one (a text of no known word)", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "toolsift-vectors-"));
     const cache = open(dir);
     cache.set("a", vector(1, 2));
     cache.set("nan", vector(Number.NaN, 1));
     cache.set("zero", vector(0, 0));
     cache.set("long", vector(1, 2, 3));
-    expect(cache.size).toBe(1);
+    expect(cache.size).toBe(2);
+    expect(Array.from(cache.get("zero") ?? [])).toEqual([0, 0]);
   });
 
   it("stays within its size, dropping the least recently used", () => {

@@ -39,14 +39,11 @@ interface Header {
   used: number[];
 }
 
-/** True for a vector worth keeping: finite and not all zeros (the embedder answered sense). */
+/** True for a vector worth keeping: every value finite. An all-zero vector is kept: it is what
+ * the embedder says of a text it knows no word of, and search ranks that tool by keywords. */
 export function isUsableVector(vector: Float32Array): boolean {
-  let zero = true;
-  for (const value of vector) {
-    if (!Number.isFinite(value)) return false;
-    if (value !== 0) zero = false;
-  }
-  return !zero;
+  for (const value of vector) if (!Number.isFinite(value)) return false;
+  return true;
 }
 
 /** Reads a cache file: its entries, or a sentence saying why the file cannot be used. */
@@ -151,7 +148,7 @@ export class VectorCache {
     return entry?.vector;
   }
 
-  /** Keeps a vector unless it has NaN, is all zeros or has another length than the others. */
+  /** Keeps a vector unless it has NaN or infinite values or another length than the others. */
   set(key: string, vector: Float32Array): void {
     if (!isUsableVector(vector)) return;
     if (this.dimensions === 0) this.dimensions = vector.length;

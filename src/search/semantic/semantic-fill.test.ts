@@ -73,6 +73,7 @@ describe("the embedding pass", () => {
     const cases: [string, (text: string) => Float32Array][] = [
       ["NaN or infinite", () => Float32Array.from([1, Number.NaN, 0])],
       ["NaN or infinite", () => Float32Array.from([1, Number.POSITIVE_INFINITY, 0])],
+      // every tool blank: a broken embedder (one blank among others is the next test)
       ["all zeros", () => new Float32Array(3)],
       ["dimensions", (text) => new Float32Array(text.includes("2") ? 5 : 3).fill(1)],
     ];
@@ -82,6 +83,24 @@ describe("the embedding pass", () => {
       expect(await semantic.prepare(["query"])).toBe(false);
       expect(warnings.join("\n"), why).toContain(why);
     }
+  });
+
+  it("ranks a tool whose vector is all zeros by its keywords, keeps the others' vectors, and warns once", async () => {
+    // a word-vector table that knows no word of tool_2 (nor of the query "2")
+    const embedder: Embedder = {
+      embed: async (texts) =>
+        texts.map((text) => (text.includes("2") ? new Float32Array(4) : vectorOf(text))),
+    };
+    const { semantic, warnings, lexical } = setup(embedder);
+    expect(await semantic.prepare(["2"])).toBe(true);
+    expect(semantic.stats().toolVectors).toBe(tools.length);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/1 of \d+ tools got an all-zero vector.*keywords only/);
+    // the query's own vector is zeros too: the lexical result stands as it is
+    expect(semantic.search("2", {}, lexical)).toEqual(lexical("2", {}));
+    expect(await semantic.prepare(["tool 3"])).toBe(true);
+    expect(semantic.search("tool 3", {}, lexical).hits[0]?.tool.name).toBe("tool_3");
+    expect(warnings).toHaveLength(1);
   });
 
   it("backs off after a failure: the next searches do not call the embedder at once", async () => {

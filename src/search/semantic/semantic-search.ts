@@ -115,6 +115,20 @@ export class SemanticSearch {
     }
   }
 
+  /**
+   * An all-zero vector says the embedder found nothing in the text it knows (a word-vector table
+   * meets no known word): that tool ranks by its keywords alone (a zero vector scores 0 against
+   * every query), with one warning counting them. A pass of several tools where every vector is
+   * zero is a broken embedder, and fails like one.
+   */
+  private checkBlank(blank: number, total: number): void {
+    if (blank === 0) return;
+    if (blank === total && total > 1) throw new Error(`all ${total} tool vectors are all zeros`);
+    this.warn(
+      `Semantic search: ${blank} of ${total} tools got an all-zero vector (the embedder knows none of their words); they rank by keywords only.`,
+    );
+  }
+
   /** Warns once per background pass, and reports its failure if nobody waits for it. */
   private announceBackgroundFill(fill: Promise<void>): void {
     if (this.announced === fill) return;
@@ -139,7 +153,9 @@ export class SemanticSearch {
 
   /** The fused result when the query and tool vectors are ready, else the lexical one. */
   search(query: string, options: SearchOptions, lexical: LexicalSearch): SearchResult {
-    const vector = this.queries.get(query);
+    const known = this.queries.get(query);
+    // a query the embedder knows no word of says nothing semantic: the lexical result stands
+    const vector = known && !isBlank(known) ? known : undefined;
     const parsed = vector ? parseQuery(query, options.mode ?? "auto") : undefined;
     if (!vector || parsed?.kind !== "keyword") return lexical(query, options);
     // a partly filled store would favour the tools embedded first
@@ -203,6 +219,7 @@ export class SemanticSearch {
       todo.push({ key, text: toolEmbeddingText(tool) });
     });
     this.progress = { done: 0, total: todo.length };
+    let blank = 0;
     for (let start = 0; start < todo.length; start += this.batchSize) {
       const batch = todo.slice(start, start + this.batchSize);
       const vectors = await this.embed(
@@ -210,7 +227,9 @@ export class SemanticSearch {
         "tool",
       );
       batch.forEach((item, index) => {
-        if (!this.store.set(item.key, vectors[index] as Float32Array)) {
+        const vector = vectors[index] as Float32Array;
+        if (isBlank(vector)) blank += 1;
+        if (!this.store.set(item.key, vector)) {
           throw new Error(
             `the vector for a tool has ${vectors[index]?.length} dimensions, unlike the others`,
           );
@@ -218,6 +237,7 @@ export class SemanticSearch {
       });
       this.progress.done += batch.length;
     }
+    this.checkBlank(blank, todo.length);
     if (todo.length > 0) this.matrixVersion = -1;
     this.filledVersion = version;
   }
@@ -269,17 +289,20 @@ function checkedVector(vector: unknown, position: number, dimensions: number): F
   if (!(vector instanceof Float32Array) && !Array.isArray(vector))
     throw new Error(`vector ${position} is not a Float32Array or an array of numbers`);
   const copy = Float32Array.from(vector as ArrayLike<number>);
-  let zero = true;
   for (const value of copy) {
     if (!Number.isFinite(value)) throw new Error(`vector ${position} has NaN or infinite values`);
-    if (value !== 0) zero = false;
   }
-  if (zero) throw new Error(`vector ${position} is all zeros (${copy.length} dimensions)`);
   if (dimensions > 0 && copy.length !== dimensions)
     throw new Error(
       `vector ${position} has ${copy.length} dimensions, the tool vectors ${dimensions}`,
     );
   return copy;
+}
+
+/** True for a vector of zeros only (the embedder recognised nothing in its text). */
+function isBlank(vector: Float32Array): boolean {
+  for (const value of vector) if (value !== 0) return false;
+  return true;
 }
 
 /** True when `work` settles within `ms` (rejects with its error), false when it is still running. */
