@@ -1,7 +1,7 @@
 /**
  * The HTTP gateway's probes for an orchestrator or load balancer: `GET /healthz` (liveness:
- * 200 while the process serves) and `GET /readyz` (readiness: 200 when at least one upstream is
- * ready and the shared store answers, 503 with the reasons otherwise). Neither needs the token:
+ * 200 while the process serves) and `GET /readyz` (readiness: 200 when at least one upstream can
+ * serve its tools and the shared store answers, 503 with the reasons otherwise). Neither needs the token:
  * they say nothing about tools or sessions.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -18,11 +18,18 @@ function json(response: ServerResponse, status: number, body: unknown): void {
   response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
 }
 
+/**
+ * The states whose tools a session can find and call now: up, lazy with a known catalog, or
+ * coming back with its listed tools kept. A server still on its first start is not among them: a
+ * replica whose servers are all starting would answer every search with nothing.
+ */
+const SERVING = new Set<string>(["ready", "idle", "restarting"]);
+
 /** Why this replica should not get traffic now; empty when it is ready. */
 export async function readinessProblems(options: ProbeOptions): Promise<string[]> {
   const problems: string[] = [];
   const upstreams = options.sift.upstreams.status();
-  const usable = upstreams.filter((each) => each.state !== "down" && each.state !== "closed");
+  const usable = upstreams.filter((each) => SERVING.has(each.state));
   if (upstreams.length > 0 && usable.length === 0) {
     problems.push(
       `no upstream is up: ${upstreams.map((each) => `${each.server} (${each.error ?? each.state})`).join(", ")}`,
