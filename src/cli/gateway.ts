@@ -74,7 +74,11 @@ export async function openGatewaySift(
     ...(config.naming ? { naming: config.naming } : {}),
     ...(config.profile ? { policy: { profile: config.profile } } : {}),
     ...(config.budget ? { budget: config.budget } : {}),
-    auth: { loginCommand: (server) => loginCommand(server, configPath) },
+    auth: {
+      loginCommand: (server) => loginCommand(server, configPath),
+      // replicas share one login per upstream, refreshed by one of them at a time
+      ...(state ? { store: mcp.createSharedTokenStore(state.store) } : {}),
+    },
     waitForStart,
     ...limits,
     ...(state ? { disclosure: { store: state.reveals.revealStore } } : {}),
