@@ -21,6 +21,8 @@ export interface SessionRecord {
   lastSeen: number;
   /** The subject of the token that opened it, when the gateway checks an identity provider. */
   user?: string;
+  /** The policy profile the token's claims chose (`auth.profiles`), enforced on every replica. */
+  profile?: { profile: string; rule: string };
 }
 
 /** A message between replicas: `target` is a session id, or `*` for every replica. */
