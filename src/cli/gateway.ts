@@ -53,6 +53,27 @@ export interface OpenGatewayOptions {
   learningOn?: boolean;
 }
 
+/** Where the gateway's upstream logins live: the replicas' store, or, when the config names a
+ * state store but this command shares no sessions (stdio, the inspector), a connection to it
+ * for logins alone, so `toolsift auth` and every gateway of the config use one login. */
+async function openLogins(
+  mcp: Awaited<ReturnType<typeof loadMCP>>,
+  configured: string | undefined,
+  state: ReplicaState | undefined,
+) {
+  const own =
+    state === undefined && configured !== undefined
+      ? await mcp.createRedisSessionStore({ url: configured })
+      : undefined;
+  const shared = state?.store ?? own;
+  return {
+    store: shared ? mcp.createSharedTokenStore(shared) : undefined,
+    close: async () => {
+      await own?.close();
+    },
+  };
+}
+
 /** Loads the config, connects its servers and returns the gateway's ToolSift; logs go to stderr. */
 export async function openGatewaySift(
   configPath: string,
@@ -67,6 +88,7 @@ export async function openGatewaySift(
     ? await mcp.loadToolPins(config.approvals ?? mcp.defaultApprovalsFile(configPath), configPath)
     : undefined;
   const pins = filePins && state ? await mcp.sharePins(filePins, state.store) : filePins;
+  const logins = await openLogins(mcp, config.state, state);
   const sift = await mcp.createMCPToolSift({
     ...learning.options,
     ...(pins ? { pins } : {}),
@@ -77,7 +99,7 @@ export async function openGatewaySift(
     auth: {
       loginCommand: (server) => loginCommand(server, configPath),
       // replicas share one login per upstream, refreshed by one of them at a time
-      ...(state ? { store: mcp.createSharedTokenStore(state.store) } : {}),
+      ...(logins.store ? { store: logins.store } : {}),
     },
     waitForStart,
     ...limits,
@@ -89,6 +111,11 @@ export async function openGatewaySift(
       }
     },
   });
+  const close = sift.close.bind(sift);
+  sift.close = async () => {
+    await close();
+    await logins.close();
+  };
   return { mcp, config, sift: learning.keep(sift), learningFile: learning.file };
 }
 

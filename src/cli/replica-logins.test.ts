@@ -64,6 +64,15 @@ async function replica(config: string) {
   return { sift, io };
 }
 
+/** A gateway that shares no sessions (`serve` over stdio, the inspector) with the same config:
+ * it keeps logins in the config's store too. */
+async function stdioGateway(config: string) {
+  const io = capture();
+  const { sift } = await openGatewaySift(config, io, 3, { waitForStart: false });
+  cleanup.push(() => sift.close());
+  return { sift, io };
+}
+
 /** `toolsift auth login remote --config F --no-browser`, with the test following the address. */
 async function cliLogin(config: string) {
   const io = capture();
@@ -84,8 +93,9 @@ describe("upstream OAuth logins in the replicas' state store", () => {
     const { dir, config } = await writeConfig(server);
     const one = await replica(config);
     const two = await replica(config);
+    const stdio = await stdioGateway(config);
     const waiting = () =>
-      [one, two].every((each) => each.sift.upstreams.status()[0]?.state === "needs_login");
+      [one, two, stdio].every((each) => each.sift.upstreams.status()[0]?.state === "needs_login");
     await until(waiting);
     expect(waiting()).toBe(true);
 
@@ -97,9 +107,10 @@ describe("upstream OAuth logins in the replicas' state store", () => {
     expect(status.out).toMatch(/remote\s+logged in, access token until .* UTC, refreshable/);
 
     // both replicas come up on their own (the store's bus), without a restart or a call
-    await until(() => one.sift.catalog.size > 0 && two.sift.catalog.size > 0);
-    expect(one.sift.upstreams.status()[0]?.state).toBe("ready");
-    expect(two.sift.upstreams.status()[0]?.state).toBe("ready");
+    await until(() => [one, two, stdio].every((each) => each.sift.catalog.size > 0));
+    for (const each of [one, two, stdio]) {
+      expect(each.sift.upstreams.status()[0]?.state).toBe("ready");
+    }
     const results = [await call(one.sift, "a"), await call(two.sift, "b")];
     expect(results.map((result) => result.isError ?? false)).toEqual([false, false]);
 
@@ -142,6 +153,7 @@ describe("upstream OAuth logins in the replicas' state store", () => {
       logout.out,
       one.io.err,
       two.io.err,
+      stdio.io.err,
       JSON.stringify(results),
       JSON.stringify([one.sift.upstreams.status(), two.sift.upstreams.status()]),
     ].join("\n");
