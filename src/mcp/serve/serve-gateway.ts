@@ -458,7 +458,8 @@ async function openSession(
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: async (sessionId) => {
         sessions.set(sessionId, entry);
-        await hooks?.created(sessionId, body, user, profile);
+        const owner = { ...(user ? { user } : {}), ...(profile ? { profile } : {}) };
+        await hooks?.created(sessionId, body, owner);
       },
     }),
   } as HttpSession;

@@ -57,17 +57,8 @@ export function replicaHooks(state: ReplicaState, options: { mode: string; sift:
   const budgets = createSharedBudgets(store, options.sift.results);
   return {
     /** Stores a session being initialized (the SDK awaits it before answering). */
-    created: (
-      sessionId: string,
-      body: unknown,
-      user: string | undefined,
-      profile: SessionRecord["profile"],
-    ) =>
-      store.putSession({
-        ...sessionRecord(sessionId, body, mode),
-        ...(user ? { user } : {}),
-        ...(profile ? { profile } : {}),
-      }),
+    created: (sessionId: string, body: unknown, owner: Pick<SessionRecord, "user" | "profile">) =>
+      store.putSession({ ...sessionRecord(sessionId, body, mode), ...owner }),
 
     /** Re-creates a stored session here; undefined when the store does not know it. */
     adopt: async (id: string, open: () => Promise<HttpSession>) => {
