@@ -57,6 +57,27 @@ export interface OpenGatewayOptions {
   vectorCache?: string | undefined;
 }
 
+/** Where the gateway's upstream logins live: the replicas' store, or, when the config names a
+ * state store but this command shares no sessions (stdio, the inspector), a connection to it
+ * for logins alone, so `toolsift auth` and every gateway of the config use one login. */
+async function openLogins(
+  mcp: Awaited<ReturnType<typeof loadMCP>>,
+  configured: string | undefined,
+  state: ReplicaState | undefined,
+) {
+  const own =
+    state === undefined && configured !== undefined
+      ? await mcp.createRedisSessionStore({ url: configured })
+      : undefined;
+  const shared = state?.store ?? own;
+  return {
+    store: shared ? mcp.createSharedTokenStore(shared) : undefined,
+    close: async () => {
+      await own?.close();
+    },
+  };
+}
+
 /** Loads the config, connects its servers and returns the gateway's ToolSift; logs go to stderr. */
 export async function openGatewaySift(
   configPath: string,
@@ -90,6 +111,7 @@ export async function openGatewaySift(
     ? await mcp.loadToolPins(config.approvals ?? mcp.defaultApprovalsFile(configPath), configPath)
     : undefined;
   const pins = filePins && state ? await mcp.sharePins(filePins, state.store) : filePins;
+  const logins = await openLogins(mcp, config.state, state);
   const sift = await mcp.createMCPToolSift({
     ...learning.options,
     onWarning: warn,
@@ -99,7 +121,11 @@ export async function openGatewaySift(
     ...(config.naming ? { naming: config.naming } : {}),
     ...(config.profile ? { policy: { profile: config.profile } } : {}),
     ...(config.budget ? { budget: config.budget } : {}),
-    auth: { loginCommand: (server) => loginCommand(server, configPath) },
+    auth: {
+      loginCommand: (server) => loginCommand(server, configPath),
+      // replicas share one login per upstream, refreshed by one of them at a time
+      ...(logins.store ? { store: logins.store } : {}),
+    },
     waitForStart,
     ...limits,
     ...(state ? { disclosure: { store: state.reveals.revealStore } } : {}),
@@ -111,15 +137,14 @@ export async function openGatewaySift(
     },
   });
   const kept = learning.keep(sift);
-  if (embedder) {
-    const close = kept.close;
-    Object.assign(kept, {
-      close: async () => {
-        embedder.close();
-        await close();
-      },
-    });
-  }
+  const close = kept.close.bind(kept);
+  Object.assign(kept, {
+    close: async () => {
+      embedder?.close();
+      await close();
+      await logins.close();
+    },
+  });
   return { mcp, config, sift: kept, learningFile: learning.file, embedder, warn };
 }
 

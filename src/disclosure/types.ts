@@ -102,6 +102,12 @@ export interface MetaToolNames {
 }
 
 /** Settings that a single turn may override. */
+/** A per-turn visibility (`TurnSettings.visibility`). */
+export interface TurnVisibility {
+  key: string;
+  isVisible: (tool: ToolDefinition) => boolean;
+}
+
 export interface TurnSettings {
   mode?: DisclosureMode;
   strategy?: DisclosureStrategy;
@@ -149,6 +155,10 @@ export interface TurnSettings {
 /** Input of `prepare`. */
 export interface PrepareInput extends TurnSettings {
   session: string;
+  /** Narrows visibility for this turn (a gateway session's user profile): a tool it refuses is
+   * hidden exactly like a policy-hidden one (never planned, searched, described, revealed or
+   * called). `key` stands for it in the plan cache: equal keys must give equal answers. */
+  visibility?: TurnVisibility;
 }
 
 /** How a deferred tool reaches the model this turn. */
@@ -348,6 +358,8 @@ export interface SearchedEvent {
 export interface ExecuteInput {
   session: string;
   name: string;
+  /** The visibility of the turn the call belongs to (`PrepareInput.visibility`). */
+  visibility?: TurnVisibility;
   arguments?: unknown;
   signal?: AbortSignal;
   timeoutMs?: number;

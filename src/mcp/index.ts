@@ -80,6 +80,7 @@ export { OTHER_REPLICAS } from "./state/shared-budgets.js";
 export { sharePins } from "./state/shared-pins.js";
 export { shareRecorder } from "./state/shared-recorder.js";
 export type { SharedSpills } from "./state/shared-spills.js";
+export { createSharedTokenStore } from "./state/shared-token-store.js";
 export {
   type CallFacts,
   type CallTrace,

@@ -4,22 +4,35 @@ import type { CliIO } from "../io.js";
 import { loadMCP } from "../load-mcp.js";
 import { UsageError } from "../usage-error.js";
 
-export const authUsage = `Usage: toolsift auth login SERVER --config FILE [--no-browser]
-       toolsift auth status --config FILE
-       toolsift auth logout SERVER --config FILE
+export const authUsage = `Usage: toolsift auth login SERVER --config FILE [--no-browser] [--state redis://HOST:PORT[/DB]]
+       toolsift auth status --config FILE [--state URL]
+       toolsift auth logout SERVER --config FILE [--state URL]
 
 login: connects to SERVER (an HTTP server of the config that asks for OAuth), opens the system
 browser at its authorization page (with --no-browser, or when no browser opens, prints the
 address to open) and waits on 127.0.0.1 for the redirect; the tokens are stored in
-$XDG_CONFIG_HOME/toolsift/tokens.json (default ~/.config/toolsift/tokens.json, mode 0600). A
-running gateway picks the login up without a restart.
+$XDG_CONFIG_HOME/toolsift/tokens.json (default ~/.config/toolsift/tokens.json, mode 0600), or,
+when the config names a "state" store (or --state is given), in that Redis store, shared by every
+replica of the gateway. A running gateway picks the login up without a restart.
 status: each HTTP server's login: logged in (and until when), no login, or OAuth off.
-logout: forgets SERVER's tokens and registration.`;
+logout: forgets SERVER's tokens and registration (on every replica, with a state store).`;
 
 const flags = {
   config: { type: "string" },
   "no-browser": { type: "boolean" },
+  state: { type: "string" },
 } as const;
+
+type MCP = Awaited<ReturnType<typeof loadMCP>>;
+
+/** Where logins are kept: the replicas' state store (`--state`, else the config's `state`) when
+ * there is one, so the gateway's replicas use the login; else the file under the config dir. */
+async function openTokenStore(mcp: MCP, flag: string | undefined, configured: string | undefined) {
+  const url = flag ?? configured;
+  if (url === undefined) return { store: mcp.createTokenStore(), close: async () => undefined };
+  const state = await mcp.createRedisSessionStore({ url });
+  return { store: mcp.createSharedTokenStore(state), close: () => state.close() };
+}
 
 /** `toolsift auth`: log in to, list and log out of OAuth upstreams. */
 export async function authCommand(argv: readonly string[], io: CliIO): Promise<number> {
@@ -36,7 +49,27 @@ export async function authCommand(argv: readonly string[], io: CliIO): Promise<n
   }
   const mcp = await loadMCP();
   const config = await mcp.loadGatewayConfig(values.config);
-  const store = mcp.createTokenStore();
+  const { store, close } = await openTokenStore(mcp, values.state, config.state);
+  try {
+    return await runAuthAction(mcp, { action, server, config, store, io, values });
+  } finally {
+    await close();
+  }
+}
+
+/** One `auth` action against `store`. */
+async function runAuthAction(
+  mcp: MCP,
+  context: {
+    action: "login" | "status" | "logout";
+    server: string | undefined;
+    config: Awaited<ReturnType<MCP["loadGatewayConfig"]>>;
+    store: ReturnType<MCP["createTokenStore"]>;
+    io: CliIO;
+    values: { config?: string; "no-browser"?: boolean };
+  },
+): Promise<number> {
+  const { action, server, config, store, io, values } = context;
   if (action === "status") {
     for (const [name, server] of Object.entries(config.servers)) {
       if ("command" in server) continue;

@@ -35,7 +35,7 @@ Identity provider (HTTP): --auth-issuer URL --auth-audience AUD [--auth-scopes a
 "auth" block in the config) requires a JWT access token from that issuer, for that audience, with
 those scopes, instead of a shared token; clients find the issuer at
 /.well-known/oauth-protected-resource. Each session belongs to its token's subject (needs npm
-install jose).
+install jose); "auth.profiles" in the config gives it a policy profile by a claim (docs/auth.md).
 HTTP limits: --max-body-bytes (default 4194304: 413 past it), --max-sessions (default 100: 503
 past it), --session-idle-ms (default 1800000: idle sessions are closed and their state freed).
 Per session (HTTP and stdio): --max-subscriptions (default 1000 resources/subscribe at once; past
@@ -151,6 +151,9 @@ async function resolveGatewayAuth(
     audience,
     ...(scopes ? { scopes } : {}),
     ...(configured?.resource ? { resource: configured.resource } : {}),
+    // the profile of each user's sessions comes from the config only (no flags)
+    ...(configured?.profiles ? { profiles: configured.profiles } : {}),
+    ...(configured?.defaultProfile ? { defaultProfile: configured.defaultProfile } : {}),
   };
 }
 

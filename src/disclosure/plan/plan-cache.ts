@@ -13,6 +13,7 @@ import type {
   PrepareInput,
   TurnPlan,
   TurnSettings,
+  TurnVisibility,
 } from "../types.js";
 import { budgetedBasis } from "./budgeted-basis.js";
 import { buildPlanBasis, type PlanBasis } from "./plan-basis.js";
@@ -21,6 +22,9 @@ import { resolveSettings } from "./resolve-settings.js";
 
 /** Plans kept per instance: one per live (session reveals, settings) pair, LRU beyond this. */
 export const PLAN_CACHE_SIZE = 64;
+/** Plan bases kept: one per (catalog, visibility, pins) state in use; a new catalog replaces
+ * them all, so this only bounds how many per-turn visibilities stay warm. */
+const BASES_KEPT = 8;
 
 /** What the plan cache needs from its disclosure. */
 export interface PlanCacheParts {
@@ -31,36 +35,47 @@ export interface PlanCacheParts {
   store: RevealStore;
 }
 
+/** Turn settings with the turn's own visibility, if it narrows the instance's. */
+type Turn = TurnSettings & { visibility?: TurnVisibility | undefined };
+
 /** The plan cache of one disclosure: `planFor` a turn, `turnBasis` for calls and checks. */
 export function createPlanCache(options: DisclosureOptions, parts: PlanCacheParts) {
   const { names, adapt, warn, counters, store } = parts;
   const warned = new Set<string>();
   const plans = new LRUCache<string, TurnPlan>(PLAN_CACHE_SIZE);
-  let lastBasis: { key: string; basis: PlanBasis } | undefined;
+  // the last bases, one per visibility a turn narrows to (a gateway's user profiles)
+  const bases = new LRUCache<string, PlanBasis>(BASES_KEPT);
   /** Catalog and visibility key, or undefined when one of them cannot be keyed. */
-  const stateKey = (): string | undefined => {
+  const stateKey = (turn: Turn): string | undefined => {
     const catalogKey = options.catalogVersion?.() ?? options.catalog.fingerprint?.();
     const visibilityKey = options.isVisible ? options.visibilityVersion?.() : "all";
     if (catalogKey === undefined || visibilityKey === undefined) return undefined;
-    return `${catalogKey}\u0000${visibilityKey}`;
+    const narrowed = turn.visibility === undefined ? "" : `\u0000${turn.visibility.key}`;
+    return `${catalogKey}\u0000${visibilityKey}${narrowed}`;
   };
-  const basisFor = (state: string | undefined, neverDefer: readonly string[] | undefined) => {
+  /** The instance's visibility, narrowed by the turn's. */
+  const visibleIn = (turn: Turn) => {
+    const own = options.isVisible;
+    const narrow = turn.visibility?.isVisible;
+    if (narrow === undefined) return own;
+    return own === undefined ? narrow : (tool: ToolDefinition) => own(tool) && narrow(tool);
+  };
+  const basisFor = (
+    state: string | undefined,
+    turn: Turn,
+    neverDefer: readonly string[] | undefined,
+  ) => {
     const key =
       state === undefined ? undefined : `${state}\u0000${JSON.stringify(neverDefer ?? [])}`;
-    if (key !== undefined && lastBasis?.key === key) return lastBasis.basis;
-    const basis = buildPlanBasis(
-      options.catalog.list(),
-      options.isVisible,
-      neverDefer,
-      names,
-      adapt,
-    );
+    const kept = key === undefined ? undefined : bases.get(key);
+    if (kept) return kept;
+    const basis = buildPlanBasis(options.catalog.list(), visibleIn(turn), neverDefer, names, adapt);
     for (const warning of basis.warnings) {
       if (warned.has(warning)) continue;
       warned.add(warning);
       warn(warning);
     }
-    if (key !== undefined) lastBasis = { key, basis };
+    if (key !== undefined) bases.set(key, basis);
     return basis;
   };
   // a turn's list adds to the instance's: a pin set at creation never disappears for one turn
@@ -69,12 +84,12 @@ export function createPlanCache(options: DisclosureOptions, parts: PlanCachePart
       ? options.neverDefer
       : [...(options.neverDefer ?? []), ...turn.neverDefer];
   /** The basis a turn works from, after the definitions budget (the same for every method). */
-  const turnBasis = (turn: TurnSettings, settings = resolveSettings(options, turn)) =>
-    budgetedBasis(basisFor(stateKey(), neverDeferOf(turn)), settings, counters);
+  const turnBasis = (turn: Turn, settings = resolveSettings(options, turn)) =>
+    budgetedBasis(basisFor(stateKey(turn), turn, neverDeferOf(turn)), settings, counters);
 
   const planFor = (input: PrepareInput): TurnPlan => {
     const settings = resolveSettings(options, input);
-    const state = stateKey();
+    const state = stateKey(input);
     const neverDefer = neverDeferOf(input);
     const revealVersion = store.version(input.session);
     const key =
@@ -85,7 +100,7 @@ export function createPlanCache(options: DisclosureOptions, parts: PlanCachePart
       const cached = plans.get(key);
       if (cached) return cached;
     }
-    const basis = budgetedBasis(basisFor(state, neverDefer), settings, counters);
+    const basis = budgetedBasis(basisFor(state, input, neverDefer), settings, counters);
     const plan = planTurn(basis, settings, store.revealed(input.session), counters);
     if (key !== undefined) plans.set(key, plan);
     return plan;

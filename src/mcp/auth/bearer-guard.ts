@@ -15,6 +15,7 @@ import {
   loadJose,
   parseIssuer,
 } from "./issuer-keys.js";
+import { chooseUserProfile, type SessionProfile, type UserProfileRule } from "./user-profiles.js";
 
 /** The identity provider that protects an HTTP gateway (`--auth-issuer`, the config's `auth`). */
 export interface GatewayAuthOptions {
@@ -31,11 +32,18 @@ export interface GatewayAuthOptions {
   /** After a token names a key id the issuer's JWKS lacks, how long before another such token
    * may fetch the JWKS again (ms); default 30,000. Rotated keys are found at once otherwise. */
   keyCooldownMs?: number;
+  /** The policy profile of each session by its token's claims: the first rule that matches
+   * (`docs/auth.md`); default `defaultProfile`, else the gateway's policy alone. */
+  profiles?: readonly UserProfileRule[];
+  /** The profile of a session no rule in `profiles` matches. */
+  defaultProfile?: string;
 }
 
-/** Who sent a request that passed the guard: the token's `sub`. */
+/** Who sent a request that passed the guard: the token's `sub`, and the profile its claims
+ * choose (with `profiles` or `defaultProfile`). */
 export interface Caller {
   subject?: string | undefined;
+  profile?: SessionProfile | undefined;
 }
 
 /** Checks one request; see `createBearerGuard`. */
@@ -301,7 +309,8 @@ export function createBearerGuard(options: GatewayAuthOptions): BearerGuard {
       );
       return undefined;
     }
-    return { subject: payload.sub as string };
+    const profile = chooseUserProfile(payload, options.profiles, options.defaultProfile);
+    return { subject: payload.sub as string, ...(profile ? { profile } : {}) };
   };
 
   return { admit };

@@ -65,6 +65,7 @@ export async function loginUpstream(
         config.transport === "sse",
         () => undefined,
         auth.provider,
+        auth.fetch,
       );
       try {
         await client.connect(transport, { timeout: timeoutMs });

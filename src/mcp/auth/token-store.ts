@@ -31,16 +31,21 @@ export interface StoredLogin {
   wantedScope?: string;
 }
 
-/** Reads and writes logins; `onChange` fires when another process (a login) writes the file. */
+/** Reads and writes logins; `onChange` fires when another process (a login) writes them. */
 export interface TokenStore {
-  readonly file: string;
+  /** The file of a file store; a shared store has none. */
+  readonly file?: string;
   get(server: string, url: string): Promise<StoredLogin | undefined>;
   /** Applies `change` to the entry (created when missing) and writes the file. */
   update(server: string, url: string, change: (login: StoredLogin) => StoredLogin): Promise<void>;
   remove(server: string, url: string): Promise<boolean>;
   list(): Promise<StoredLogin[]>;
-  /** Calls `listener` when the file changes on disk; returns the function that stops it. */
+  /** Calls `listener` when the logins change (here or elsewhere); returns the function that
+   * stops it. */
   onChange(listener: () => void): () => void;
+  /** Holds the login's refresh lock until the returned release is called, so two gateways that
+   * share the store never refresh one login at once; a store without it is locked per process. */
+  lock?(server: string, url: string): Promise<() => Promise<void>>;
 }
 
 /** The default store file: `$XDG_CONFIG_HOME/toolsift/tokens.json` or `~/.config/…`. */
@@ -57,7 +62,8 @@ interface StoreFile {
   logins: Record<string, StoredLogin>;
 }
 
-const keyOf = (server: string, url: string) => `${server} ${url}`;
+/** The key of one login in a store: server name and URL. */
+export const loginKey = (server: string, url: string) => `${server} ${url}`;
 
 /** A file-backed store; `pollMs` is how often a watcher checks the file (default 1,000). */
 export function createTokenStore(
@@ -107,12 +113,12 @@ export function createTokenStore(
   return {
     file,
     async get(server, url) {
-      return (await read()).logins[keyOf(server, url)];
+      return (await read()).logins[loginKey(server, url)];
     },
     update(server, url, change) {
       return serial(async () => {
         const contents = await read();
-        const key = keyOf(server, url);
+        const key = loginKey(server, url);
         contents.logins[key] = change(contents.logins[key] ?? { server, url });
         await write(contents);
       });
@@ -120,7 +126,7 @@ export function createTokenStore(
     remove(server, url) {
       return serial(async () => {
         const contents = await read();
-        const key = keyOf(server, url);
+        const key = loginKey(server, url);
         if (contents.logins[key] === undefined) return false;
         delete contents.logins[key];
         await write(contents);

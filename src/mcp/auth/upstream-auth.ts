@@ -21,9 +21,11 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { HttpServerConfig, UpstreamAuthConfig } from "../types.js";
 import { type LoopbackRedirect, startLoopbackRedirect } from "./loopback-redirect.js";
-import { createTokenStore, type StoredLogin, type TokenStore } from "./token-store.js";
+import { lockedRefreshFetch } from "./refresh-lock.js";
+import { createTokenStore, loginKey, type StoredLogin, type TokenStore } from "./token-store.js";
 
 /** How upstreams log in; given to `createMCPToolSift({ auth })`. */
 export interface UpstreamAuthOptions {
@@ -59,6 +61,8 @@ export function findNeedsLogin(error: unknown): NeedsLoginError | undefined {
 /** The auth side of one upstream. */
 export interface UpstreamAuth {
   readonly provider: OAuthClientProvider;
+  /** The transport's `fetch`: refreshes one at a time per login (`refresh-lock.ts`). */
+  readonly fetch?: FetchLike;
   readonly loginCommand: string;
   /** Starts the loopback listener of an interactive login; a no-op otherwise. */
   prepare(): Promise<void>;
@@ -154,6 +158,8 @@ interface CodeFlow {
   verifier: string | undefined;
   state: string | undefined;
   pending: Promise<string> | undefined;
+  /** The refresh token this flow last sent or handed to the SDK: a refusal drops only it. */
+  refreshToken: string | undefined;
 }
 
 /** The stored login of the flow's server (read once until a save or a change on disk). */
@@ -206,17 +212,26 @@ function clientMethods(cf: CodeFlow, redirectUrl: () => string) {
     },
     async tokens() {
       cf.stored = await loadLogin(cf);
-      return cf.stored.tokens as OAuthTokens | undefined;
+      const tokens = cf.stored.tokens as OAuthTokens | undefined;
+      cf.refreshToken = tokens?.refresh_token;
+      return tokens;
     },
     async saveTokens(tokens: OAuthTokens) {
-      const now = Date.now();
-      await saveLogin(cf, ({ wantedScope: _, ...login }) => ({
-        ...login,
-        tokens: { ...tokens },
-        savedAt: now,
-        ...(tokens.expires_in !== undefined ? { expiresAt: now + tokens.expires_in * 1000 } : {}),
-      }));
+      await saveLogin(cf, (login) => withTokens(login, { ...tokens }));
     },
+  };
+}
+
+/** `login` with new tokens: the step-up scope and a login's PKCE verifier are done with. */
+function withTokens(login: StoredLogin, tokens: Record<string, unknown>): StoredLogin {
+  const { wantedScope: _, codeVerifier: __, expiresAt: ___, ...rest } = login;
+  const now = Date.now();
+  const expiresIn = tokens.expires_in;
+  return {
+    ...rest,
+    tokens,
+    savedAt: now,
+    ...(typeof expiresIn === "number" ? { expiresAt: now + expiresIn * 1000 } : {}),
   };
 }
 
@@ -238,24 +253,34 @@ function authorizationMethods(cf: CodeFlow) {
       cf.pending.catch(() => undefined);
       await openUrl(authorizationUrl, server);
     },
-    saveCodeVerifier(codeVerifier: string) {
+    async saveCodeVerifier(codeVerifier: string) {
       cf.verifier = codeVerifier;
+      // a login in progress keeps it in the store; a gateway's passive flow never uses it
+      if (cf.listener) await saveLogin(cf, (login) => ({ ...login, codeVerifier }));
     },
-    codeVerifier() {
-      if (cf.verifier === undefined) throw needsLoginOf(cf);
-      return cf.verifier;
+    async codeVerifier() {
+      const verifier = cf.listener ? (await loadLogin(cf)).codeVerifier : cf.verifier;
+      if (verifier === undefined) throw needsLoginOf(cf);
+      return verifier;
     },
     async invalidateCredentials(scope: Scope) {
       if (scope === "verifier") {
         cf.verifier = undefined;
+        await saveLogin(cf, ({ codeVerifier: _, ...login }) => login);
         return;
       }
-      await saveLogin(cf, ({ tokens, client, discovery, ...login }) => ({
-        ...login,
-        ...(scope === "tokens" || scope === "all" ? {} : { tokens }),
-        ...(scope === "client" || scope === "all" ? {} : { client }),
-        ...(scope === "discovery" || scope === "all" ? {} : { discovery }),
-      }));
+      const refused = cf.refreshToken;
+      await saveLogin(cf, (current) => {
+        // another gateway refreshed or logged in since: what was refused is not what is stored
+        if (current.tokens?.refresh_token !== refused) return current;
+        const { tokens, client, discovery, ...login } = current;
+        return {
+          ...login,
+          ...(scope === "tokens" || scope === "all" ? {} : { tokens }),
+          ...(scope === "client" || scope === "all" ? {} : { client }),
+          ...(scope === "discovery" || scope === "all" ? {} : { discovery }),
+        };
+      });
     },
     async discoveryState() {
       const login = await loadLogin(cf);
@@ -318,10 +343,21 @@ function createCodeFlowAuth(flow: CodeFlowOptions): UpstreamAuth {
     verifier: undefined,
     state: undefined,
     pending: undefined,
+    refreshToken: undefined,
   };
   const provider = codeFlowProvider(cf);
+  const { store, server, url } = flow;
+  const fetch = lockedRefreshFetch({
+    read: () => store.get(server, url),
+    save: (tokens) => saveLogin(cf, (login) => withTokens(login, tokens)),
+    lock: () => (store.lock ? store.lock(server, url) : localLock(loginKey(server, url))),
+    sent: (refreshToken) => {
+      cf.refreshToken = refreshToken;
+    },
+  });
   return {
     provider,
+    fetch,
     loginCommand: flow.loginCommand,
     prepare: () => prepareListener(cf),
     async retrying(attempt) {
@@ -358,6 +394,24 @@ function createCodeFlowAuth(flow: CodeFlowOptions): UpstreamAuth {
       await cf.listener?.close();
       cf.listener = undefined;
     },
+  };
+}
+
+/** Held refresh locks of this process, by login key: the lock of a store that has none. */
+const localLocks = new Map<string, Promise<void>>();
+
+async function localLock(key: string): Promise<() => Promise<void>> {
+  const previous = localLocks.get(key) ?? Promise.resolve();
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const chained = previous.then(() => held);
+  localLocks.set(key, chained);
+  await previous;
+  return async () => {
+    release();
+    if (localLocks.get(key) === chained) localLocks.delete(key);
   };
 }
 

@@ -77,7 +77,8 @@ describe("OAuth for an HTTP upstream, end to end with a local authorization serv
       shown.push(JSON.stringify(result));
       return result;
     };
-    expect((await call("one")).isError).toBeFalsy();
+    const first = await call("one");
+    expect(first.isError, JSON.stringify(first.content)).toBeFalsy();
 
     // the access token expires mid-session: refreshed, and the call still succeeds
     server.expireAccessTokens();

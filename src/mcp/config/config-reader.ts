@@ -6,7 +6,13 @@ export type Json = Record<string, unknown>;
 export const isObject = (value: unknown): value is Json =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 export const kind = (value: unknown) =>
-  value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
+  value === null
+    ? "null"
+    : Array.isArray(value)
+      ? "an array"
+      : typeof value === "object"
+        ? "an object"
+        : `a ${typeof value}`;
 
 /** Collects problems and reads typed fields, expanding variables in every string. */
 export function createReader(context: VariableContext) {

@@ -259,6 +259,61 @@ describe("the gateway's own auth block", () => {
   });
 });
 
+describe("auth.profiles: a session's profile by its user's claims", () => {
+  const auth = { issuer: "https://login.example.com/", audience: "aud" };
+
+  it("reads the rules in order and the default profile", () => {
+    const profiles = [
+      { claim: "groups", value: "sre", profile: "full" },
+      { claim: "realm_access.roles", value: "${ROLE}", profile: "coding" },
+    ];
+    const { config, problems } = parseGatewayConfig(
+      { servers: {}, auth: { ...auth, profiles, defaultProfile: "minimal" } },
+      { env: { ROLE: "developer" } },
+    );
+    expect(problems).toEqual([]);
+    expect(config.auth?.profiles).toEqual([
+      { claim: "groups", value: "sre", profile: "full" },
+      { claim: "realm_access.roles", value: "developer", profile: "coding" },
+    ]);
+    expect(config.auth?.defaultProfile).toBe("minimal");
+  });
+
+  it("names every bad rule: a misspelt key or profile, a missing field, not a list", () => {
+    const { problems } = parseGatewayConfig(
+      {
+        servers: {},
+        auth: {
+          ...auth,
+          profiles: [
+            { clam: "groups", value: "sre", profile: "full" },
+            { claim: "groups", value: "dev", profile: "codng" },
+            "admins",
+          ],
+          defaultProfile: "minimul",
+          defaultProfiles: "x",
+        },
+      },
+      { env: {} },
+    );
+    expect(problems).toEqual([
+      'auth.defaultProfiles: unknown key; did you mean "defaultProfile"?',
+      'auth.profiles[0].clam: unknown key; did you mean "claim"?',
+      'auth.profiles[0]: needs "claim" (e.g. {"claim": "groups", "value": "sre", "profile": "full"}).',
+      'auth.profiles[1].profile: unknown profile "codng"; did you mean "coding"? Known profiles: full, minimal, coding.',
+      'auth.profiles[2]: expected an object with "claim", "value" and "profile", got a string.',
+      'auth.defaultProfile: unknown profile "minimul"; did you mean "minimal"? Known profiles: full, minimal, coding.',
+    ]);
+    const { problems: notList } = parseGatewayConfig(
+      { servers: {}, auth: { ...auth, profiles: { groups: "full" } } },
+      { env: {} },
+    );
+    expect(notList).toEqual([
+      'auth.profiles: expected a list of rules like {"claim": "groups", "value": "sre", "profile": "full"}, got an object.',
+    ]);
+  });
+});
+
 describe("examples/gateway.json", () => {
   it("loads without problems", async () => {
     const file = path.resolve(import.meta.dirname, "../../../examples/gateway.json");

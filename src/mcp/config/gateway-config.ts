@@ -5,7 +5,9 @@
  */
 import type { DeferPolicy } from "../../catalog/index.js";
 import { suggestNames } from "../../internal/index.js";
+import { BUILT_IN_PROFILES } from "../../policy/index.js";
 import type { GatewayAuthOptions } from "../auth/bearer-guard.js";
+import type { UserProfileRule } from "../auth/user-profiles.js";
 import type { NamingOption } from "../tools/upstream-names.js";
 import type { UpstreamAuthConfig, UpstreamServerConfig } from "../types.js";
 import { createReader, isObject, type Json, kind, optional, type Reader } from "./config-reader.js";
@@ -240,7 +242,65 @@ function readUpstreamAuth(
   return auth;
 }
 
-const GATEWAY_AUTH_KEYS = ["issuer", "audience", "scopes", "resource"];
+const GATEWAY_AUTH_KEYS = [
+  "issuer",
+  "audience",
+  "scopes",
+  "resource",
+  "profiles",
+  "defaultProfile",
+];
+const PROFILE_RULE_KEYS = ["claim", "value", "profile"];
+
+/** A profile name the gateway knows (the built-ins: the config declares no custom profiles). */
+function readProfileName(read: Reader, path: string, raw: unknown): string | undefined {
+  const name = read.string(path, raw);
+  if (name === undefined) return undefined;
+  const known = BUILT_IN_PROFILES.map((profile) => profile.name);
+  if (known.includes(name)) return name;
+  const [closest] = suggestNames(name, known, { max: 1 });
+  read.problems.push(
+    `${path}: unknown profile ${JSON.stringify(name)}${closest ? `; did you mean "${closest}"?` : "."} Known profiles: ${known.join(", ")}.`,
+  );
+  return undefined;
+}
+
+/** `auth.profiles`: the rules that give a session's user a profile by a claim of their token. */
+function readProfileRules(read: Reader, raw: unknown): UserProfileRule[] | undefined {
+  if (raw === undefined) return undefined;
+  if (!Array.isArray(raw)) {
+    read.problems.push(
+      `auth.profiles: expected a list of rules like {"claim": "groups", "value": "sre", "profile": "full"}, got ${kind(raw)}.`,
+    );
+    return undefined;
+  }
+  const rules: UserProfileRule[] = [];
+  for (const [index, entry] of raw.entries()) {
+    const path = `auth.profiles[${index}]`;
+    if (!isObject(entry)) {
+      read.problems.push(
+        `${path}: expected an object with "claim", "value" and "profile", got ${kind(entry)}.`,
+      );
+      continue;
+    }
+    checkKeys(read, `${path}.`, entry, PROFILE_RULE_KEYS);
+    const claim = read.string(`${path}.claim`, entry.claim);
+    const value = read.string(`${path}.value`, entry.value);
+    const profile = readProfileName(read, `${path}.profile`, entry.profile);
+    const missing = PROFILE_RULE_KEYS.filter((key) => entry[key] === undefined);
+    if (missing.length > 0) {
+      read.problems.push(
+        `${path}: needs ${missing.map((key) => `"${key}"`).join(", ")} (e.g. {"claim": "groups", "value": "sre", "profile": "full"}).`,
+      );
+    } else if (claim === "") {
+      read.problems.push(
+        `${path}.claim: empty; name a claim of the tokens, e.g. "sub", "groups" or "roles".`,
+      );
+    }
+    if (claim && value !== undefined && profile) rules.push({ claim, value, profile });
+  }
+  return rules;
+}
 
 /** The top-level `auth` block: the identity provider that protects the HTTP gateway. */
 function readGatewayAuth(read: Reader, raw: unknown): GatewayAuthOptions | undefined {
@@ -263,6 +323,8 @@ function readGatewayAuth(read: Reader, raw: unknown): GatewayAuthOptions | undef
     audience,
     ...optional("scopes", read.strings("auth.scopes", raw.scopes)),
     ...optional("resource", read.string("auth.resource", raw.resource)),
+    ...optional("profiles", readProfileRules(read, raw.profiles)),
+    ...optional("defaultProfile", readProfileName(read, "auth.defaultProfile", raw.defaultProfile)),
   };
 }
 

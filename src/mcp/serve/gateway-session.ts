@@ -15,6 +15,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolDefinition } from "../../catalog/index.js";
 import type { ExecuteOutcome, TurnSettings } from "../../disclosure/index.js";
+import type { SessionProfile } from "../auth/user-profiles.js";
 import type { GatewayMode } from "../config/gateway-config.js";
 import type { MCPToolSift } from "../create-mcp-toolsift.js";
 import { describeInstructions, gatewayInstructions } from "../features/server-instructions.js";
@@ -27,6 +28,7 @@ import { asCallHost, type CallScope } from "../relay/call-scope.js";
 import type { CallTrace, GatewayTelemetry } from "../telemetry/gateway-telemetry.js";
 import { startNote } from "../upstream/start-note.js";
 import { lazySchemaValidator } from "./lazy-schema-validator.js";
+import { profileRefusal, profileVisibility } from "./session-profiles.js";
 import type { CallReport, SessionRecorder } from "./session-recorder.js";
 import { callFacts, countSession, reportListing } from "./session-telemetry.js";
 
@@ -51,6 +53,9 @@ export interface GatewaySessionOptions {
   telemetry?: GatewayTelemetry;
   /** The session's user (its token's subject, with an identity provider), for the recorder. */
   user?: () => string | undefined;
+  /** The policy profile the user's token chose (`auth.profiles`): what the session may see and
+   * call, on top of the gateway's policy. */
+  profile?: () => SessionProfile | undefined;
 }
 
 /** The disclosure settings each mode stands for. */
@@ -152,7 +157,12 @@ async function listTools(
   { sift, options, session, settings }: SessionContext,
   cursor: unknown,
 ): Promise<{ tools: Tool[]; nextCursor?: string }> {
-  const plan = sift.prepare({ session: session(), ...settings });
+  const visibility = profileVisibility(sift, options.profile?.());
+  const plan = sift.prepare({
+    session: session(),
+    ...settings,
+    ...(visibility ? { visibility } : {}),
+  });
   const tools = [...plan.metaTools, ...plan.loaded].map((tool) => toMCPTool(sift, tool));
   const start = Number(cursor ?? 0);
   if (!Number.isInteger(start) || start < 0 || start > tools.length) {
@@ -221,26 +231,29 @@ function record(
   });
 }
 
-/** A pinned tool that changed is refused by name, directly or through the call meta tool:
- * the refusal result (recorded, and ending the call's span), or undefined when the call may go
- * on. */
-function heldResult(
+/** A pinned tool that changed is refused by name, directly or through the call meta tool; so is
+ * a tool the session's user profile hides (with the rule that hid it): the refusal result
+ * (recorded, and ending the call's span), or undefined when the call may go on. */
+function refusedResult(
   context: SessionContext,
   request: CallRequest,
   started: { at: Date; start: number; trace: CallTrace | undefined },
 ) {
   const { name, arguments: args } = request.params;
-  const { upstreams } = context.sift;
-  const inner = context.sift.catalog.has(name) ? undefined : args?.name;
+  const { sift, options } = context;
+  const inner = sift.catalog.has(name) ? undefined : args?.name;
   const held =
-    upstreams.heldMessage(name) ??
-    (typeof inner === "string" ? upstreams.heldMessage(inner) : undefined);
-  if (held === undefined) return undefined;
-  const content = [{ type: "text" as const, text: held }];
+    sift.upstreams.heldMessage(name) ??
+    (typeof inner === "string" ? sift.upstreams.heldMessage(inner) : undefined);
+  const session = { profile: options.profile?.(), user: options.user?.() };
+  const denied = held === undefined ? profileRefusal(sift, session, name, args) : undefined;
+  const text = held ?? denied;
+  if (text === undefined) return undefined;
+  const content = [{ type: "text" as const, text }];
   const tool = typeof inner === "string" ? inner : name;
   const route = inner === undefined ? "direct" : "bridge";
   const durationMs = performance.now() - started.start;
-  const refusal = { isError: true, errorCode: "tool_held" };
+  const refusal = { isError: true, errorCode: held === undefined ? "tool_denied" : "tool_held" };
   record(context, {
     name,
     arguments: args,
@@ -291,15 +304,17 @@ async function callTool(
   const startedAt = new Date();
   const start = performance.now();
   const trace = options.telemetry?.startCall(name, options.mode ?? "bridge", options.user?.());
-  const refused = heldResult(context, request, { at: startedAt, start, trace });
+  const refused = refusedResult(context, request, { at: startedAt, start, trace });
   if (refused) return refused;
   let truncated: CallReport["truncated"];
   const { scope, reports } = scopeOf(server, request, extra);
   // the call's child spans: its phases through dispatch, its upstream call through the scope
   if (trace?.upstream) scope.onUpstreamCall = trace.upstream;
   const { stopping } = options;
+  const visibility = profileVisibility(sift, options.profile?.());
   const running = sift.execute({
     session: session(),
+    ...(visibility ? { visibility } : {}),
     name,
     arguments: args ?? {},
     signal: extra.signal,

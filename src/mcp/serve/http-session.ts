@@ -1,6 +1,7 @@
 /** `HttpSession`: one client session the HTTP gateway holds in this process (replicas adopt
  * others' sessions as these too). */
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { SessionProfile } from "../auth/user-profiles.js";
 import type { GatewayHTTPTransport } from "./gateway-http-transport.js";
 
 /** One client session held by this process. */
@@ -15,4 +16,6 @@ export interface HttpSession {
   streams: number;
   /** The subject of the token that opened it (`auth`); only that subject may use it. */
   user?: string | undefined;
+  /** The policy profile its user's claims chose when it opened (`auth.profiles`). */
+  profile?: SessionProfile | undefined;
 }

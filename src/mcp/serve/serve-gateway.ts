@@ -11,7 +11,7 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { ToolsiftError } from "../../errors.js";
-import { createBearerGuard, type GatewayAuthOptions } from "../auth/bearer-guard.js";
+import { type Caller, createBearerGuard, type GatewayAuthOptions } from "../auth/bearer-guard.js";
 import { isSubscribed } from "../features/session-pass-through.js";
 import { replicaCalls } from "../state/call-streams.js";
 import { StoreUnavailableError } from "../state/redis-session-store.js";
@@ -29,6 +29,7 @@ import {
 import type { HttpSession } from "./http-session.js";
 import { modernRefusal } from "./modern-refusal.js";
 import { probe } from "./probes.js";
+import { checkSessionProfiles } from "./session-profiles.js";
 
 /** A running gateway. */
 export interface RunningGateway {
@@ -307,6 +308,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     guard: options.auth ? createBearerGuard(options.auth) : undefined,
     calls: state ? replicaCalls(state.store, state.calls, sessions, stopping.signal) : undefined,
   };
+  if (options.auth) checkSessionProfiles(options.sift, options.auth);
   // every call in flight listens for the stop
   setMaxListeners(0, context.stopping.signal);
   const stopAnnouncing = forwardUpstreamEvents(options, () =>
@@ -372,7 +374,7 @@ async function handleHttpRequest(
   } else if (id !== undefined) {
     sendError(response, 404, "Session not found; initialize a new session.");
   } else {
-    await startSession(context, request, response, body, caller.subject);
+    await startSession(context, request, response, body, caller);
   }
 }
 
@@ -412,8 +414,9 @@ async function startSession(
   request: IncomingMessage,
   response: ServerResponse,
   body: unknown,
-  /** The token's subject, with an identity provider: the session is that user's. */
-  user: string | undefined,
+  /** With an identity provider: the token's subject (the session is that user's) and the
+   * policy profile its claims chose. */
+  caller: Caller,
 ): Promise<void> {
   const modern = modernRefusal(body, request.headers["mcp-protocol-version"]);
   if (modern) {
@@ -440,7 +443,7 @@ async function startSession(
   }
   // a store that cannot take the session refuses it now, not on the client's next request
   await context.options.state?.store.ping();
-  const entry = await openSession(context, body, user);
+  const entry = await openSession(context, body, caller);
   await answerInSession(context, entry, request, response, body);
 }
 
@@ -449,11 +452,13 @@ async function startSession(
 async function openSession(
   context: HttpGatewayContext,
   body: unknown,
-  user?: string,
+  caller: Caller = {},
 ): Promise<HttpSession> {
   const { options, sessions, hooks } = context;
+  const { subject: user, profile } = caller;
   const entry = {
     user,
+    profile,
     seen: Date.now(),
     active: 0,
     streams: 0,
@@ -461,7 +466,8 @@ async function openSession(
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: async (sessionId) => {
         sessions.set(sessionId, entry);
-        await hooks?.created(sessionId, body, user);
+        const owner = { ...(user ? { user } : {}), ...(profile ? { profile } : {}) };
+        await hooks?.created(sessionId, body, owner);
       },
     }),
   } as HttpSession;
@@ -470,6 +476,7 @@ async function openSession(
   entry.server = createGatewaySession(() => transport.sessionId ?? "", {
     ...options,
     user: () => entry.user,
+    profile: () => entry.profile,
     ...(context.recorder ? { recorder: context.recorder } : {}),
     ...(hooks ? { settle: hooks.settle } : {}),
     stopping: context.stopping.signal,

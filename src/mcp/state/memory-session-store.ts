@@ -102,6 +102,34 @@ function memoryCallStreams(bounds: Required<SessionStoreLimits>, now: () => numb
   } satisfies Partial<SessionStore> as Pick<SessionStore, "putCallEvent" | "callEvents">;
 }
 
+/** Logins and locks of one process (a lock past its expiry is free again). */
+function memoryLogins(now: () => number) {
+  const logins = new Map<string, string>();
+  const locks = new Map<string, { holder: symbol; until: number }>();
+  return {
+    logins: async () => Object.fromEntries(logins),
+    login: async (key) => logins.get(key),
+    swapLogin: async (key, expected, next) => {
+      if (logins.get(key) !== expected) return false;
+      if (next === undefined) logins.delete(key);
+      else logins.set(key, next);
+      return true;
+    },
+    tryLock: async (name, ttlMs) => {
+      const held = locks.get(name);
+      if (held && held.until > now()) return undefined;
+      const holder = Symbol(name);
+      locks.set(name, { holder, until: now() + ttlMs });
+      return async () => {
+        if (locks.get(name)?.holder === holder) locks.delete(name);
+      };
+    },
+  } satisfies Partial<SessionStore> as Pick<
+    SessionStore,
+    "logins" | "login" | "swapLogin" | "tryLock"
+  >;
+}
+
 /** Creates an in-memory store: entries expire `sessionTtlMs` after their session's last use
  * (checked when read) and the same caps as the Redis store apply. */
 export function createMemorySessionStore(
@@ -166,6 +194,7 @@ export function createMemorySessionStore(
     events: async (id) => [...(live(id)?.events ?? [])],
     ...calls,
     ...liveness,
+    ...memoryLogins(now),
     ...memoryBus(replica),
   };
 }

@@ -79,6 +79,8 @@ function redisKeys(prefix: string) {
     call: (id: string, stream: string) => `${prefix}call:${id}:${stream}`,
     live: (replica: string) => `${prefix}live:${replica}`,
     pins: `${prefix}pins`,
+    logins: `${prefix}logins`,
+    lock: (name: string) => `${prefix}lock:${name}`,
   };
   return {
     ...key,
@@ -282,6 +284,58 @@ function replicaMethods({ client, key, bounds, run }: RedisContext) {
   >;
 }
 
+// compare-and-set of one login: ARGV = field, expected-absent flag, expected, delete flag, next
+const SWAP_LOGIN = `
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if ARGV[2] == '1' then
+  if current then return 0 end
+elseif current ~= ARGV[3] then
+  return 0
+end
+if ARGV[4] == '1' then redis.call('HDEL', KEYS[1], ARGV[1])
+else redis.call('HSET', KEYS[1], ARGV[1], ARGV[5]) end
+return 1`;
+
+// a lock is released only by its holder: after its expiry another replica may hold it
+const RELEASE_LOCK = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+/** Upstream OAuth logins (one hash, no expiry) and the locks that keep refreshes apart. */
+function loginMethods({ client, key, run }: RedisContext) {
+  return {
+    logins: () => run(() => client.hGetAll(key.logins)),
+    login: (field) => run(async () => (await client.hGet(key.logins, field)) ?? undefined),
+    swapLogin: (field, expected, next) =>
+      run(async () => {
+        const swapped = await client.eval(SWAP_LOGIN, {
+          keys: [key.logins],
+          arguments: [
+            field,
+            expected === undefined ? "1" : "0",
+            expected ?? "",
+            next === undefined ? "1" : "0",
+            next ?? "",
+          ],
+        });
+        return Number(swapped) === 1;
+      }),
+    tryLock: (name, ttlMs) =>
+      run(async () => {
+        const holder = randomUUID();
+        const taken = await client.set(key.lock(name), holder, { NX: true, PX: ttlMs });
+        if (taken === null) return undefined;
+        return () =>
+          run(async () => {
+            await client.eval(RELEASE_LOCK, { keys: [key.lock(name)], arguments: [holder] });
+          });
+      }),
+  } satisfies Partial<SessionStore> as Pick<
+    SessionStore,
+    "logins" | "login" | "swapLogin" | "tryLock"
+  >;
+}
+
 /** Connects to Redis; rejects with a clear error when the URL is bad or the package missing. */
 export async function createRedisSessionStore(
   options: RedisSessionStoreOptions,
@@ -323,6 +377,7 @@ export async function createRedisSessionStore(
     ...sessionMethods(context),
     ...dataMethods(context),
     ...replicaMethods(context),
+    ...loginMethods(context),
     publish: (message) =>
       run(async () => {
         await client.publish(channel, JSON.stringify({ ...message, from: replica }));

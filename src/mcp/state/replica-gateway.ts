@@ -19,7 +19,7 @@ import {
   responsesOnly,
   sessionRecord,
 } from "./replica-sessions.js";
-import type { SessionStore } from "./session-store.js";
+import type { SessionRecord, SessionStore } from "./session-store.js";
 import { createSharedBudgets } from "./shared-budgets.js";
 import { createSharedReveals, type SharedReveals } from "./shared-reveals.js";
 import { createSharedSpills, type SharedSpills } from "./shared-spills.js";
@@ -62,8 +62,8 @@ export function replicaHooks(state: ReplicaState, options: { mode: string; sift:
   const budgets = createSharedBudgets(store, options.sift.results);
   return {
     /** Stores a session being initialized (the SDK awaits it before answering). */
-    created: (sessionId: string, body: unknown, user: string | undefined) =>
-      store.putSession({ ...sessionRecord(sessionId, body, mode), ...(user ? { user } : {}) }),
+    created: (sessionId: string, body: unknown, owner: Pick<SessionRecord, "user" | "profile">) =>
+      store.putSession({ ...sessionRecord(sessionId, body, mode), ...owner }),
 
     /** Re-creates a stored session here; undefined when the store does not know it. */
     adopt: async (id: string, open: () => Promise<HttpSession>) => {
@@ -71,6 +71,7 @@ export function replicaHooks(state: ReplicaState, options: { mode: string; sift:
       if (!record) return undefined;
       const entry = await open();
       entry.user = record.user;
+      entry.profile = record.profile;
       adoptSession(entry.transport, entry.server, record);
       return entry;
     },

@@ -46,6 +46,34 @@ describe.each([
     await store.close();
   });
 
+  it("writes a login only while it is what the writer read (compare-and-set), deletes it too", async () => {
+    expect(await store.swapLogin("remote U", undefined, "one")).toBe(true);
+    // a second writer that also read "absent" lost the race: nothing changes
+    expect(await store.swapLogin("remote U", undefined, "other")).toBe(false);
+    expect(await store.swapLogin("remote U", "stale", "other")).toBe(false);
+    expect(await store.login("remote U")).toBe("one");
+    expect(await store.swapLogin("remote U", "one", "two")).toBe(true);
+    expect(await store.logins()).toEqual({ "remote U": "two" });
+    expect(await store.swapLogin("remote U", "two", undefined)).toBe(true);
+    expect(await store.login("remote U")).toBeUndefined();
+  });
+
+  it("gives a lock to one holder at a time, and again once released or expired", async () => {
+    const release = await store.tryLock("login:a", 60_000);
+    expect(release).toBeDefined();
+    expect(await store.tryLock("login:a", 60_000)).toBeUndefined();
+    await release?.();
+    const next = await store.tryLock("login:a", 30);
+    expect(next).toBeDefined();
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    // the holder never released: the lock expired, and its late release frees nothing
+    const after = await store.tryLock("login:a", 60_000);
+    expect(after).toBeDefined();
+    await next?.();
+    expect(await store.tryLock("login:a", 60_000)).toBeUndefined();
+    await after?.();
+  });
+
   it("keeps a session record until it is deleted, with everything kept for it", async () => {
     await store.putSession(record("s1"));
     await store.addReveals("s1", ["a"]);

@@ -1,7 +1,8 @@
 /**
  * `SessionStore`: what a gateway session must keep beyond one process, so any replica can serve
  * any session — the session record, its reveals, its result-token tally, its spilled results,
- * the recorder's events — plus the pinned approvals and a message bus between replicas. The
+ * the recorder's events — plus the pinned approvals, upstream OAuth logins, a lock per login and
+ * a message bus between replicas. The
  * in-memory store (`createMemorySessionStore`) is the single-process default; the Redis one
  * (`createRedisSessionStore`) is shared by replicas.
  */
@@ -20,6 +21,8 @@ export interface SessionRecord {
   lastSeen: number;
   /** The subject of the token that opened it, when the gateway checks an identity provider. */
   user?: string;
+  /** The policy profile the token's claims chose (`auth.profiles`), enforced on every replica. */
+  profile?: { profile: string; rule: string };
 }
 
 /** A message between replicas: `target` is a session id, or `*` for every replica. */
@@ -84,6 +87,17 @@ export interface SessionStore {
   isLive(replica: string): Promise<boolean>;
   /** Removes `replica`'s mark (a replica stopping on purpose). */
   markGone(replica: string): Promise<void>;
+  /** Every stored upstream OAuth login, by key (`SERVER URL`). The texts are secrets: never
+   * logged. Logins do not expire with sessions. */
+  logins(): Promise<Record<string, string>>;
+  login(key: string): Promise<string | undefined>;
+  /** Writes `next` (undefined deletes) only while the login is still `expected` (undefined:
+   * absent); false when another writer changed it first (the caller reads and tries again). */
+  swapLogin(key: string, expected: string | undefined, next: string | undefined): Promise<boolean>;
+  /** Takes the lock `name` for at most `ttlMs` unless someone holds it; resolves to the function
+   * that releases it, or undefined while another holder has it. A holder that dies frees it
+   * when `ttlMs` passes. */
+  tryLock(name: string, ttlMs: number): Promise<(() => Promise<void>) | undefined>;
   /** Sends a message to every replica (this one included). */
   publish(message: StateMessage): Promise<void>;
   /** Calls `handler` for each message published by any replica; returns the unsubscribe. */

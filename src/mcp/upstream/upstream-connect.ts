@@ -7,7 +7,7 @@
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   type LoggingMessageNotification,
   LoggingMessageNotificationSchema,
@@ -47,6 +47,8 @@ export interface ConnectHooks {
   opened: (close: () => Promise<void>) => void;
   /** OAuth for an HTTP server that answers 401 (`src/mcp/auth/`). */
   authProvider?: OAuthClientProvider;
+  /** The `fetch` of an OAuth server's transport: one refresh at a time per login. */
+  authFetch?: FetchLike;
   /** Runs the first connect again after an interactive login it started; default: once. */
   retrying?: <T>(attempt: () => Promise<T>) => Promise<T>;
   /** True when `error` means a user must log in: no fallback is tried then. */
@@ -98,6 +100,7 @@ async function connectV1(hooks: ConnectHooks, useSse: boolean): Promise<Upstream
     useSse,
     hooks.log,
     hooks.authProvider,
+    hooks.authFetch,
   );
   hooks.opened(() => transport.close());
   const connection: UpstreamConnection = { kind: "v1", client, transport };

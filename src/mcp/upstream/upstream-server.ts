@@ -514,6 +514,7 @@ function createRun(options: UpstreamServerOptions): UpstreamRun {
       ...(login.auth
         ? {
             authProvider: login.auth.provider,
+            ...(login.auth.fetch ? { authFetch: login.auth.fetch } : {}),
             retrying: login.auth.retrying.bind(login.auth),
             loginNeeded: (error: unknown) => login.auth?.loginNeeded(error) !== undefined,
           }

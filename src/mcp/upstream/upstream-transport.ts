@@ -11,7 +11,7 @@ import {
 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { deserializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { MCPLogEntry, UpstreamServerConfig } from "../types.js";
 import { boundStdioReads } from "./bound-stdio-reads.js";
@@ -20,13 +20,15 @@ import type { ModernConnection } from "./modern-upstream.js";
 const MAX_PAGES = 1_000;
 
 /** A transport to `config`; a stdio child's stderr goes to `log`, never to stdout. An HTTP
- * transport logs in through `authProvider` when the server answers 401. */
+ * transport logs in through `authProvider` when the server answers 401; `authFetch` is the
+ * `fetch` its requests (refreshes included) go through. */
 export function createUpstreamTransport(
   name: string,
   config: UpstreamServerConfig,
   useSse: boolean,
   log: (entry: MCPLogEntry) => void,
   authProvider?: OAuthClientProvider,
+  authFetch?: FetchLike,
 ): Transport {
   if ("command" in config) {
     const stdio = new StdioClientTransport({
@@ -48,6 +50,7 @@ export function createUpstreamTransport(
   const init = {
     requestInit: { headers: { ...config.headers } },
     ...(authProvider ? { authProvider } : {}),
+    ...(authFetch ? { fetch: authFetch } : {}),
   };
   return useSse
     ? new SSEClientTransport(new URL(config.url), init)
