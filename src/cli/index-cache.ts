@@ -16,13 +16,8 @@ import {
 } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import {
-  combineHashes,
-  fingerprintTool,
-  hashString,
-  type ToolDefinition,
-} from "../catalog/index.js";
-import { ToolSearchIndex } from "../search/index.js";
+import { combineHashes, hashString, type ToolDefinition } from "../catalog/index.js";
+import { indexKey, ToolSearchIndex } from "../search/index.js";
 import type { CliIO } from "./io.js";
 import { safeText } from "./terminal.js";
 
@@ -51,9 +46,9 @@ export function cacheDir(
   return path.join(base, "toolsift");
 }
 
-/** The cache file of these tools: their content hashes in order (the index's id order). */
+/** The cache file of these tools: what the index reads of each, in order (the index's id order). */
 export function cacheFile(dir: string, tools: readonly ToolDefinition[]): string {
-  const key = hashString(`v1|${combineHashes(tools.map(fingerprintTool))}`);
+  const key = hashString(`v2|${combineHashes(tools.map(indexKey))}`);
   return path.join(dir, `${PREFIX}${key}${SUFFIX}`);
 }
 

@@ -5,12 +5,7 @@
  * fallbacks for queries that score nothing (fallback/).
  */
 
-import {
-  combineHashes,
-  fingerprintTool,
-  hashString,
-  type ToolDefinition,
-} from "../catalog/index.js";
+import { combineHashes, hashString, type ToolDefinition } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
 import { defaultWarn } from "../internal/index.js";
 import { browseHits, stopWordNameHits } from "./fallback/scan-modes.js";
@@ -23,6 +18,7 @@ import { type RankingConfig, resolveRanking } from "./ranking-config.js";
 import { regexHits } from "./regex/regex-hits.js";
 import { compileRegex } from "./regex/regex-search.js";
 import { checkTools } from "./store/check-tools.js";
+import { indexKey } from "./store/index-key.js";
 import { IndexedTools, readTools } from "./store/indexed-tools.js";
 import type { LearnedEntry } from "./store/learned-field.js";
 import type { NamedTools } from "./store/named-tools.js";
@@ -122,7 +118,8 @@ export class ToolSearchIndex {
   /**
    * The index as bytes, to pass back as `snapshot` in another process: its typed arrays as they
    * are, behind a header with the format version, a checksum and the fingerprint of the tools
-   * (in index order) and ranking settings. The tools themselves are not included.
+   * (in index order) and ranking settings. The fingerprint covers what the index reads from each
+   * tool (`indexKey`), not the whole tool; the tools themselves are not included.
    */
   exportSnapshot(): Uint8Array {
     const writer = new SnapshotWriter();
@@ -131,7 +128,7 @@ export class ToolSearchIndex {
   }
 
   private fingerprint(tools: readonly ToolDefinition[]): string {
-    return hashString(`${this.settingsKey}|${combineHashes(tools.map(fingerprintTool))}`);
+    return hashString(`${this.settingsKey}|${combineHashes(tools.map(indexKey))}`);
   }
 
   /** Fills the empty index from a snapshot of these tools; false (after a warning) when it cannot. */
