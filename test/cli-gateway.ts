@@ -4,11 +4,18 @@
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import {
+  getDefaultEnvironment,
+  StdioClientTransport,
+} from "@modelcontextprotocol/sdk/client/stdio.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-/** A transport that starts the gateway; `env` replaces the child's environment when given. */
+/**
+ * A transport that starts the gateway; `env` replaces the child's environment when given. By
+ * default the child keeps the SDK's default environment plus the test run's XDG_CACHE_HOME, so
+ * a gateway's index cache goes to the tests' folder, not the user's.
+ */
 export function cliGatewayTransport(
   config: string,
   extra: readonly string[] = [],
@@ -26,7 +33,10 @@ export function cliGatewayTransport(
       ...extra,
     ],
     cwd: root,
-    ...(env ? { env } : {}),
+    env: env ?? {
+      ...getDefaultEnvironment(),
+      ...(process.env.XDG_CACHE_HOME ? { XDG_CACHE_HOME: process.env.XDG_CACHE_HOME } : {}),
+    },
     stderr: "pipe",
   });
 }

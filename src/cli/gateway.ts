@@ -11,6 +11,7 @@ import {
 import { redactUrls } from "../internal/index.js";
 import type { MCPToolSift, ReplicaState, SessionRecorder } from "../mcp/index.js";
 import { gatewayLearning } from "./gateway-learning.js";
+import { cacheStore } from "./index-cache.js";
 import type { CliIO } from "./io.js";
 import { loadMCP } from "./load-mcp.js";
 import { UsageError } from "./usage-error.js";
@@ -51,6 +52,9 @@ export interface OpenGatewayOptions {
   limits?: { maxSubscriptions?: number };
   /** `false` (`--no-learning`): no learning whatever the config says. */
   learningOn?: boolean;
+  /** The index cache folder (`cacheDir`): the index is filled at first use, from it when it
+   * holds an index of the same tools (absent: built at first use, not kept). */
+  cache?: string | undefined;
 }
 
 /** Loads the config, connects its servers and returns the gateway's ToolSift; logs go to stderr. */
@@ -58,7 +62,7 @@ export async function openGatewaySift(
   configPath: string,
   io: CliIO,
   logRank: number,
-  { waitForStart = true, state, limits = {}, learningOn = true }: OpenGatewayOptions = {},
+  { waitForStart = true, state, limits = {}, learningOn = true, cache }: OpenGatewayOptions = {},
 ) {
   const mcp = await loadMCP();
   const config = await mcp.loadGatewayConfig(configPath);
@@ -76,6 +80,7 @@ export async function openGatewaySift(
     ...(config.budget ? { budget: config.budget } : {}),
     auth: { loginCommand: (server) => loginCommand(server, configPath) },
     waitForStart,
+    ...(cache !== undefined ? { index: cacheStore(cache, io) } : {}),
     ...limits,
     ...(state ? { disclosure: { store: state.reveals.revealStore } } : {}),
     log: (entry) => {

@@ -8,6 +8,7 @@ import {
   openGatewaySift,
   startGatewayInspector,
 } from "../gateway.js";
+import { cacheDir, cacheFlags } from "../index-cache.js";
 import type { CliIO } from "../io.js";
 import { loadMCP } from "../load-mcp.js";
 import { UsageError } from "../usage-error.js";
@@ -46,6 +47,9 @@ finish (up to 10 s), then exits.
 --otel records OpenTelemetry spans and metrics per call (names, outcomes, token counts and
 durations, never argument values) through @opentelemetry/api (npm install it); the process's
 registered OpenTelemetry SDK exports them (e.g. OTLP, see docs/deploy.md).
+Search index cache (on by default): the index over the servers' tools is built at the first
+search, from a saved index of the same tools in the CLI's cache ($XDG_CACHE_HOME/toolsift, or
+--cache DIR; --no-cache turns it off) when there is one, so a restart skips the build.
 Learning (on by default): searches followed by a call of a found tool teach search which words
 mean which tool; only query words, tool names and hashed session ids are kept, in
 $XDG_STATE_HOME/toolsift/learning/ (default ~/.local/state/toolsift/learning/; "learning":
@@ -69,6 +73,7 @@ const flags = {
   state: { type: "string" },
   otel: { type: "boolean" },
   "no-learning": { type: "boolean" },
+  ...cacheFlags,
   "auth-issuer": { type: "string" },
   "auth-audience": { type: "string" },
   "auth-scopes": { type: "string" },
@@ -296,6 +301,7 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
     state,
     limits: flagged.subscriptions,
     learningOn: values["no-learning"] !== true,
+    cache: cacheDir(values, io.env ?? process.env),
   });
   const recorder = inspectPort === undefined ? undefined : mcp.createSessionRecorder();
   telemetry?.watchUpstreams(sift);
