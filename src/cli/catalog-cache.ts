@@ -18,7 +18,7 @@ import { expandSources, indexTools, type LoadFlags, loadTools } from "./load.js"
 import { type Progress, safeText } from "./terminal.js";
 
 /** Bumped when what the loader keeps or checks changes, so older entries are not read. */
-const ENTRY_FORMAT = 2;
+const ENTRY_FORMAT = 3;
 const MAGIC = 0x43435354; // "TSCC" little-endian
 // magic, format, JSON length, then a SHA-256 of the JSON
 const HEADER_BYTES = 12 + 32;
@@ -95,8 +95,17 @@ async function entryKey(sources: readonly string[], flags: LoadFlags): Promise<s
   return hash.digest("hex").slice(0, 32);
 }
 
+/** Non-ASCII UTF-16 code units, written as JSON escapes so the entry's JSON is all ASCII. */
+const NON_ASCII = /[\u0080-\uffff]/g;
+
 function encodeEntry(entry: Entry, snapshot: Uint8Array): Uint8Array {
-  const json = Buffer.from(JSON.stringify(entry), "utf8");
+  // all-ASCII JSON decodes as latin1 into a one-byte string: a third of the UTF-8 decode's time
+  // on the real catalogs, whose emoji and accents made the whole text two-byte
+  const text = JSON.stringify(entry).replace(
+    NON_ASCII,
+    (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+  const json = Buffer.from(text, "latin1");
   const bytes = Buffer.alloc(HEADER_BYTES + json.length + snapshot.length);
   bytes.writeUInt32LE(MAGIC, 0);
   bytes.writeUInt32LE(ENTRY_FORMAT, 4);
@@ -140,7 +149,7 @@ function readEntry(
   if (!createHash("sha256").update(json).digest().equals(bytes.subarray(12, HEADER_BYTES))) {
     return warn("its checksum does not match");
   }
-  const entry = JSON.parse(json.toString("utf8")) as Entry;
+  const entry = JSON.parse(json.toString("latin1")) as Entry;
   // frozen like the loader's tools; their keys were checked with the JSON, so the index's
   // fingerprint check does not read every tool again
   entry.tools.forEach((tool, position) => {
