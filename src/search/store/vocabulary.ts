@@ -75,8 +75,10 @@ export class Vocabulary {
     const term = this.terms.length;
     this.terms.push(token);
     this.byText.add(hash, term);
+    // most terms are their own stem: their text hash is their stem hash (a restore hashes every
+    // term in cold code, so each hash saved counts)
     if (stemmed !== token) this.otherStems.set(term, stemmed);
-    this.byStem.add(hashFrom(stemmed), term);
+    this.byStem.add(stemmed === token ? hash : hashFrom(stemmed), term);
     if (token.length >= 2 && !token.startsWith("~")) {
       const key = prefixKey(token);
       const bucket = this.prefixBuckets.get(key);
