@@ -9,7 +9,10 @@
  * - whole-process `rank` of 2,000 queries over 10,000 synthetic tools (warm cache) against the
  *   same job with MiniSearch (target 0.25x).
  * Times are wall and, on Linux, the children's CPU seconds (from /proc/self/stat), which a loaded
- * machine disturbs less. Environment: COLD_START_RUNS (5), COLD_START_SIZES ("10000,100000").
+ * machine disturbs less. Environment: COLD_START_RUNS (5), COLD_START_SIZES ("10000,100000"),
+ * COLD_START_PARTS (which parts to run: "search,create,sizes,rank"), COLD_START_RANK_VOCABULARY
+ * (the rank part's synthetic catalogs: "fixed,wide", see `SyntheticVocabulary`), COLD_START_DIST
+ * (the built package to time, default dist/; a copy lets the bench run while dist/ is rebuilt).
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -19,10 +22,15 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ToolSearchIndex } from "../src/search/index.js";
 import { sharedDir } from "../test/shared-dir.js";
-import { syntheticQueries, syntheticTools } from "./synthetic.js";
+import { type SyntheticVocabulary, syntheticQueries, syntheticTools } from "./synthetic.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const cli = path.join(root, "dist/cli/main.js");
+const dist = path.resolve(root, process.env.COLD_START_DIST ?? "dist");
+const cli = path.join(dist, "cli/main.js");
+const parts = new Set((process.env.COLD_START_PARTS ?? "search,create,sizes,rank").split(","));
+const rankVocabularies = (process.env.COLD_START_RANK_VOCABULARY ?? "fixed,wide").split(
+  ",",
+) as SyntheticVocabulary[];
 const catalogs = path.join(sharedDir(), "catalogs");
 const runs = Number(process.env.COLD_START_RUNS ?? 5);
 const sizes = (process.env.COLD_START_SIZES ?? "10000,100000").split(",").map(Number);
@@ -105,8 +113,8 @@ function createScript(dir: string): string {
   writeFileSync(
     script,
     `import { existsSync, readFileSync, writeFileSync } from "node:fs";
-const { createToolSift } = await import(${JSON.stringify(path.join(root, "dist/index.js"))});
-const { loadCatalogPaths } = await import(${JSON.stringify(path.join(root, "dist/node.js"))});
+const { createToolSift } = await import(${JSON.stringify(path.join(dist, "index.js"))});
+const { loadCatalogPaths } = await import(${JSON.stringify(path.join(dist, "node.js"))});
 const [catalogs, file, mode] = process.argv.slice(2);
 const { tools } = await loadCatalogPaths([catalogs], { onInvalid: "skip" });
 const index = mode === "snapshot" ? readFileSync(file) : undefined;
@@ -184,14 +192,14 @@ function snapshotSizes(): void {
   }
 }
 
-function rankSection(dir: string): void {
-  const catalog = path.join(dir, "synthetic.json");
-  const queries = path.join(dir, "queries.jsonl");
+function rankSection(dir: string, vocabulary: SyntheticVocabulary): void {
+  const catalog = path.join(dir, `synthetic-${vocabulary}.json`);
+  const queries = path.join(dir, `queries-${vocabulary}.jsonl`);
   const script = path.join(dir, "minisearch-rank.mjs");
-  writeFileSync(catalog, JSON.stringify({ tools: syntheticTools(10_000) }));
+  writeFileSync(catalog, JSON.stringify({ tools: syntheticTools(10_000, 42, vocabulary) }));
   writeFileSync(
     queries,
-    syntheticQueries(2_000)
+    syntheticQueries(2_000, 7, vocabulary, 10_000)
       .map((query, index) => JSON.stringify({ id: `q${index}`, query }))
       .join("\n"),
   );
@@ -222,7 +230,7 @@ process.stdout.write(out);
   );
   const cache = path.join(dir, "rank-cache");
   console.log(
-    "\n### Whole-process rank, 2,000 queries over 10,000 synthetic tools (target: 0.25x MiniSearch)\n",
+    `\n### Whole-process rank, 2,000 queries over 10,000 synthetic tools, ${vocabulary} vocabulary (target: 0.25x MiniSearch)\n`,
   );
   compare(
     {
@@ -248,23 +256,26 @@ export function runColdStartBench(): void {
   const dir = mkdtempSync(path.join(tmpdir(), "toolsift-cold-start-"));
   try {
     const cache = path.join(dir, "cache");
-    const query = "create a github issue";
     console.log(`\n## Cold start (issue 25; ${runs} runs each, alternating)\n`);
-    console.log(`### toolsift search over ${catalogs} (targets: warm 3x, no cache 6x node -e 0)\n`);
-    compare(
-      {
-        "node -e 0": () => run(["-e", "0"]),
-        "search, warm cache": () =>
-          run([cli, "search", query, "--catalog", catalogs, "--cache", cache]),
-        "search, --no-cache": () =>
-          run([cli, "search", query, "--catalog", catalogs, "--no-cache"]),
-      },
-      "node -e 0",
-    );
-    createToolSiftSection(dir);
-    snapshotSizes();
-    rankSection(dir);
+    if (parts.has("search")) searchSection(cache);
+    if (parts.has("create")) createToolSiftSection(dir);
+    if (parts.has("sizes")) snapshotSizes();
+    if (parts.has("rank")) for (const vocabulary of rankVocabularies) rankSection(dir, vocabulary);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+function searchSection(cache: string): void {
+  const query = "create a github issue";
+  console.log(`### toolsift search over ${catalogs} (targets: warm 3x, no cache 6x node -e 0)\n`);
+  compare(
+    {
+      "node -e 0": () => run(["-e", "0"]),
+      "search, warm cache": () =>
+        run([cli, "search", query, "--catalog", catalogs, "--cache", cache]),
+      "search, --no-cache": () => run([cli, "search", query, "--catalog", catalogs, "--no-cache"]),
+    },
+    "node -e 0",
+  );
 }

@@ -57,8 +57,69 @@ function sentence(random: () => number, words: number): string {
   return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 }
 
+/** How a synthetic catalog picks its words: from ~150 fixed words, or from a vocabulary that grows
+ * with the catalog (half as many made-up words as tools, at least 300), as real catalogs do. */
+export type SyntheticVocabulary = "fixed" | "wide";
+
+const syllables = "ka ri to mu ne sa lo vi de pa gu ze fo hi ba ju".split(" ");
+
+/** The `index`-th made-up word: its base-16 digits as syllables, so every index gives another word. */
+function madeUpWord(index: number): string {
+  let word = "";
+  let rest = index;
+  do {
+    word += syllables[rest % syllables.length];
+    rest = Math.floor(rest / syllables.length);
+  } while (rest > 0);
+  return word;
+}
+
+/** A word of a wide vocabulary of `size` words: low indexes are common (skew 2 gives a long tail). */
+function wideWord(random: () => number, size: number, skew = 2): string {
+  return madeUpWord(Math.floor(size * random() ** skew));
+}
+
+function wideVocabularySize(count: number): number {
+  return Math.max(300, Math.round(count / 2));
+}
+
+function wideSentence(random: () => number, words: number, size: number): string {
+  const parts: string[] = [];
+  for (let index = 0; index < words; index++) {
+    parts.push(random() < 0.35 ? pick(random, fillers) : wideWord(random, size));
+  }
+  const text = parts.join(" ");
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+}
+
+/** Where a synthetic catalog's words come from: its sentences, name words and parameter names. */
+interface WordSource {
+  sentence(random: () => number, words: number): string;
+  name(random: () => number): string;
+  parameter(random: () => number): string;
+}
+
+const fixedWords: WordSource = {
+  sentence,
+  name: (random) => `${pick(random, verbs)}_${pick(random, nouns)}`,
+  parameter: (random) => pick(random, paramNames),
+};
+
+function wideWords(size: number): WordSource {
+  return {
+    sentence: (random, words) => wideSentence(random, words, size),
+    name: (random) => `${wideWord(random, size)}_${wideWord(random, size)}`,
+    parameter: (random) => `${wideWord(random, size)}_${pick(random, paramNames)}`,
+  };
+}
+
 /** Builds `count` tools named `mcp__<server>__<verb>_<noun>[_n]`, about 600 characters of JSON each. */
-export function syntheticTools(count: number, seed = 42): ToolDefinition[] {
+export function syntheticTools(
+  count: number,
+  seed = 42,
+  vocabulary: SyntheticVocabulary = "fixed",
+): ToolDefinition[] {
+  const words = vocabulary === "wide" ? wideWords(wideVocabularySize(count)) : fixedWords;
   const random = seededRandom(seed);
   const tools: ToolDefinition[] = [];
   const servers = Math.max(1, Math.round(count / 40));
@@ -67,17 +128,17 @@ export function syntheticTools(count: number, seed = 42): ToolDefinition[] {
     const properties: Record<string, unknown> = {};
     const parameterCount = 2 + Math.floor(random() * 7);
     for (let parameter = 0; parameter < parameterCount; parameter++) {
-      properties[pick(random, paramNames)] = {
+      properties[words.parameter(random)] = {
         type: pick(random, types),
-        description: sentence(random, 4 + Math.floor(random() * 6)),
+        description: words.sentence(random, 4 + Math.floor(random() * 6)),
       };
     }
     const sentences = 1 + Math.floor(random() * 3);
     const description = Array.from({ length: sentences }, () =>
-      sentence(random, 6 + Math.floor(random() * 10)),
+      words.sentence(random, 6 + Math.floor(random() * 10)),
     ).join(" ");
     tools.push({
-      name: `mcp__${server}__${pick(random, verbs)}_${pick(random, nouns)}_${index}`,
+      name: `mcp__${server}__${words.name(random)}_${index}`,
       description,
       server,
       inputSchema: { type: "object", properties },
@@ -86,26 +147,38 @@ export function syntheticTools(count: number, seed = 42): ToolDefinition[] {
   return tools;
 }
 
-/** Builds 2–4 word queries from the catalog's vocabulary, about 10% of words from outside it. */
-export function syntheticQueries(count: number, seed = 7): string[] {
+/**
+ * Builds 2–4 word queries from the catalog's vocabulary, about 10% of words from outside it. For
+ * a wide vocabulary (`toolCount` sizes it as `syntheticTools` does), words lean less to the common
+ * ones than the catalog's text does, so rare words are asked for too.
+ */
+export function syntheticQueries(
+  count: number,
+  seed = 7,
+  vocabulary: SyntheticVocabulary = "fixed",
+  toolCount = 10_000,
+): string[] {
+  const size = wideVocabularySize(toolCount);
   const random = seededRandom(seed);
   const outside = "weather banana quantum guitar velvet harbor".split(" ");
+  const queryWord =
+    vocabulary === "wide"
+      ? () => (random() < 0.1 ? pick(random, outside) : wideWord(random, size, 1.5))
+      : () => {
+          const roll = random();
+          return roll < 0.1
+            ? pick(random, outside)
+            : roll < 0.5
+              ? pick(random, verbs)
+              : roll < 0.9
+                ? pick(random, nouns).replace("_", " ")
+                : pick(random, adjectives);
+        };
   const queries: string[] = [];
   for (let index = 0; index < count; index++) {
     const words = 2 + Math.floor(random() * 3);
     const parts: string[] = [];
-    for (let word = 0; word < words; word++) {
-      const roll = random();
-      parts.push(
-        roll < 0.1
-          ? pick(random, outside)
-          : roll < 0.5
-            ? pick(random, verbs)
-            : roll < 0.9
-              ? pick(random, nouns).replace("_", " ")
-              : pick(random, adjectives),
-      );
-    }
+    for (let word = 0; word < words; word++) parts.push(queryWord());
     queries.push(parts.join(" "));
   }
   return queries;

@@ -41,6 +41,7 @@ import {
 import type { ProviderId } from "./providers/index.js";
 import {
   createSearchIndex,
+  type IndexStore,
   type SavedVectors,
   type SearchOptions,
   type SearchResult,
@@ -152,15 +153,16 @@ function createSearchParts(
   catalog: Catalog,
   policy: Policy,
   onWarning: (message: string) => void,
-  snapshot: Uint8Array | undefined,
+  saved: Uint8Array | IndexStore | undefined,
 ) {
   const { embedder, semanticWeight, embedTimeoutMs, vectors, ...indexOptions } = options;
+  const snapshot = saved instanceof Uint8Array ? saved : undefined;
   const index = createSearchIndex({
     ...indexOptions,
     ...(snapshot !== undefined ? { snapshot } : {}),
     onWarning,
   });
-  syncSearchIndex(index, catalog);
+  syncSearchIndex(index, catalog, saved instanceof Uint8Array ? undefined : saved);
   // a counter bumped on every change is a cheaper plan-cache key than the content fingerprint
   let catalogVersion = 0;
   catalog.onChange(() => {

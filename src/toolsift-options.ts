@@ -8,7 +8,7 @@ import type { Catalog, ToolDefinition } from "./catalog/index.js";
 import type { CallDispatcher, DisclosureOptions, TurnSettings } from "./disclosure/index.js";
 import type { LearningOptions } from "./learning/index.js";
 import type { PolicyLayer, ProfileDefinition } from "./policy/index.js";
-import type { Embedder, SavedVectors, SearchIndexOptions } from "./search/index.js";
+import type { Embedder, IndexStore, SavedVectors, SearchIndexOptions } from "./search/index.js";
 import type { TokenCounter } from "./tokens/index.js";
 
 /** Token budgets, all in tokens. */
@@ -37,9 +37,12 @@ export interface ToolSiftOptions {
   /**
    * A saved search index (`sift.exportIndex()`, or `toolsift index --out`): used instead of a
    * build when it was saved from the same tools and search settings; otherwise the index is
-   * built and `onWarning` is told why.
+   * built and `onWarning` is told why. Or a store of saved indexes by content (`IndexStore`,
+   * `read(tools)` and `write(tools, bytes)`): the index is then filled at its first use, from
+   * the store's index of the tools the catalog holds then, or built and written there. A
+   * gateway whose servers start after `createToolSift` thus builds once, or not at all.
    */
-  index?: Uint8Array;
+  index?: Uint8Array | IndexStore;
   /** Use an existing catalog instead of creating one (then `tools` is added to it). */
   catalog?: Catalog;
   /** Tools of different servers sharing a name: `qualify` (default) calls each `server/name`

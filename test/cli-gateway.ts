@@ -4,7 +4,10 @@
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import {
+  getDefaultEnvironment,
+  StdioClientTransport,
+} from "@modelcontextprotocol/sdk/client/stdio.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -24,7 +27,11 @@ export function cliServeArgs(config: string, extra: readonly string[] = []): str
 /** The folder the CLI runs in (the repository's root, where tsx is found). */
 export const cliRoot = root;
 
-/** A transport that starts the gateway; `env` replaces the child's environment when given. */
+/**
+ * A transport that starts the gateway; `env` replaces the child's environment when given. By
+ * default the child keeps the SDK's default environment plus the test run's XDG_CACHE_HOME, so
+ * a gateway's index cache goes to the tests' folder, not the user's.
+ */
 export function cliGatewayTransport(
   config: string,
   extra: readonly string[] = [],
@@ -34,7 +41,10 @@ export function cliGatewayTransport(
     command: process.execPath,
     args: cliServeArgs(config, extra),
     cwd: root,
-    ...(env ? { env } : {}),
+    env: env ?? {
+      ...getDefaultEnvironment(),
+      ...(process.env.XDG_CACHE_HOME ? { XDG_CACHE_HOME: process.env.XDG_CACHE_HOME } : {}),
+    },
     stderr: "pipe",
   });
 }

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { fingerprintTools, hashCanonical, hashString } from "./fingerprint-tools.js";
+import { ContentHash, fingerprintTools, hashCanonical, hashString } from "./fingerprint-tools.js";
 import type { ToolDefinition } from "./types.js";
 
 const base: ToolDefinition = {
@@ -79,5 +79,19 @@ describe("fingerprintTools", () => {
     expect(seen.size).toBe(20_000);
     fc.assert(fc.property(fc.string(), (text) => /^[0-9a-f]{16}$/.test(hashString(text))));
     expect(hashString("ab")).not.toBe(hashString("ba"));
+  });
+
+  it("ContentHash keeps the boundaries between the texts it is fed", () => {
+    const digest = (texts: readonly string[]) => {
+      const hash = new ContentHash();
+      hash.count(texts.length);
+      for (const text of texts) hash.text(text);
+      return hash.digest();
+    };
+    expect(digest(["ab", "c"])).toBe(digest(["ab", "c"]));
+    expect(digest(["ab", "c"])).not.toBe(digest(["a", "bc"]));
+    expect(digest(["a", ""])).not.toBe(digest(["", "a"]));
+    expect(digest([])).not.toBe(digest([""]));
+    expect(digest(["x"])).toMatch(/^[0-9a-f]{16}$/);
   });
 });

@@ -129,6 +129,33 @@ export function hashString(text: string): string {
   return finish(state.a, state.b);
 }
 
+/**
+ * Hashes a sequence of texts and numbers as `hashString` hashes one text, without joining them:
+ * each text is fed after its length, so no two sequences feed the same characters.
+ */
+export class ContentHash {
+  a = 0x811c9dc5;
+  b = 0x9747b28c;
+
+  /** Feeds a whole number (a count or length) as one step of both lanes. */
+  count(value: number): void {
+    this.a = Math.imul(this.a ^ value, 0x01000193);
+    this.b = Math.imul(this.b ^ value, 0x5bd1e995);
+    this.b = (this.b << 13) | (this.b >>> 19);
+  }
+
+  /** Feeds a text, after its length. */
+  text(value: string): void {
+    this.count(value.length);
+    feed(this, value);
+  }
+
+  /** The hash of what was fed: 16 hex characters. */
+  digest(): string {
+    return finish(this.a, this.b);
+  }
+}
+
 function finish(laneA: number, laneB: number): string {
   const a = avalanche(laneA ^ Math.imul(laneB, 0x27d4eb2f));
   const b = avalanche(laneB ^ a);

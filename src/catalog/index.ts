@@ -10,6 +10,7 @@ export {
 } from "./check-schema-shape.js";
 export { type CatalogOptions, createCatalog } from "./create-catalog.js";
 export {
+  ContentHash,
   combineHashes,
   compareNames,
   fingerprintTool,

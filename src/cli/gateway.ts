@@ -13,6 +13,7 @@ import type { MCPToolSift, ReplicaState, SessionRecorder } from "../mcp/index.js
 import type { SearchOptionsOfToolSift } from "../toolsift-options.js";
 import { openEmbedder } from "./configured-embedder.js";
 import { gatewayLearning } from "./gateway-learning.js";
+import { cacheStore } from "./index-cache.js";
 import type { CliIO } from "./io.js";
 import { loadMCP } from "./load-mcp.js";
 import { UsageError } from "./usage-error.js";
@@ -55,6 +56,9 @@ export interface OpenGatewayOptions {
   learningOn?: boolean;
   /** Where the config's embedder caches tool vectors (`cacheDir`); undefined: nowhere. */
   vectorCache?: string | undefined;
+  /** The index cache folder (`cacheDir`): the index is filled at first use, from it when it
+   * holds an index of the same tools (absent: built at first use, not kept). */
+  cache?: string | undefined;
 }
 
 /** Where the gateway's upstream logins live: the replicas' store, or, when the config names a
@@ -89,6 +93,7 @@ export async function openGatewaySift(
     limits = {},
     learningOn = true,
     vectorCache,
+    cache,
   }: OpenGatewayOptions = {},
 ) {
   const mcp = await loadMCP();
@@ -127,6 +132,7 @@ export async function openGatewaySift(
       ...(logins.store ? { store: logins.store } : {}),
     },
     waitForStart,
+    ...(cache !== undefined ? { index: cacheStore(cache, io) } : {}),
     ...limits,
     ...(state ? { disclosure: { store: state.reveals.revealStore } } : {}),
     log: (entry) => {

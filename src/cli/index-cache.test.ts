@@ -19,6 +19,8 @@ const TOOLS = [
   { name: "create_issue", description: "Create a GitHub issue", inputSchema: { type: "object" } },
   { name: "send_message", description: "Send a Slack message", inputSchema: { type: "object" } },
   { name: "read_file", description: "Read a file from disk", inputSchema: { type: "object" } },
+  // text beyond ASCII (accents, CJK, an emoji's surrogate pair) comes back from the cache as is
+  { name: "post_note", description: "Poste une note — メモ 📝", inputSchema: { type: "object" } },
 ];
 
 function setup(): { dir: string; catalog: string; cache: string } {
@@ -49,6 +51,9 @@ describe("the CLI's index cache", () => {
     // read, not rewritten: the same file (a rewrite renames a new one into place)
     expect(statSync(path.join(cache, file as string)).ino).toBe(written);
     expect(readdirSync(cache).filter((name) => name.endsWith(".tmp"))).toEqual([]);
+    const note = await search(["note", "--catalog", catalog, "--cache", cache]);
+    expect(note.out).toContain("Poste une note — メモ 📝");
+    expect(await search(["note", "--catalog", catalog, "--cache", cache])).toEqual(note);
   });
 
   it("keys by content: a changed catalog gets its own snapshot", async () => {
@@ -130,7 +135,7 @@ describe("the CLI's index cache", () => {
     const out = path.join(dir, "index.bin");
     const io = capture();
     expect(await runCli(["index", "--catalog", catalog, "--out", out], io)).toBe(0);
-    expect(io.err).toMatch(/wrote the index of 3 tools/);
+    expect(io.err).toMatch(/wrote the index of 4 tools/);
     const { tools } = await loadCatalogFile(catalog);
     const warnings: string[] = [];
     const sift = createToolSift({

@@ -16,13 +16,8 @@ import {
 } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import {
-  combineHashes,
-  fingerprintTool,
-  hashString,
-  type ToolDefinition,
-} from "../catalog/index.js";
-import { ToolSearchIndex } from "../search/index.js";
+import { combineHashes, hashString, type ToolDefinition } from "../catalog/index.js";
+import { type IndexStore, indexKey, ToolSearchIndex } from "../search/index.js";
 import type { CliIO } from "./io.js";
 import { safeText } from "./terminal.js";
 
@@ -52,17 +47,50 @@ export function cacheDir(
   return path.join(base, "toolsift");
 }
 
-/** The cache file of these tools: their content hashes in order (the index's id order). */
+/** The cache file of these tools: what the index reads of each, in order (the index's id order). */
 export function cacheFile(dir: string, tools: readonly ToolDefinition[]): string {
-  const key = hashString(`v1|${combineHashes(tools.map(fingerprintTool))}`);
+  const key = hashString(`v2|${combineHashes(tools.map(indexKey))}`);
   return path.join(dir, `${PREFIX}${key}${SUFFIX}`);
 }
 
 /**
+ * The cache folder as a store of saved indexes by content (`IndexStore`): `read` gives the
+ * snapshot of exactly these tools, if kept; `write` keeps one atomically (a temp file renamed
+ * into place, so a reader in another process sees the old file, the new one or none, never half
+ * of one) and evicts beyond `limit`. Cache trouble (a read-only folder) warns; it never fails
+ * the command. `search` over stdin and `serve` use it.
+ */
+export function cacheStore(dir: string, io: CliIO, limit = CACHE_LIMIT_BYTES): IndexStore {
+  return {
+    read(tools) {
+      const file = cacheFile(dir, tools);
+      try {
+        const snapshot = readFileSync(file);
+        // the file was used: it becomes the most recently used for eviction
+        const now = new Date();
+        utimesSync(file, now, now);
+        return snapshot;
+      } catch {
+        return undefined;
+      }
+    },
+    write(tools, snapshot) {
+      const file = cacheFile(dir, tools);
+      try {
+        writeAtomically(file, snapshot);
+        evict(dir, limit, file);
+      } catch (error) {
+        io.stderr(
+          `warning: ${safeText(`could not write the index cache in ${dir}: ${(error as Error).message}; pass --cache DIR or --no-cache.`, { oneLine: true })}\n`,
+        );
+      }
+    },
+  };
+}
+
+/**
  * An index over `tools`, read from the cache when it holds one for this exact content; else
- * built and written there (atomically: a temp file renamed into place, so a reader in another
- * process sees the old file, the new one or none, never half of one). Cache trouble (a read-only
- * folder, a damaged file) warns and builds; it never fails the command.
+ * built and written there. A damaged cache file warns, and the index is built and rewritten.
  */
 export function cachedIndex(
   tools: readonly ToolDefinition[],
@@ -70,35 +98,13 @@ export function cachedIndex(
   io: CliIO,
   limit = CACHE_LIMIT_BYTES,
 ): ToolSearchIndex {
+  const store = cacheStore(dir, io, limit);
   const file = cacheFile(dir, tools);
-  const warn = (message: string) => io.stderr(`warning: ${safeText(message, { oneLine: true })}\n`);
-  let snapshot: Uint8Array | undefined;
-  try {
-    snapshot = readFileSync(file);
-    // the file was used: it becomes the most recently used for eviction
-    const now = new Date();
-    utimesSync(file, now, now);
-  } catch {
-    snapshot = undefined;
-  }
-  let usable = snapshot !== undefined;
   const index = new ToolSearchIndex({
-    ...(snapshot ? { snapshot } : {}),
-    onWarning: (message) => {
-      usable = false;
-      warn(`${message} (cache file ${file})`);
-    },
+    onWarning: (message) =>
+      io.stderr(`warning: ${safeText(`${message} (cache file ${file})`, { oneLine: true })}\n`),
   });
-  index.addAll(tools);
-  if (usable) return index;
-  try {
-    writeAtomically(file, index.exportSnapshot());
-    evict(dir, limit, file);
-  } catch (error) {
-    warn(
-      `could not write the index cache in ${dir}: ${(error as Error).message}; pass --cache DIR or --no-cache.`,
-    );
-  }
+  if (!index.fill(tools, store.read(tools))) store.write(tools, index.exportSnapshot());
   return index;
 }
 

@@ -26,8 +26,9 @@ export {
   type ToolSource,
 } from "./semantic/semantic-search.js";
 export { type SavedVectors, toolEmbeddingText } from "./semantic/tool-vectors.js";
+export { indexKey, rememberIndexKey } from "./store/index-key.js";
 export type { LearnedEntry } from "./store/learned-field.js";
-export { syncSearchIndex } from "./sync-search-index.js";
+export { type IndexStore, syncSearchIndex } from "./sync-search-index.js";
 export {
   DEFAULT_LIMIT,
   MAX_LIMIT,

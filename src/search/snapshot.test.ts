@@ -67,6 +67,8 @@ describe("index snapshots", () => {
     const snapshot = built(TOOLS).exportSnapshot();
     const { index, warnings } = loaded(TOOLS, snapshot);
     expect(warnings).toEqual([]);
+    // what a restore leaves for later (the named-term buckets) is saved as it was read
+    expect(index.exportSnapshot()).toEqual(snapshot);
     expect(answers(index, QUERIES)).toEqual(answers(built(TOOLS), QUERIES));
     // the loaded index keeps working as an index: add, remove, replace
     const extra = tool("delete_issue", "Delete an issue from a GitHub repository", "github");
@@ -113,6 +115,70 @@ describe("index snapshots", () => {
     });
     tuned.addAll(TOOLS);
     expect(warnings[0]).toMatch(/ranking settings/);
+  });
+
+  it("is tied to everything the index reads of a tool, and only to that", () => {
+    const rich: ToolDefinition = {
+      name: "mcp__github__create_issue",
+      title: "Create issue",
+      description: "Create a new issue in a GitHub repository",
+      server: "github",
+      inputSchema: {
+        type: "object",
+        properties: {
+          repo: { type: "string", description: "Repository name" },
+          state: { type: "string", enum: ["open", "closed"] },
+        },
+        required: ["repo"],
+      },
+    };
+    const tools = [rich, ...TOOLS.slice(1)];
+    const snapshot = built(tools).exportSnapshot();
+    const schema = rich.inputSchema as { properties: Record<string, Record<string, unknown>> };
+    const withProperty = (name: string, value: Record<string, unknown>): ToolDefinition => ({
+      ...rich,
+      inputSchema: { ...rich.inputSchema, properties: { ...schema.properties, [name]: value } },
+    });
+    const { title: _title, ...untitled } = rich;
+    const read: Record<string, ToolDefinition> = {
+      "a property description": withProperty("repo", { type: "string", description: "Repo" }),
+      "an enum value": withProperty("state", { type: "string", enum: ["open", "merged"] }),
+      "the title": { ...rich, title: "Open issue" },
+      "an annotations title": { ...untitled, annotations: { title: "New issue" } },
+      "a property name": withProperty("repository", { type: "string" }),
+      "the server": { ...rich, server: "gh" },
+      "the keywords": { ...rich, keywords: ["ticket"] },
+    };
+    for (const [change, variant] of Object.entries(read)) {
+      const changed = [variant, ...tools.slice(1)];
+      const { index, warnings } = loaded(changed, snapshot);
+      expect(warnings, change).toHaveLength(1);
+      expect(warnings[0], change).toMatch(/other tools/);
+      expect(answers(index, QUERIES), change).toEqual(answers(built(changed), QUERIES));
+    }
+    // what the index never reads leaves it as built: the snapshot is used
+    const unread: Record<string, ToolDefinition> = {
+      "a property type": withProperty("repo", { type: "number", description: "Repository name" }),
+      "the required list": { ...rich, inputSchema: { ...rich.inputSchema, required: [] } },
+      "an annotation hint": { ...rich, annotations: { readOnlyHint: true } },
+    };
+    for (const [change, variant] of Object.entries(unread)) {
+      const changed = [variant, ...tools.slice(1)];
+      const { index, warnings } = loaded(changed, snapshot);
+      expect(warnings, change).toEqual([]);
+      expect(answers(index, QUERIES), change).toEqual(answers(built(changed), QUERIES));
+    }
+    expect(loaded(tools, snapshot).warnings).toEqual([]);
+  });
+
+  it("rebuilds a snapshot of an older format with a warning naming the format", () => {
+    const snapshot = built(TOOLS).exportSnapshot();
+    const older = snapshot.slice();
+    new DataView(older.buffer).setUint32(4, 1, true);
+    const { index, warnings } = loaded(TOOLS, older);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/its format is 1, this toolsift reads 2/);
+    expect(answers(index, QUERIES)).toEqual(answers(built(TOOLS), QUERIES));
   });
 
   it("rebuilds cleanly from flipped bytes and truncations, never a wrong answer", () => {

@@ -5,12 +5,7 @@
  * fallbacks for queries that score nothing (fallback/).
  */
 
-import {
-  combineHashes,
-  fingerprintTool,
-  hashString,
-  type ToolDefinition,
-} from "../catalog/index.js";
+import { combineHashes, hashString, type ToolDefinition } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
 import { defaultWarn } from "../internal/index.js";
 import { browseHits, stopWordNameHits } from "./fallback/scan-modes.js";
@@ -23,6 +18,7 @@ import { type RankingConfig, resolveRanking } from "./ranking-config.js";
 import { regexHits } from "./regex/regex-hits.js";
 import { compileRegex } from "./regex/regex-search.js";
 import { checkTools } from "./store/check-tools.js";
+import { indexKey } from "./store/index-key.js";
 import { IndexedTools, readTools } from "./store/indexed-tools.js";
 import type { LearnedEntry } from "./store/learned-field.js";
 import type { NamedTools } from "./store/named-tools.js";
@@ -76,6 +72,8 @@ export class ToolSearchIndex {
   private readonly settingsKey: string;
   private snapshot: Uint8Array | undefined;
   private readonly warn: (message: string) => void;
+  /** Set by `fillLazily`: the fill that runs before the first call that reads or changes tools. */
+  private pendingFill: (() => void) | undefined;
 
   constructor(options?: SearchIndexOptions) {
     const config = resolveRanking(options?.ranking);
@@ -91,47 +89,79 @@ export class ToolSearchIndex {
     };
   }
 
+  /**
+   * Defers filling the empty index to just before the first call that reads or changes its tools
+   * (`search`, `rank`, `size`, `add`…): `fill` runs once, then. A gateway whose servers are still
+   * starting builds once, from a saved index when one matches, instead of tool by tool.
+   */
+  fillLazily(fill: () => void): void {
+    this.pendingFill = fill;
+  }
+
+  private settle(): void {
+    const fill = this.pendingFill;
+    if (fill === undefined) return;
+    this.pendingFill = undefined;
+    fill();
+  }
+
   /** Number of tools in the index. */
   get size(): number {
+    this.settle();
     return this.indexed.size;
   }
 
   /** Tests whether a tool with this exact name is indexed. */
   has(name: string): boolean {
+    this.settle();
     return this.indexed.has(name);
   }
 
   /** The indexed tool with this exact name. */
   get(name: string): ToolDefinition | undefined {
+    this.settle();
     return this.indexed.get(name);
   }
 
   /** Adds a tool; a tool with the same name is replaced. */
   add(tool: ToolDefinition): void {
+    this.settle();
     this.indexed.add(tool);
   }
 
   /** Adds many tools as `add` would one by one, writing postings in bulk; checks them all first. */
   addAll(tools: readonly ToolDefinition[]): void {
-    const snapshot = this.snapshot;
+    this.fill(tools, undefined);
+  }
+
+  /**
+   * `addAll` into the empty index from `snapshot` (or the constructor's) when it was saved from
+   * these tools; true when it was used, false after a build (with a warning naming why).
+   */
+  fill(tools: readonly ToolDefinition[], snapshot: Uint8Array | undefined): boolean {
+    this.settle();
+    const saved = snapshot ?? this.snapshot;
     this.snapshot = undefined;
-    if (snapshot !== undefined && this.size === 0 && this.restore(snapshot, tools)) return;
+    if (saved !== undefined && this.size === 0 && this.restore(saved, tools)) return true;
     this.indexed.addAll(tools);
+    return false;
   }
 
   /**
    * The index as bytes, to pass back as `snapshot` in another process: its typed arrays as they
    * are, behind a header with the format version, a checksum and the fingerprint of the tools
-   * (in index order) and ranking settings. The tools themselves are not included.
+   * (in index order) and ranking settings. The fingerprint covers what the index reads from each
+   * tool (`indexKey`), not the whole tool; the tools themselves are not included.
    */
   exportSnapshot(): Uint8Array {
+    this.settle();
     const writer = new SnapshotWriter();
     this.indexed.save(writer);
     return writer.finish(this.fingerprint(this.indexed.liveTools()));
   }
 
   private fingerprint(tools: readonly ToolDefinition[]): string {
-    return hashString(`${this.settingsKey}|${combineHashes(tools.map(fingerprintTool))}`);
+    return hashString(`${this.settingsKey}|${combineHashes(tools.map(indexKey))}`);
   }
 
   /** Fills the empty index from a snapshot of these tools; false (after a warning) when it cannot. */
@@ -160,11 +190,13 @@ export class ToolSearchIndex {
 
   /** Removes a tool by name; returns false when it was not indexed. */
   remove(name: string): boolean {
+    this.settle();
     return this.indexed.remove(name);
   }
 
   /** Replaces (or adds) the tool with the same name. */
   replace(tool: ToolDefinition): void {
+    this.settle();
     this.indexed.add(tool);
   }
 
@@ -184,6 +216,7 @@ export class ToolSearchIndex {
 
   /** Every indexed tool, in name order. */
   list(): ToolDefinition[] {
+    this.settle();
     return this.indexed.names().map((name) => this.get(name) as ToolDefinition);
   }
 
@@ -192,6 +225,7 @@ export class ToolSearchIndex {
    * @example index.search("create a github issue", { limit: 3, explain: true })
    */
   search(query: string, options?: SearchOptions): SearchResult {
+    this.settle();
     const limit = checkLimit(options?.limit, DEFAULT_LIMIT, MAX_LIMIT, "limit");
     const parsed = parseQuery(query, options?.mode ?? "auto");
     return this.run(parsed, query, limit, options, options?.cut ?? true);
@@ -199,6 +233,7 @@ export class ToolSearchIndex {
 
   /** The names of the top `k` tools for a query: same engine as `search`, without the tail cut. */
   rank(query: string, k: number, options?: Omit<SearchOptions, "limit" | "cut">): string[] {
+    this.settle();
     const count = checkLimit(k, 10, MAX_RANK, "k");
     const parsed = parseQuery(query, options?.mode ?? "auto");
     return this.run(parsed, query, count, options, false).hits.map((hit) => hit.name);

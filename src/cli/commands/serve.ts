@@ -48,6 +48,9 @@ finish (up to 10 s), then exits.
 --otel records OpenTelemetry spans and metrics per call (names, outcomes, token counts and
 durations, never argument values) through @opentelemetry/api (npm install it); the process's
 registered OpenTelemetry SDK exports them (e.g. OTLP, see docs/deploy.md).
+Search index cache (on by default): the index over the servers' tools is built at the first
+search, from a saved index of the same tools in the CLI's cache ($XDG_CACHE_HOME/toolsift, or
+--cache DIR; --no-cache turns it off) when there is one, so a restart skips the build.
 Learning (on by default): searches followed by a call of a found tool teach search which words
 mean which tool; only query words, tool names and hashed session ids are kept, in
 $XDG_STATE_HOME/toolsift/learning/ (default ~/.local/state/toolsift/learning/; "learning":
@@ -311,6 +314,7 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
   const state = listen
     ? await openReplicaState(mcpModule, flagged.config, values.state)
     : undefined;
+  const cache = cacheDir(values, io.env ?? process.env);
   const { mcp, config, sift, embedder, warn } = await openServedSift(
     flagged.config,
     io,
@@ -319,7 +323,8 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
       state,
       limits: flagged.subscriptions,
       learningOn: values["no-learning"] !== true,
-      vectorCache: cacheDir(values, io.env ?? process.env),
+      vectorCache: cache,
+      cache,
     },
   );
   const recorder = inspectPort === undefined ? undefined : mcp.createSessionRecorder();

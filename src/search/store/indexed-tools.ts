@@ -7,7 +7,7 @@
 import type { ToolDefinition } from "../../catalog/index.js";
 import { checkTool, checkTools } from "./check-tools.js";
 import type { EncodedTool } from "./encoded-tool.js";
-import { NameLookup } from "./name-lookup.js";
+import { NameLookup, namePhraseOf } from "./name-lookup.js";
 import { NameMasks } from "./name-masks.js";
 import { PendingPostings } from "./pending-postings.js";
 import { type FieldParameters, PostingStore, readStore, type SavedStore } from "./posting-store.js";
@@ -19,6 +19,8 @@ export interface SavedTools {
   nameMasks: Int32Array<ArrayBuffer>;
   /** The id of each live tool, ascending: the k-th id belongs to the k-th tool given. */
   ids: Int32Array<ArrayBuffer>;
+  /** The name phrase key (`namePhraseOf`) of each live tool, in the same order. */
+  phrases: string[];
 }
 
 import { TermEncoder } from "./term-encoder.js";
@@ -110,14 +112,22 @@ export class IndexedTools {
     const nextId = this.store.nextId;
     writer.array("nameMasks", "i32", this.nameMasks.saved(nextId));
     const ids: number[] = [];
-    for (let id = 0; id < nextId; id += 1) if (this.tools[id] !== undefined) ids.push(id);
+    const phrases: string[] = [];
+    for (let id = 0; id < nextId; id += 1) {
+      const tool = this.tools[id];
+      if (tool === undefined) continue;
+      ids.push(id);
+      phrases.push(namePhraseOf(tool.name));
+    }
     writer.array("toolIds", "i32", Int32Array.from(ids));
+    // splitting and stemming every name was most of a restore's name tables
+    writer.json("namePhrases", phrases);
   }
 
   /**
    * Fills an empty index from a snapshot checked by `readTools`, given the tools it was saved
    * from in `liveTools` order. Name lookups, server counts and watchers are filed as a build
-   * would, without encoding any text.
+   * would, without encoding any text: name phrases and name cuts come from the snapshot.
    */
   restore(saved: SavedTools, tools: readonly ToolDefinition[]): void {
     this.store.restore(saved.store);
@@ -130,7 +140,8 @@ export class IndexedTools {
       const tool = tools[index] as ToolDefinition;
       this.tools[id] = tool;
       for (const watcher of this.watchers) watcher.added?.(id, tool);
-      this.lookup.add(id, tool.name);
+      const phrase = saved.phrases[index] as string;
+      this.lookup.addSaved(id, tool.name, phrase, this.nameMasks.cut(id));
       this.countServer(tool.server, 1);
     }
     this.sortedNames = undefined;
@@ -217,6 +228,14 @@ export function readTools(reader: SnapshotReader, toolCount: number): SavedTools
     throw new SnapshotProblem(`it holds ${ids.length} tools, not ${toolCount}`);
   }
   if (nameMasks.length !== nextId * 4) throw new SnapshotProblem("its name masks are mis-sized");
+  const phrases = reader.json("namePhrases");
+  if (
+    !Array.isArray(phrases) ||
+    phrases.length !== toolCount ||
+    !phrases.every((phrase) => typeof phrase === "string")
+  ) {
+    throw new SnapshotProblem("its name phrases are not one string per tool");
+  }
   let previous = -1;
   for (const id of ids) {
     if (id <= previous || id >= nextId || store.alive[id] !== 1) {
@@ -224,5 +243,5 @@ export function readTools(reader: SnapshotReader, toolCount: number): SavedTools
     }
     previous = id;
   }
-  return { store, nameMasks, ids };
+  return { store, nameMasks, ids, phrases };
 }

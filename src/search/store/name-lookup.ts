@@ -54,6 +54,15 @@ export class NameLookup {
     this.byPhrase.add(phraseHash ?? hashFrom(namePhraseOf(name)), id);
   }
 
+  /**
+   * Files tool `id` as read back from a snapshot: `phrase` is its name's phrase key and `cut` the
+   * `nameSuffixStart` the snapshot's name masks hold. A wrong value could only cost a hit, never
+   * give a wrong one: every lookup confirms its ids against the name itself.
+   */
+  addSaved(id: number, name: string, phrase: string, cut: number): void {
+    this.add(id, name, hashFrom(phrase), NON_ASCII.test(name) ? -1 : cut);
+  }
+
   /** Removes tool `id` from every name table. */
   delete(id: number): void {
     // by the hash each id was filed under, so no key is recomputed (and none can differ)

@@ -5,8 +5,11 @@
  * so a later part of the index can add its own without a new format version.
  */
 
-/** Version of the byte layout; a snapshot of another version is rebuilt, never read. */
-export const SNAPSHOT_FORMAT = 1;
+/**
+ * Version of the byte layout and of what the fingerprint covers; a snapshot of another version is
+ * rebuilt, never read. 2: the fingerprint hashes what the index reads of each tool (`indexKey`).
+ */
+export const SNAPSHOT_FORMAT = 2;
 const MAGIC = 0x58495354; // "TSIX" read as a little-endian u32
 const PREFIX = 16;
 

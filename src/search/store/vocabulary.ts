@@ -41,6 +41,11 @@ export class Vocabulary {
   protected everNamed = new Uint8Array(0);
   /** `letterMask` of each term that has occurred in a name (a cheap edit-distance bound). */
   namedMask = new Int32Array(0);
+  /**
+   * Named terms read from a snapshot and not yet put in the length buckets: only "did you mean"
+   * reads the buckets and masks, so a restore leaves them to the first reader (order is kept).
+   */
+  private unbucketed: Int32Array | undefined;
 
   /** The id of a term, or -1 when it is not in the vocabulary. */
   termId(term: string): number {
@@ -70,8 +75,10 @@ export class Vocabulary {
     const term = this.terms.length;
     this.terms.push(token);
     this.byText.add(hash, term);
+    // most terms are their own stem: their text hash is their stem hash (a restore hashes every
+    // term in cold code, so each hash saved counts)
     if (stemmed !== token) this.otherStems.set(term, stemmed);
-    this.byStem.add(hashFrom(stemmed), term);
+    this.byStem.add(stemmed === token ? hash : hashFrom(stemmed), term);
     if (token.length >= 2 && !token.startsWith("~")) {
       const key = prefixKey(token);
       const bucket = this.prefixBuckets.get(key);
@@ -93,6 +100,7 @@ export class Vocabulary {
 
   /** Writes the terms, their stems and the named terms into a snapshot. */
   protected saveVocabulary(writer: SnapshotWriter): void {
+    this.bucketRestored();
     const stems: (number | string)[] = [];
     for (const [term, stemmed] of this.otherStems) stems.push(term, stemmed);
     const named: number[] = [];
@@ -114,7 +122,16 @@ export class Vocabulary {
       const token = terms[term] as string;
       this.file(token, hashFrom(token), stems.get(term) ?? token);
     }
-    for (const term of saved.named) this.noteNamed(term);
+    for (const term of saved.named) this.everNamed[term] = 1;
+    this.unbucketed = saved.named;
+  }
+
+  /** Buckets the named terms a restore left (see `unbucketed`), before any other is noted. */
+  private bucketRestored(): void {
+    const pending = this.unbucketed;
+    if (pending === undefined) return;
+    this.unbucketed = undefined;
+    for (const term of pending) this.bucketNamed(term);
   }
 
   /** Called for each new term, so a subclass can give its per-term arrays room for it. */
@@ -134,12 +151,18 @@ export class Vocabulary {
    * all-digit ones or the others.
    */
   namedTermsOfLength(length: number, digits: boolean): readonly number[] {
+    this.bucketRestored();
     return (digits ? this.namedNumbersByLength : this.namedByLength)[length] ?? [];
   }
 
   /** Notes that `term` occurs in a name (once per term). */
   protected noteNamed(term: number): void {
+    this.bucketRestored();
     this.everNamed[term] = 1;
+    this.bucketNamed(term);
+  }
+
+  private bucketNamed(term: number): void {
     const text = this.terms[term] as string;
     this.namedMask[term] = letterMask(text);
     if (text.startsWith("~")) return;
