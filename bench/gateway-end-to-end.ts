@@ -24,9 +24,11 @@ const everything = path.join(
   root,
   "node_modules/@modelcontextprotocol/server-everything/dist/index.js",
 );
-const CALLS = 200;
-const ROUNDS = 5;
-const WARM_UP = 20;
+/** A fresh gateway's first calls, as an independent 200-call run meets them (JIT warm-up
+ * included), then the same gateway in steady state, after 1,000 more calls. */
+const FRESH = { warmUp: 20, calls: 200, rounds: 5 };
+const STEADY = { warmUp: 1_000, calls: 2_000, rounds: 10 };
+type Phase = typeof FRESH;
 
 // extra node flags for the gateway process, e.g. BENCH_GATEWAY_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/p"
 const GATEWAY_NODE_FLAGS = (process.env.BENCH_GATEWAY_NODE_FLAGS ?? "").split(" ").filter(Boolean);
@@ -174,21 +176,65 @@ async function directOverStdio(): Promise<Direct> {
   return { label: "stdio", client, pid: transport.pid, stop: () => client.close() };
 }
 
-/** Times `calls` sequential calls in rounds, interleaved with the others, with the process's CPU. */
+interface Run {
+  client: Client;
+  tool: string;
+  pid: number | null | undefined;
+}
+
+/** Times a phase's calls in rounds, each run's interleaved with the others', with the CPU each
+ * process used over them (the `cpu` field is per call). */
 async function timeInRounds(
-  runs: { client: Client; tool: string; pid: number | null | undefined }[],
+  runs: Run[],
+  phase: Phase,
 ): Promise<{ times: number[]; cpu: number }[]> {
   const out = runs.map(() => ({ times: [] as number[], cpu: 0 }));
-  for (const run of runs) await timeCalls(run.client, run.tool, WARM_UP);
-  for (let round = 0; round < ROUNDS; round += 1) {
+  for (const run of runs) await timeCalls(run.client, run.tool, phase.warmUp);
+  for (let round = 0; round < phase.rounds; round += 1) {
     for (const [index, run] of runs.entries()) {
       const before = await cpuMs(run.pid);
-      out[index]?.times.push(...(await timeCalls(run.client, run.tool, CALLS / ROUNDS)));
+      out[index]?.times.push(
+        ...(await timeCalls(run.client, run.tool, phase.calls / phase.rounds)),
+      );
       (out[index] as { cpu: number }).cpu += (await cpuMs(run.pid)) - before;
     }
   }
-  for (const entry of out) entry.times.sort((a, b) => a - b);
+  for (const entry of out) {
+    entry.times.sort((a, b) => a - b);
+    entry.cpu /= phase.calls;
+  }
   return out;
+}
+
+/** A phase's figures, named `e2e VIA LABEL: …`. */
+function phaseFigures(
+  via: string,
+  label: string,
+  directs: Direct[],
+  [g, ...viaDirect]: { times: number[]; cpu: number }[],
+): Record<string, number> {
+  const gateway = g as { times: number[]; cpu: number };
+  const [g50, g99] = [quantile(gateway.times, 0.5), quantile(gateway.times, 0.99)];
+  const name = (what: string) => `e2e ${via}${label}: ${what}`;
+  const figures: Record<string, number> = {
+    [name("gateway p50 (ms)")]: g50,
+    [name("gateway p99 (ms)")]: g99,
+    [name("gateway CPU per call (ms)")]: gateway.cpu,
+  };
+  for (const [index, direct] of directs.entries()) {
+    const d = viaDirect[index] as { times: number[]; cpu: number };
+    const [d50, d99] = [quantile(d.times, 0.5), quantile(d.times, 0.99)];
+    const vs = direct.label === via ? "" : ` vs ${direct.label} direct`;
+    Object.assign(figures, {
+      [name(`direct ${direct.label} p50 (ms)`)]: d50,
+      [name(`added p50${vs} (ms)`)]: g50 - d50,
+      [name(`gateway/direct p50${vs}`)]: g50 / d50,
+      [name(`added p99${vs} (ms)`)]: g99 - d99,
+      [name(`upstream CPU per direct ${direct.label} call (ms)`)]: d.cpu,
+      [name(`gateway CPU / upstream CPU${vs}`)]: gateway.cpu / d.cpu,
+    });
+  }
+  return figures;
 }
 
 async function addedLatency(http: boolean): Promise<Record<string, number>> {
@@ -205,34 +251,19 @@ async function addedLatency(http: boolean): Promise<Record<string, number>> {
   await waitForTool(gateway, "ev__echo");
   // the CPU of the gateway process over its calls, and of each upstream over its direct ones:
   // what the gateway costs per call on a machine too loaded for latency alone to show it
-  const [viaGateway, ...viaDirect] = await timeInRounds([
+  const runs: Run[] = [
     { client: gateway, tool: "ev__echo", pid },
     ...directs.map((direct) => ({ client: direct.client, tool: "echo", pid: direct.pid })),
-  ]);
+  ];
+  const fresh = await timeInRounds(runs, FRESH);
+  const steady = await timeInRounds(runs, STEADY);
   await gateway.close();
   for (const direct of directs) await direct.stop();
   const via = http ? "HTTP" : "stdio";
-  const g = viaGateway as { times: number[]; cpu: number };
-  const [g50, g99] = [quantile(g.times, 0.5), quantile(g.times, 0.99)];
-  const figures: Record<string, number> = {
-    [`e2e ${via}: gateway p50 (ms)`]: g50,
-    [`e2e ${via}: gateway p99 (ms)`]: g99,
-    [`e2e ${via}: gateway CPU per call (ms)`]: g.cpu / CALLS,
+  return {
+    ...phaseFigures(via, "", directs, fresh),
+    ...phaseFigures(via, " steady state", directs, steady),
   };
-  for (const [index, direct] of directs.entries()) {
-    const d = viaDirect[index] as { times: number[]; cpu: number };
-    const [d50, d99] = [quantile(d.times, 0.5), quantile(d.times, 0.99)];
-    const vs = direct.label === via ? "" : ` vs ${direct.label} direct`;
-    Object.assign(figures, {
-      [`e2e ${via}: direct ${direct.label} p50 (ms)`]: d50,
-      [`e2e ${via}: added p50${vs} (ms)`]: g50 - d50,
-      [`e2e ${via}: gateway/direct p50${vs}`]: g50 / d50,
-      [`e2e ${via}: added p99${vs} (ms)`]: g99 - d99,
-      [`e2e ${via}: upstream CPU per direct ${direct.label} call (ms)`]: d.cpu / CALLS,
-      [`e2e ${via}: gateway CPU / upstream CPU${vs}`]: g.cpu / d.cpu,
-    });
-  }
-  return figures;
 }
 
 /** Added latency per `tools/call` through the real CLI, over stdio and over HTTP. */
