@@ -1,5 +1,6 @@
 /** Reads config documents: typed fields with every problem collected under its path, and `${VAR}`
  * expanded in every string (shared by the gateway config and its `embedder` block). */
+import { suggestNames } from "../../internal/index.js";
 import { expandVariables, type VariableContext } from "./expand-variables.js";
 
 export type Json = Record<string, unknown>;
@@ -77,4 +78,14 @@ export type Reader = ReturnType<typeof createReader>;
 /** `{ key: value }`, or `{}` when the value is absent (for exactOptionalPropertyTypes). */
 export function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+/** Reports a key close to a known one as the typo it is likely to be (`comand`). Other unknown
+ * keys pass: a config shared with Claude, Cursor or VS Code carries those clients' own keys. */
+export function checkKeys(read: Reader, path: string, raw: Json, known: readonly string[]): void {
+  for (const key of Object.keys(raw)) {
+    if (known.includes(key)) continue;
+    const [closest] = suggestNames(key, known, { max: 1 });
+    if (closest) read.problems.push(`${path}${key}: unknown key; did you mean "${closest}"?`);
+  }
 }
