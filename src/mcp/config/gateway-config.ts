@@ -8,14 +8,7 @@ import type { GatewayAuthOptions } from "../auth/bearer-guard.js";
 import type { NamingOption } from "../tools/upstream-names.js";
 import type { UpstreamServerConfig } from "../types.js";
 import { readGatewayAuth, readUpstreamAuth } from "./auth-config.js";
-import {
-  checkKeys,
-  createReader,
-  isObject,
-  kind,
-  optional,
-  type Reader,
-} from "./config-reader.js";
+import { checkKeys, createReader, isObject, kind, optional, type Reader } from "./config-reader.js";
 import { type EmbedderConfig, readEmbedder } from "./embedder-config.js";
 import type { VariableContext } from "./expand-variables.js";
 
