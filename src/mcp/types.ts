@@ -1,5 +1,7 @@
 /** Public types of the MCP layer: upstream server settings, statuses and log entries. */
 
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { DeferPolicy } from "../catalog/index.js";
 import type { UpstreamState } from "./upstream/upstream-state.js";
 
@@ -93,4 +95,24 @@ export interface MCPLogEntry {
   level: "error" | "warn" | "info" | "debug";
   server?: string;
   message: string;
+}
+
+/** The auth side of one upstream (`auth/upstream-auth.ts` makes it). */
+export interface UpstreamAuth {
+  readonly provider: OAuthClientProvider;
+  /** The transport's `fetch`: refreshes one at a time per login (`refresh-lock.ts`). */
+  readonly fetch?: FetchLike;
+  readonly loginCommand: string;
+  /** Starts the loopback listener of an interactive login; a no-op otherwise. */
+  prepare(): Promise<void>;
+  /** Runs `attempt`; when it fails because an interactive login was started, finishes the
+   * login (waits for the code, exchanges it) and runs it once more. */
+  retrying<T>(attempt: () => Promise<T>): Promise<T>;
+  /** The words for `error` when it means a user must log in (passive); else undefined. */
+  loginNeeded(error: unknown): string | undefined;
+  /** The store entry changed on disk (a login elsewhere): forget what was read. */
+  reload(): void;
+  /** Calls `listener` when a login is written to the store; returns the function that stops. */
+  onLogin(listener: () => void): () => void;
+  close(): Promise<void>;
 }

@@ -89,3 +89,21 @@ export function lockedRefreshFetch(parts: RefreshLockParts, base: FetchLike = fe
     }
   };
 }
+
+/** Held refresh locks of this process, by login key: the lock of a store that has none. */
+const localLocks = new Map<string, Promise<void>>();
+
+export async function localLock(key: string): Promise<() => Promise<void>> {
+  const previous = localLocks.get(key) ?? Promise.resolve();
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const chained = previous.then(() => held);
+  localLocks.set(key, chained);
+  await previous;
+  return async () => {
+    release();
+    if (localLocks.get(key) === chained) localLocks.delete(key);
+  };
+}
