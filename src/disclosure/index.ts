@@ -35,8 +35,8 @@ export {
 } from "./plan/classify-tool.js";
 export { compactSignature, type SignatureOptions } from "./plan/compact-signature.js";
 export { createDefinitionCounter, definitionText, estimateTokens } from "./plan/estimate-tokens.js";
-export { buildPlanBasis, type PlanBasis } from "./plan/plan-basis.js";
-export { type PlanCounters, planTurn } from "./plan/plan-turn.js";
+export { buildPlanBasis, type PlanBasis, type PlanCounters } from "./plan/plan-basis.js";
+export { planTurn } from "./plan/plan-turn.js";
 export { resolveSettings } from "./plan/resolve-settings.js";
 export type { ResolvedSettings } from "./plan/resolved-settings.js";
 export {

@@ -3,8 +3,8 @@ import type { ToolDefinition } from "../../catalog/index.js";
 import { ToolsiftError } from "../../errors.js";
 import { LRUCache } from "../../internal/index.js";
 import { decideActivation } from "./decide-activation.js";
-import { byName, nameSample, type PlanBasis } from "./plan-basis.js";
-import { metaToolsFor, type PlanCounters, sumTokens } from "./plan-turn.js";
+import { byName, nameSample, type PlanBasis, type PlanCounters } from "./plan-basis.js";
+import { metaToolsFor, sumTokens } from "./plan-turn.js";
 import type { ResolvedSettings } from "./resolved-settings.js";
 import { tallyOf } from "./token-tally.js";
 

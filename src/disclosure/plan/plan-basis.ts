@@ -1,6 +1,6 @@
 import type { ToolDefinition } from "../../catalog/index.js";
 import { ToolsiftError } from "../../errors.js";
-import type { MetaToolNames } from "../types.js";
+import type { CountTokens, MetaToolNames } from "../types.js";
 import { createPinMatcher, createToolClassifier } from "./classify-tool.js";
 
 /** The visible catalog split into core and deferrable tools, sorted by name. */
@@ -113,4 +113,11 @@ export function buildPlanBasis(
     renamed,
     warnings,
   };
+}
+
+/** Measuring helpers a plan needs. */
+export interface PlanCounters {
+  count: CountTokens;
+  definition: (tool: ToolDefinition) => number;
+  signature: (tool: ToolDefinition) => string;
 }

@@ -16,8 +16,8 @@ import type {
   TurnVisibility,
 } from "../types.js";
 import { budgetedBasis } from "./budgeted-basis.js";
-import { buildPlanBasis, type PlanBasis } from "./plan-basis.js";
-import { type PlanCounters, planTurn } from "./plan-turn.js";
+import { buildPlanBasis, type PlanBasis, type PlanCounters } from "./plan-basis.js";
+import { planTurn } from "./plan-turn.js";
 import { resolveSettings } from "./resolve-settings.js";
 
 /** Plans kept per instance: one per live (session reveals, settings) pair, LRU beyond this. */
