@@ -9,7 +9,7 @@ import type {
   TurnPlan,
 } from "../types.js";
 import { cachedListing, directoryOf, summaryOf } from "./basis-views.js";
-import { type Listing, } from "./build-listing.js";
+import type { Listing } from "./build-listing.js";
 import { compactSignature } from "./compact-signature.js";
 import { type Activation, decideActivation } from "./decide-activation.js";
 import { byName, nameSample, type PlanBasis, type PlanCounters } from "./plan-basis.js";
