@@ -208,6 +208,12 @@ function connectionLost(run: UpstreamRun, connection: UpstreamConnection): void 
   run.log({ level: "warn", server: run.name, message: `Server went down: ${run.lastError}.` });
 }
 
+/** Every page of the server's tools, within its start limit per page; a cut is a warning. */
+const listFrom = (run: UpstreamRun, connected: Parameters<typeof listAllTools>[0]) =>
+  listAllTools(connected, run.startTimeoutMs, (message) =>
+    run.log({ level: "warn", server: run.name, message }),
+  );
+
 // servers announce list_changed several times as they start: said once per connection, the
 // rest at debug level, so a start logs one line and not four
 async function relistInto(run: UpstreamRun, connection: UpstreamConnection): Promise<void> {
@@ -215,7 +221,7 @@ async function relistInto(run: UpstreamRun, connection: UpstreamConnection): Pro
   run.announcedFor = connection;
   run.log({ level, server: run.name, message: "tools/list_changed: re-listing." });
   try {
-    publish(run, await listAllTools(sdkOf(connection), run.startTimeoutMs));
+    publish(run, await listFrom(run, sdkOf(connection)));
   } catch (error) {
     run.log({ level: "warn", server: run.name, message: `Re-listing failed: ${String(error)}` });
   }
@@ -244,7 +250,7 @@ async function connectAndList(run: UpstreamRun): Promise<void> {
     });
     run.connection = connection;
     // a step-up (401 on tools/list) finishes an interactive login too, like the handshake's
-    const list = () => listAllTools(sdkOf(connection), run.startTimeoutMs);
+    const list = () => listFrom(run, sdkOf(connection));
     publish(run, await retryingLogin(run, list));
   })();
   try {
@@ -561,7 +567,7 @@ export function createUpstreamServer(options: UpstreamServerOptions): UpstreamSe
     async relist() {
       await start(run);
       const connected = sdk();
-      if (connected) publish(run, await listAllTools(connected, run.startTimeoutMs));
+      if (connected) publish(run, await listFrom(run, connected));
     },
     status: () => ({
       server: run.name,

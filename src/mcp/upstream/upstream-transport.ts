@@ -17,7 +17,10 @@ import type { MCPLogEntry, UpstreamServerConfig } from "../types.js";
 import { boundStdioReads } from "./bound-stdio-reads.js";
 import type { ModernConnection } from "./modern-upstream.js";
 
-const MAX_PAGES = 1_000;
+/** Bounds on one server's `tools/list`: far past any real server (the largest real catalog in
+ * the benchmark has 200 tools), near enough to keep a hostile one from exhausting memory. */
+export const MAX_PAGES = 1_000;
+export const MAX_TOOLS = 100_000;
 
 /** A transport to `config`; a stdio child's stderr goes to `log`, never to stdout. An HTTP
  * transport logs in through `authProvider` when the server answers 401; `authFetch` is the
@@ -57,10 +60,15 @@ export function createUpstreamTransport(
     : new StreamableHTTPClientTransport(new URL(config.url), init);
 }
 
-/** Every page of `tools/list`; a server that repeats a cursor stops the loop. */
+/**
+ * Every page of `tools/list`. A server that repeats a cursor stops the loop; one that pages on
+ * past `MAX_PAGES` pages or `MAX_TOOLS` tools is cut there, and `onCut` hears what was kept, so
+ * a hostile or broken pager can neither loop forever nor fill the gateway's memory.
+ */
 export async function listAllTools(
   connected: Client | ModernConnection,
   timeout: number,
+  onCut: (message: string) => void = () => undefined,
 ): Promise<Tool[]> {
   const tools: Tool[] = [];
   const seen = new Set<string>();
@@ -70,11 +78,15 @@ export async function listAllTools(
       connected instanceof Client
         ? await connected.listTools(cursor === undefined ? {} : { cursor }, { timeout })
         : await connected.listTools(cursor, timeout);
-    tools.push(...result.tools);
+    tools.push(...result.tools.slice(0, MAX_TOOLS - tools.length));
     cursor = result.nextCursor;
     // a server that repeats a cursor would page forever
-    if (cursor === undefined || seen.has(cursor)) break;
+    if (cursor === undefined || seen.has(cursor)) return tools;
     seen.add(cursor);
+    if (tools.length >= MAX_TOOLS) break;
   }
+  onCut(
+    `Stopped listing tools after ${tools.length.toLocaleString("en-US")} tools and ${seen.size.toLocaleString("en-US")} pages: the server offered more (at most ${MAX_PAGES.toLocaleString("en-US")} pages and ${MAX_TOOLS.toLocaleString("en-US")} tools are read). Its other tools are not served; if it really has more, split it into servers with fewer tools.`,
+  );
   return tools;
 }
