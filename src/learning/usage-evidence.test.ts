@@ -101,10 +101,16 @@ describe("UsageEvidence", () => {
     expect(copy.learnedWords()).toEqual(evidence.learnedWords());
     // session ids are stored hashed, never as given
     expect(JSON.stringify(copy.toJSON())).not.toMatch(/"a"|"b"/);
-    expect(copy.removeWord("create_issue", "open")).toBe(true);
     expect((copy.learnedWords().get("create_issue") ?? []).map((word) => word.word)).toEqual([
       "issu",
       "issu new open",
+      "new",
+      "open",
+    ]);
+    // removing a word removes the whole queries that held it too: it stops counting for the tool
+    expect(copy.removeWord("create_issue", "open")).toBe(true);
+    expect((copy.learnedWords().get("create_issue") ?? []).map((word) => word.word)).toEqual([
+      "issu",
       "new",
     ]);
     copy.erase();

@@ -6,7 +6,7 @@
 import { fingerprintTool, type ToolDefinition } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
 import { hashString } from "../internal/index.js";
-import { queryKey, tokenize } from "../text/index.js";
+import { isQueryKey, queryKey, tokenize } from "../text/index.js";
 
 /** How evidence is counted, decayed and bounded. */
 export interface EvidenceOptions {
@@ -148,13 +148,18 @@ export class UsageEvidence {
     return result;
   }
 
-  /** Removes one learned word of a tool (the inspector's remove); returns false when absent. */
+  /**
+   * Removes one learned word of a tool (the inspector's remove), and the keys of the whole queries
+   * that held it, so the word stops counting for the tool in any query; returns false when absent.
+   */
   removeWord(tool: string, word: string): boolean {
     const evidence = this.tools.get(tool);
-    const sessions = evidence?.words.get(word);
-    if (evidence === undefined || sessions === undefined) return false;
-    this.entries -= sessions.size;
-    evidence.words.delete(word);
+    if (evidence === undefined || !evidence.words.has(word)) return false;
+    for (const [learned, sessions] of evidence.words) {
+      if (learned !== word && !(isQueryKey(learned) && learned.split(" ").includes(word))) continue;
+      this.entries -= sessions.size;
+      evidence.words.delete(learned);
+    }
     if (evidence.words.size === 0) this.tools.delete(tool);
     this.version += 1;
     return true;
