@@ -25,7 +25,7 @@ export interface LearnedMatch {
   bonus: number;
   /** The query groups matched through learned words, as mask bits. */
   bits: number;
-  /** Each matched learned word and its part of `bonus`. */
+  /** Each matched learned word and its part of `bonus` (group -1: the whole query's key, `addRecurring`). */
   words: { word: string; group: number; score: number }[];
 }
 
