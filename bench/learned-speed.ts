@@ -1,13 +1,14 @@
 /**
  * Search speed with and without a learned field at 10k tools: the synthetic catalog and queries
- * of the speed bench; every tenth tool learns 12 words from the queries, so most queries meet
- * learned words. Two indexes over the same tools, one with the field, timed query by query in
- * turn, so load on the machine falls on both sides alike and the ratio is of one run.
+ * of the speed bench; every tenth tool learns 12 words from the queries and the keys of two
+ * queries (recurring requests: 2,000 keys), so most queries meet learned words and some their
+ * own key. Two indexes over the same tools, one with the field, timed query by query in turn,
+ * so load on the machine falls on both sides alike and the ratio is of one run.
  * Usage: npx tsx bench/learned-speed.ts (or `npm run bench -- learning`)
  */
 import { pathToFileURL } from "node:url";
 import { ToolSearchIndex } from "../src/search/index.js";
-import { tokenize } from "../src/text/index.js";
+import { queryKey, tokenize } from "../src/text/index.js";
 import { syntheticQueries, syntheticTools } from "./synthetic.js";
 
 /** One side's figures, in ms: p50 and p99 are medians over passes of each pass's percentile. */
@@ -29,9 +30,13 @@ function median(values: readonly number[]): number {
   );
 }
 
-/** Learned words for every tenth tool, drawn from the queries' own words. */
+/**
+ * Learned words for every tenth tool, drawn from the queries' own words, and the keys of two
+ * queries (recurring requests), so the whole-query lookup is timed too.
+ */
 function learnedWords(tools: readonly { name: string }[], queries: readonly string[]) {
   const words = [...new Set(queries.flatMap((query) => tokenize(query)))];
+  const keys = [...new Set(queries.map((query) => queryKey(query)).filter((key) => key !== ""))];
   const learned = new Map<string, { word: string; weight: number }[]>();
   tools.forEach((tool, position) => {
     if (position % 10 !== 0) return;
@@ -39,6 +44,10 @@ function learnedWords(tools: readonly { name: string }[], queries: readonly stri
       word: words[(position + offset * 37) % words.length] as string,
       weight: 0.5 + (offset % 5) / 10,
     }));
+    for (const offset of [0, 1]) {
+      const key = keys[(position / 10 + offset * 53) % Math.max(1, keys.length)];
+      if (key !== undefined) entries.push({ word: key, weight: 0.5 });
+    }
     learned.set(tool.name, entries);
   });
   return learned;
@@ -81,7 +90,7 @@ export function runLearnedSpeedBench(): { off: LearnedSpeedSide; on: LearnedSpee
   const result = { off: sideOf("off"), on: sideOf("on") };
   const ms = (value: number) => value.toFixed(3);
   console.log(
-    `\n## Search with learning (10k synthetic tools, 1,000 queries × ${PASSES} passes, top 10; ms; ${learned.size} tools × 12 learned words)\n`,
+    `\n## Search with learning (10k synthetic tools, 1,000 queries × ${PASSES} passes, top 10; ms; ${learned.size} tools × 12 learned words + 2 query keys)\n`,
   );
   console.log("| learned field | p50 | p99 |\n| --- | --- | --- |");
   console.log(`| off | ${ms(result.off.p50)} | ${ms(result.off.p99)} |`);

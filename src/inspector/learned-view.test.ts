@@ -62,7 +62,12 @@ describe("the Learned view's API", () => {
     const before = JSON.parse((await call(`${server.url}api/learned`, { headers: auth })).body);
     expect(before.enabled).toBe(true);
     const issue = before.tools.find((entry: { tool: string }) => entry.tool === "create_issue");
-    expect(issue.words.map((w: { word: string }) => w.word).sort()).toEqual(["bug", "new", "open"]);
+    expect(issue.words.map((w: { word: string }) => w.word).sort()).toEqual([
+      "bug",
+      "bug new open",
+      "new",
+      "open",
+    ]);
     expect(issue.words[0]).toMatchObject({ sessions: 3 });
     expect(issue.words[0].weight).toBeGreaterThan(0);
 

@@ -114,6 +114,25 @@ describe("learned field", () => {
     expect(first?.tool.description).toBe("Fill an input element of the page with text");
   });
 
+  it("a request sessions repeated lifts its tool even when the tool already has the words (the whole query counts, in any order)", () => {
+    const query = "repository issues";
+    expect(indexWith().rank(query, 3)[0]).toBe("list_issues");
+    const evidence = new UsageEvidence();
+    for (const id of ["s1", "s2", "s3"]) evidence.record(query, TOOLS[5] as ToolDefinition, id);
+    const learned = indexWith(evidence);
+    // create_issue holds both words already, so apart they count half and do not pass list_issues
+    const result = learned.search("issues of the repository", { explain: true });
+    expect(result.hits[0]?.name).toBe("create_issue");
+    const parts = (result.hits[0]?.explanation ?? []).filter((part) => part.field === "learned");
+    expect(parts.map((part) => part.term)).toEqual(["issu repositori"]);
+    expect(Math.fround(scoreFromParts(result.hits[0]?.scoreParts as never))).toBeCloseTo(
+      result.hits[0]?.score ?? 0,
+      3,
+    );
+    // another request sharing one of the words is not the recurring one
+    expect(learned.rank("list issues", 3)[0]).toBe("list_issues");
+  });
+
   it("ranks exactly as before when no evidence passed the support threshold", () => {
     const evidence = new UsageEvidence();
     evidence.record("type into the login field", TOOLS[7] as ToolDefinition, "only-one");

@@ -25,7 +25,13 @@ describe("UsageEvidence", () => {
     expect(evidence.learnedWords().size).toBe(0);
     evidence.record("type into the login field", fill, "s3");
     const words = evidence.learnedWords().get("fill") ?? [];
-    expect(words.map((word) => word.word).sort()).toEqual(["field", "login", "type"]);
+    // the words, and the whole query as one key (its words sorted)
+    expect(words.map((word) => word.word).sort()).toEqual([
+      "field",
+      "field login type",
+      "login",
+      "type",
+    ]);
     // stop words ("into", "the") never become evidence; stems are what search compares
     expect(words.every((word) => word.weight > 0 && word.weight < 1)).toBe(true);
   });
@@ -95,6 +101,13 @@ describe("UsageEvidence", () => {
     expect(copy.learnedWords()).toEqual(evidence.learnedWords());
     // session ids are stored hashed, never as given
     expect(JSON.stringify(copy.toJSON())).not.toMatch(/"a"|"b"/);
+    expect((copy.learnedWords().get("create_issue") ?? []).map((word) => word.word)).toEqual([
+      "issu",
+      "issu new open",
+      "new",
+      "open",
+    ]);
+    // removing a word removes the whole queries that held it too: it stops counting for the tool
     expect(copy.removeWord("create_issue", "open")).toBe(true);
     expect((copy.learnedWords().get("create_issue") ?? []).map((word) => word.word)).toEqual([
       "issu",
@@ -165,6 +178,14 @@ describe("UsageRecorder", () => {
     recorder.searched("s1", "fill input", ["fill"]);
     expect(recorder.called("s1", tool("fill"))).toBe(2);
     const words = (evidence.learnedWords().get("fill") ?? []).map((word) => word.word).sort();
-    expect(words).toEqual(["field", "fill", "input", "login", "type"]);
+    expect(words).toEqual([
+      "field",
+      "field login type",
+      "fill",
+      "fill input",
+      "input",
+      "login",
+      "type",
+    ]);
   });
 });

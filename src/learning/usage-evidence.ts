@@ -6,7 +6,7 @@
 import { fingerprintTool, type ToolDefinition } from "../catalog/index.js";
 import { ToolsiftError } from "../errors.js";
 import { hashString } from "../internal/index.js";
-import { tokenize } from "../text/index.js";
+import { isQueryKey, queryKey, tokenize } from "../text/index.js";
 
 /** How evidence is counted, decayed and bounded. */
 export interface EvidenceOptions {
@@ -19,7 +19,7 @@ export interface EvidenceOptions {
   maxWordsPerTool?: number;
   /** Sessions remembered per word and tool (default 16): support saturates well before that. */
   maxSessionsPerWord?: number;
-  /** Words taken from one query (default 12): a long request does not flood a tool. */
+  /** Words taken from one query (default 12), besides its key: a long request does not flood a tool. */
   maxWordsPerQuery?: number;
   /** Session entries kept in all (default 100,000, about 3 MB as JSON); the oldest go first. */
   maxEntries?: number;
@@ -77,12 +77,17 @@ export class UsageEvidence {
 
   /**
    * Records that `session` searched `query` and then called `tool`. The query's words are
-   * normalised as search normalises them (stop words out, stemmed); a tool whose fingerprint
-   * changed since its evidence was recorded starts fresh.
+   * normalised as search normalises them (stop words out, stemmed) and recorded each, and with
+   * them the whole query's key (`queryKey`: its words sorted, for a query of 2–12 words), so a
+   * request that recurs is recognised as itself; a tool whose fingerprint changed since its
+   * evidence was recorded starts fresh.
    */
   record(query: string, tool: ToolDefinition, session: string): void {
     const words = [...new Set(tokenize(query))].slice(0, this.maxWordsPerQuery);
     if (words.length === 0) return;
+    // the whole query too: a recurring request is stronger evidence than its words apart
+    const key = queryKey(query);
+    if (key !== "") words.push(key);
     const fingerprint = fingerprintTool(tool);
     let evidence = this.tools.get(tool.name);
     if (evidence === undefined || evidence.fingerprint !== fingerprint) {
@@ -90,7 +95,7 @@ export class UsageEvidence {
       evidence = { fingerprint, words: new Map() };
       this.tools.set(tool.name, evidence);
     }
-    const key = sessionKey(session);
+    const hashed = sessionKey(session);
     const time = this.now();
     for (const word of words) {
       let sessions = evidence.words.get(word);
@@ -98,10 +103,10 @@ export class UsageEvidence {
         sessions = new Map();
         evidence.words.set(word, sessions);
       }
-      if (!sessions.has(key)) this.entries += 1;
+      if (!sessions.has(hashed)) this.entries += 1;
       // re-inserting moves the session to the end: the map's order is oldest first
-      sessions.delete(key);
-      sessions.set(key, time);
+      sessions.delete(hashed);
+      sessions.set(hashed, time);
       if (sessions.size > this.maxSessionsPerWord) {
         sessions.delete(sessions.keys().next().value as string);
         this.entries -= 1;
@@ -143,13 +148,18 @@ export class UsageEvidence {
     return result;
   }
 
-  /** Removes one learned word of a tool (the inspector's remove); returns false when absent. */
+  /**
+   * Removes one learned word of a tool (the inspector's remove), and the keys of the whole queries
+   * that held it, so the word stops counting for the tool in any query; returns false when absent.
+   */
   removeWord(tool: string, word: string): boolean {
     const evidence = this.tools.get(tool);
-    const sessions = evidence?.words.get(word);
-    if (evidence === undefined || sessions === undefined) return false;
-    this.entries -= sessions.size;
-    evidence.words.delete(word);
+    if (evidence === undefined || !evidence.words.has(word)) return false;
+    for (const [learned, sessions] of evidence.words) {
+      if (learned !== word && !(isQueryKey(learned) && learned.split(" ").includes(word))) continue;
+      this.entries -= sessions.size;
+      evidence.words.delete(learned);
+    }
     if (evidence.words.size === 0) this.tools.delete(tool);
     this.version += 1;
     return true;

@@ -5,7 +5,7 @@
  * with the entry points and the other query modes.
  */
 import type { ToolDefinition } from "../catalog/index.js";
-import { splitIdentifier, tokenize } from "../text/index.js";
+import { queryKey, splitIdentifier, tokenize } from "../text/index.js";
 import { type CoverageTable, coverageTable } from "./query/coverage-table.js";
 import type { ParsedQuery } from "./query/parse-query.js";
 import { NeighborCache, planQuery, type QueryPlan } from "./query/query-terms.js";
@@ -89,7 +89,7 @@ export class KeywordSearch {
     const { score, excluded, epoch } = this.scratch;
     const allowed = (doc: number) =>
       excluded[doc] !== epoch && this.passes(this.tools[doc] as ToolDefinition, parsed, options);
-    const learned = this.learnedStep(plan, scored.top.first(), scored.best, allowed);
+    const learned = this.learnedStep(plan, parsed.text, scored.top.first(), scored.best, allowed);
     const { raised, bonuses } = addNameBonuses(
       this.scratch,
       scored.best,
@@ -149,6 +149,7 @@ export class KeywordSearch {
   /** The learned step (`learned-bonus.ts`); nothing to do, and no cost, without learned words. */
   private learnedStep(
     plan: QueryPlan,
+    text: string,
     first: number,
     best: number,
     allowed: (doc: number) => boolean,
@@ -160,6 +161,7 @@ export class KeywordSearch {
       allowed: (doc: number) => this.tools[doc] !== undefined && allowed(doc),
       lexical: (doc: number) => matchOf(this.store, plan, doc),
       first,
+      key: queryKey(text),
     };
     return addLearnedBonuses(this.scratch, best, plan, this.config.learnedWeight, candidates);
   }

@@ -38,7 +38,7 @@ describe("toolsift learning", () => {
     const shown = capture();
     expect(await runCli(["learning", "show", "--config", config], shown)).toBe(0);
     expect(shown.out).toContain(
-      "fill: login (0.50, 3 sessions), type (0.50, 3 sessions); 1 word(s) not yet counted",
+      "fill: login (0.50, 3 sessions), login type (0.50, 3 sessions), type (0.50, 3 sessions); 1 word(s) not yet counted",
     );
     const json = capture();
     await runCli(["learning", "show", "--config", config, "--json"], json);
@@ -47,6 +47,8 @@ describe("toolsift learning", () => {
         tool: "fill",
         words: [
           { word: "login", sessions: 3, weight: 0.5 },
+          // the whole query "type login", as its key
+          { word: "login type", sessions: 3, weight: 0.5 },
           { word: "type", sessions: 3, weight: 0.5 },
         ],
         pending: 1,
@@ -111,8 +113,8 @@ describe("the gateway's learning", () => {
     await expect.poll(() => existsSync(file), { timeout: 20_000 }).toBe(true);
     const shown = capture({ env: { XDG_STATE_HOME: state } });
     await runCli(["learning", "show", "--config", config, "--json"], shown);
-    // one session so far: recorded, not yet counted
-    expect(JSON.parse(shown.out)).toEqual([{ tool: "fault__echo", words: [], pending: 3 }]);
+    // one session so far: recorded, not yet counted (the words echo, text, back and their key)
+    expect(JSON.parse(shown.out)).toEqual([{ tool: "fault__echo", words: [], pending: 4 }]);
   });
 
   it("keeps nothing with --no-learning", async () => {

@@ -25,7 +25,7 @@ export interface LearnedMatch {
   bonus: number;
   /** The query groups matched through learned words, as mask bits. */
   bits: number;
-  /** Each matched learned word and its part of `bonus`. */
+  /** Each matched learned word and its part of `bonus` (group -1: the whole query's key, `addRecurring`). */
   words: { word: string; group: number; score: number }[];
 }
 
@@ -40,6 +40,8 @@ export interface LearnedCandidates {
   lexical: (doc: number) => { bits: number; nameMatch: boolean };
   /** The best lexical document, or -1. */
   first: number;
+  /** The query's whole-query key (`queryKey`), or "" when it has none. */
+  key: string;
 }
 
 /**
@@ -62,6 +64,7 @@ export function addLearnedBonuses(
   const learned = learnedMatches(plan, weight * reference, total, candidates);
   const lexical = lexicalLookup(scratch, candidates);
   discountOverlap(learned, lexical);
+  addRecurring(learned, plan, weight * reference, candidates);
   const level = (doc: number) => {
     const match = lexical(doc);
     return confidenceOf(plan, match.bits, match.nameMatch).level;
@@ -128,6 +131,36 @@ function lexicalLookup(
     }
     return match;
   };
+}
+
+/**
+ * A recurring request: a tool that sessions called after this very query (its key: the same
+ * words in any order) takes the query's whole share at that evidence, when that is more than its
+ * words earn apart. Click models trust a query's own clicks before its words' (the words are the
+ * back-off); the words apart are discounted for what the tool already says, the whole query not.
+ */
+function addRecurring(
+  learned: Map<number, LearnedMatch>,
+  plan: QueryPlan,
+  scale: number,
+  candidates: LearnedCandidates,
+): void {
+  if (candidates.key === "") return;
+  const holders = candidates.field.lookup(candidates.key, candidates.idOf);
+  if (holders === undefined) return;
+  const rarity = learnedRarity(holders.count, candidates.field.size);
+  let bits = 0;
+  for (let index = 0; index < plan.groups.length; index += 1) bits |= groupBit(index);
+  for (const { doc, weight: evidence } of holders.list) {
+    const bonus = scale * evidence * rarity;
+    const match = learned.get(doc);
+    if (match !== undefined && match.bonus >= bonus) continue;
+    learned.set(doc, {
+      bonus,
+      bits: bits >>> 0,
+      words: [{ word: candidates.key, group: -1, score: bonus }],
+    });
+  }
 }
 
 /**

@@ -6,7 +6,7 @@
 
 /** One learned word of a tool, as the search index takes it. */
 export interface LearnedEntry {
-  /** The stemmed word, as search normalises query words. */
+  /** The stemmed word, as search normalises query words, or a whole query's key (`queryKey`). */
   word: string;
   /** Strength of the evidence, in (0, 1]; larger values are clipped to 1. */
   weight: number;
