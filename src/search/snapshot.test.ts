@@ -1,8 +1,9 @@
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { sharedDir } from "../../test/shared-dir.js";
 import type { ToolDefinition } from "../catalog/index.js";
 import { loadCatalogPaths } from "../catalog/node.js";
+import { HASH_SEED } from "./store/piece-table.js";
 import { ToolSearchIndex } from "./tool-search-index.js";
 
 function tool(name: string, description: string, server?: string): ToolDefinition {
@@ -82,6 +83,34 @@ describe("index snapshots", () => {
     index.add(extra);
     index.remove("mcp__gitlab__create_issue");
     expect(answers(index, QUERIES)).toEqual(answers(reference, QUERIES));
+  });
+
+  it("keeps the hash basis it was saved with in a process whose basis differs", async () => {
+    // a fresh copy of the modules draws another random basis, as another process would
+    vi.resetModules();
+    const other = await import("./tool-search-index.js");
+    expect((await import("./store/piece-table.js")).HASH_SEED).not.toBe(HASH_SEED);
+    const source = new other.ToolSearchIndex();
+    source.addAll(TOOLS);
+    source.remove("mcp__github__list_issues");
+    const snapshot = source.exportSnapshot();
+    const tools = TOOLS.filter((item) => item.name !== "mcp__github__list_issues");
+    const { index, warnings } = loaded(tools, snapshot);
+    expect(warnings).toEqual([]);
+    expect(index.exportSnapshot()).toEqual(snapshot);
+    const reference = built(tools);
+    expect(answers(index, QUERIES)).toEqual(answers(reference, QUERIES));
+    // new terms and names are filed with the saved basis, so lookups keep finding them
+    const extra = [
+      tool("mcp__jira__open_ticket", "Open a ticket in Jira", "jira"),
+      tool("Screenshot_Grabber", "Grab screenshots of windows"),
+    ];
+    for (const target of [index, reference]) {
+      for (const item of extra) target.add(item);
+      target.remove("read_file");
+    }
+    const more = [...QUERIES, "open_ticket", "screenshot_grabber", "ticket jira", "grab"];
+    expect(answers(index, more)).toEqual(answers(reference, more));
   });
 
   it("round-trips an index with removed tools and free ids", () => {
@@ -177,7 +206,7 @@ describe("index snapshots", () => {
     new DataView(older.buffer).setUint32(4, 1, true);
     const { index, warnings } = loaded(TOOLS, older);
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/its format is 1, this toolsift reads 2/);
+    expect(warnings[0]).toMatch(/its format is 1, this toolsift reads 3/);
     expect(answers(index, QUERIES)).toEqual(answers(built(TOOLS), QUERIES));
   });
 
