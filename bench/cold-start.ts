@@ -5,7 +5,10 @@
  * - `toolsift search` over the catalogs in ../shared/catalogs (TOOLSIFT_SHARED), warm cache
  *   and --no-cache, each against `node -e 0`, in alternating runs (targets: 3x and 6x);
  * - `createToolSift` over those tools in a fresh process: from a snapshot vs a build (100 ms);
- * - snapshot size and load time at 1.4k (the real tools), 10k and 100k synthetic tools;
+ * - snapshot size, restore CPU time and memory against a built index at 1.4k (the real tools),
+ *   10k and 100k synthetic tools, each in a fresh process; with COLD_START_BASE_DIST (another
+ *   build, e.g. of main, in a folder beside a package.json and node_modules), the same for it in
+ *   alternating runs, with the ratios of this build to it;
  * - whole-process `rank` of 2,000 queries over 10,000 synthetic tools (warm cache) against the
  *   same job with MiniSearch (target 0.25x).
  * Times are wall and, on Linux, the children's CPU seconds (from /proc/self/stat), which a loaded
@@ -20,7 +23,6 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { ToolSearchIndex } from "../src/search/index.js";
 import { sharedDir } from "../test/shared-dir.js";
 import { type SyntheticVocabulary, syntheticQueries, syntheticTools } from "./synthetic.js";
 
@@ -113,9 +115,9 @@ function createScript(dir: string): string {
   writeFileSync(
     script,
     `import { existsSync, readFileSync, writeFileSync } from "node:fs";
-const { createToolSift } = await import(${JSON.stringify(path.join(dist, "index.js"))});
-const { loadCatalogPaths } = await import(${JSON.stringify(path.join(dist, "node.js"))});
-const [catalogs, file, mode] = process.argv.slice(2);
+const [distDir, catalogs, file, mode] = process.argv.slice(2);
+const { createToolSift } = await import(distDir + "/index.js");
+const { loadCatalogPaths } = await import(distDir + "/node.js");
 const { tools } = await loadCatalogPaths([catalogs], { onInvalid: "skip" });
 const index = mode === "snapshot" ? readFileSync(file) : undefined;
 let warned = "";
@@ -132,63 +134,182 @@ console.log(JSON.stringify({ wall, cpu: (used.user + used.system) / 1000, tools:
   return script;
 }
 
+/** The builds to time: this one, and COLD_START_BASE_DIST's when set (for ratios to it). */
+function buildsToCompare(): Record<string, string> {
+  const builds: Record<string, string> = { this: dist };
+  if (process.env.COLD_START_BASE_DIST)
+    builds.base = path.resolve(process.env.COLD_START_BASE_DIST);
+  return builds;
+}
+
 function createToolSiftSection(dir: string): void {
   const script = createScript(dir);
-  const file = path.join(dir, "index.bin");
-  spawnSync(process.execPath, [script, catalogs, file, "save"], { encoding: "utf8" });
-  const measure = (mode: string) => {
-    const result = spawnSync(process.execPath, [script, catalogs, file, mode], {
-      encoding: "utf8",
-    });
+  const builds = buildsToCompare();
+  const fileOf = (build: string) => path.join(dir, `index-${build}.bin`);
+  const measure = (build: string, mode: string) => {
+    const result = spawnSync(
+      process.execPath,
+      [script, builds[build] as string, catalogs, fileOf(build), mode],
+      { encoding: "utf8" },
+    );
     if (result.status !== 0) throw new Error(result.stderr.slice(0, 400));
     return JSON.parse(result.stdout) as { wall: number; cpu: number; tools: number };
   };
-  const figures: Record<string, { wall: number; cpu: number }[]> = { snapshot: [], build: [] };
+  const jobs = Object.keys(builds).flatMap((build) => [`${build}, snapshot`, `${build}, build`]);
+  for (const build of Object.keys(builds)) measure(build, "save");
+  const figures: Record<string, { wall: number; cpu: number }[]> = Object.fromEntries(
+    jobs.map((job) => [job, []]),
+  );
   let tools = 0;
   for (let round = 0; round < runs; round += 1) {
-    for (const mode of round % 2 === 0 ? ["snapshot", "build"] : ["build", "snapshot"]) {
-      const figure = measure(mode);
+    const order = round % 2 === 0 ? jobs : [...jobs].reverse();
+    for (const job of order) {
+      const [build, mode] = job.split(", ") as [string, string];
+      const figure = measure(build, mode);
       tools = figure.tools;
-      figures[mode]?.push(figure);
+      figures[job]?.push(figure);
     }
   }
   console.log(
-    `\n### createToolSift over the ${tools} real tools, fresh process (target: 100 ms)\n`,
+    `\n### createToolSift over the ${tools} real tools, fresh process (target: 100 ms; load average ${loadAverage()})\n`,
   );
   console.log(
-    "| from | wall ms min / median / max | CPU ms min / median / max |\n| --- | --- | --- |",
+    "| build, from | wall ms min / median / max | CPU ms min / median / max | CPU ratio to base, snapshot (median of pairs) |\n| --- | --- | --- | --- |",
   );
-  for (const [mode, list] of Object.entries(figures)) {
+  const base = figures["base, snapshot"];
+  for (const [job, list] of Object.entries(figures)) {
+    const ratio =
+      base && job.endsWith("snapshot")
+        ? `${median(list.map((f, i) => f.cpu / (base[i] as { cpu: number }).cpu)).toFixed(2)}x`
+        : "";
     console.log(
-      `| ${mode} | ${spread(list.map((f) => f.wall))} | ${spread(list.map((f) => f.cpu))} |`,
+      `| ${job} | ${spread(list.map((f) => f.wall))} | ${spread(list.map((f) => f.cpu))} | ${ratio} |`,
     );
   }
 }
 
-function snapshotSizes(): void {
-  console.log(
-    "\n### Snapshot size and load time (this process; load = a fresh index reading it)\n",
+/** A script that saves or restores an index in a fresh process and prints its costs (JSON). */
+function restoreScript(dir: string): string {
+  const script = path.join(dir, "restore.mjs");
+  writeFileSync(
+    script,
+    `import { readFileSync, writeFileSync } from "node:fs";
+const [distDir, catalogs, toolsFile, file, mode] = process.argv.slice(2);
+const { createSearchIndex } = await import(distDir + "/index.js");
+const { loadCatalogPaths } = await import(distDir + "/node.js");
+const tools = toolsFile === "real"
+  ? (await loadCatalogPaths([catalogs], { onInvalid: "skip" })).tools
+  : JSON.parse(readFileSync(toolsFile, "utf8")).tools;
+const memory = () => { globalThis.gc(); globalThis.gc(); const m = process.memoryUsage(); return { heap: m.heapUsed, arrays: m.arrayBuffers }; };
+const before = memory();
+// in a function, so nothing but the index outlives it (a top-level register can hold the bytes)
+function fill() {
+  const bytes = mode === "load" ? readFileSync(file) : undefined;
+  let warned = "";
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const index = createSearchIndex({ ...(bytes ? { snapshot: bytes } : {}), onWarning: (m) => { warned = m; } });
+  index.addAll(tools);
+  const wall = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  if (warned) throw new Error(warned);
+  return { index, wall, used };
+}
+const { index, wall, used } = fill();
+const after = memory();
+let size = 0;
+if (mode === "save") { const snapshot = index.exportSnapshot(); size = snapshot.length; writeFileSync(file, snapshot); }
+console.log(JSON.stringify({ wall, cpu: (used.user + used.system) / 1000, size, tools: index.size,
+  heap: (after.heap - before.heap) / 2 ** 20, arrays: (after.arrays - before.arrays) / 2 ** 20 }));
+`,
   );
-  console.log("| tools | snapshot MB | build ms | load ms |\n| --- | --- | --- | --- |");
-  for (const count of sizes) {
-    const tools = syntheticTools(count);
-    let started = performance.now();
-    const built = new ToolSearchIndex();
-    built.addAll(tools);
-    const buildMs = performance.now() - started;
-    const snapshot = built.exportSnapshot();
-    started = performance.now();
-    const loaded = new ToolSearchIndex({
-      snapshot,
-      onWarning: (message) => {
-        throw new Error(message);
-      },
-    });
-    loaded.addAll(tools);
-    const loadMs = performance.now() - started;
-    console.log(
-      `| ${count} | ${(snapshot.length / 2 ** 20).toFixed(2)} | ${buildMs.toFixed(0)} | ${loadMs.toFixed(0)} |`,
+  return script;
+}
+
+interface RestoreFigure {
+  wall: number;
+  cpu: number;
+  size: number;
+  tools: number;
+  heap: number;
+  arrays: number;
+}
+
+/** The load average, printed beside each figure: other jobs share the machine. */
+function loadAverage(): string {
+  try {
+    return readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+  } catch {
+    return "n/a";
+  }
+}
+
+/**
+ * Snapshot size, restore time and memory at 1.4k (the real tools), 10k and 100k synthetic tools,
+ * each in a fresh process; with COLD_START_BASE_DIST, the same for that build in alternating
+ * runs, with the ratios of this build to it.
+ */
+function restoreSection(dir: string): void {
+  const script = restoreScript(dir);
+  const builds: Record<string, string> = { this: dist };
+  if (process.env.COLD_START_BASE_DIST)
+    builds.base = path.resolve(process.env.COLD_START_BASE_DIST);
+  const spawn = (build: string, toolsFile: string, file: string, mode: string) => {
+    const result = spawnSync(
+      process.execPath,
+      ["--expose-gc", script, builds[build] as string, catalogs, toolsFile, file, mode],
+      { encoding: "utf8", maxBuffer: 1 << 24 },
     );
+    if (result.status !== 0) throw new Error(result.stderr.slice(0, 600));
+    return JSON.parse(result.stdout) as RestoreFigure;
+  };
+  console.log(
+    "\n### Restore from a snapshot, fresh process (CPU ms; memory = heap + typed arrays held by the index after a full GC)\n",
+  );
+  console.log(
+    "| tools | build | snapshot MB | build CPU ms | load CPU ms min / median / max | load wall ms median | built MB | loaded MB | loaded / built memory | load average |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+  );
+  for (const size of ["real", ...sizes.map(String)]) {
+    let toolsFile = "real";
+    if (size !== "real") {
+      toolsFile = path.join(dir, `tools-${size}.json`);
+      writeFileSync(toolsFile, JSON.stringify({ tools: syntheticTools(Number(size)) }));
+    }
+    const saved: Record<string, RestoreFigure> = {};
+    for (const build of Object.keys(builds)) {
+      saved[build] = spawn(build, toolsFile, path.join(dir, `${build}-${size}.bin`), "save");
+    }
+    const loads: Record<string, RestoreFigure[]> = Object.fromEntries(
+      Object.keys(builds).map((build) => [build, []]),
+    );
+    for (let round = 0; round < runs; round += 1) {
+      const order = Object.keys(builds);
+      if (round % 2 === 1) order.reverse();
+      for (const build of order) {
+        loads[build]?.push(spawn(build, toolsFile, path.join(dir, `${build}-${size}.bin`), "load"));
+      }
+    }
+    for (const build of Object.keys(builds)) {
+      const built = saved[build] as RestoreFigure;
+      const list = loads[build] as RestoreFigure[];
+      const loadedMB = median(list.map((figure) => figure.heap + figure.arrays));
+      const builtMB = built.heap + built.arrays;
+      console.log(
+        `| ${built.tools} | ${build} | ${(built.size / 2 ** 20).toFixed(2)} | ${built.cpu.toFixed(0)} | ${spread(list.map((figure) => figure.cpu))} | ${median(list.map((figure) => figure.wall)).toFixed(0)} | ${builtMB.toFixed(1)} | ${loadedMB.toFixed(1)} | ${(loadedMB / builtMB).toFixed(2)} | ${loadAverage()} |`,
+      );
+    }
+    const base = loads.base;
+    if (base) {
+      const ratio = median(
+        (loads.this as RestoreFigure[]).map(
+          (figure, i) => figure.cpu / (base[i] as RestoreFigure).cpu,
+        ),
+      );
+      const sizeRatio = (saved.this as RestoreFigure).size / (saved.base as RestoreFigure).size;
+      console.log(
+        `| ${(saved.this as RestoreFigure).tools} | this / base | ${sizeRatio.toFixed(2)}x | | ${ratio.toFixed(2)}x (median of pairs) | | | | | |`,
+      );
+    }
   }
 }
 
@@ -259,7 +380,7 @@ export function runColdStartBench(): void {
     console.log(`\n## Cold start (issue 25; ${runs} runs each, alternating)\n`);
     if (parts.has("search")) searchSection(cache);
     if (parts.has("create")) createToolSiftSection(dir);
-    if (parts.has("sizes")) snapshotSizes();
+    if (parts.has("sizes")) restoreSection(dir);
     if (parts.has("rank")) for (const vocabulary of rankVocabularies) rankSection(dir, vocabulary);
   } finally {
     rmSync(dir, { recursive: true, force: true });

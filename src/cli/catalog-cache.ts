@@ -17,8 +17,9 @@ import type { CliIO } from "./io.js";
 import { expandSources, indexTools, type LoadFlags, loadTools } from "./load.js";
 import { type Progress, safeText } from "./terminal.js";
 
-/** Bumped when what the loader keeps or checks changes, so older entries are not read. */
-const ENTRY_FORMAT = 3;
+/** Bumped when what the loader keeps or checks changes, so older entries are not read (4: index
+ * snapshot format 3 and its index keys). */
+const ENTRY_FORMAT = 4;
 const MAGIC = 0x43435354; // "TSCC" little-endian
 // magic, format, JSON length, then a SHA-256 of the JSON
 const HEADER_BYTES = 12 + 32;

@@ -1,8 +1,10 @@
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { sharedDir } from "../../test/shared-dir.js";
 import type { ToolDefinition } from "../catalog/index.js";
 import { loadCatalogPaths } from "../catalog/node.js";
+import { HASH_SEED } from "./store/piece-table.js";
+import { checksum, SNAPSHOT_FORMAT } from "./store/snapshot-format.js";
 import { ToolSearchIndex } from "./tool-search-index.js";
 
 function tool(name: string, description: string, server?: string): ToolDefinition {
@@ -82,6 +84,34 @@ describe("index snapshots", () => {
     index.add(extra);
     index.remove("mcp__gitlab__create_issue");
     expect(answers(index, QUERIES)).toEqual(answers(reference, QUERIES));
+  });
+
+  it("keeps the hash basis it was saved with in a process whose basis differs", async () => {
+    // a fresh copy of the modules draws another random basis, as another process would
+    vi.resetModules();
+    const other = await import("./tool-search-index.js");
+    expect((await import("./store/piece-table.js")).HASH_SEED).not.toBe(HASH_SEED);
+    const source = new other.ToolSearchIndex();
+    source.addAll(TOOLS);
+    source.remove("mcp__github__list_issues");
+    const snapshot = source.exportSnapshot();
+    const tools = TOOLS.filter((item) => item.name !== "mcp__github__list_issues");
+    const { index, warnings } = loaded(tools, snapshot);
+    expect(warnings).toEqual([]);
+    expect(index.exportSnapshot()).toEqual(snapshot);
+    const reference = built(tools);
+    expect(answers(index, QUERIES)).toEqual(answers(reference, QUERIES));
+    // new terms and names are filed with the saved basis, so lookups keep finding them
+    const extra = [
+      tool("mcp__jira__open_ticket", "Open a ticket in Jira", "jira"),
+      tool("Screenshot_Grabber", "Grab screenshots of windows"),
+    ];
+    for (const target of [index, reference]) {
+      for (const item of extra) target.add(item);
+      target.remove("read_file");
+    }
+    const more = [...QUERIES, "open_ticket", "screenshot_grabber", "ticket jira", "grab"];
+    expect(answers(index, more)).toEqual(answers(reference, more));
   });
 
   it("round-trips an index with removed tools and free ids", () => {
@@ -171,14 +201,50 @@ describe("index snapshots", () => {
     expect(loaded(tools, snapshot).warnings).toEqual([]);
   });
 
-  it("rebuilds a snapshot of an older format with a warning naming the format", () => {
+  it("rebuilds a snapshot of another format with a warning naming the format", () => {
     const snapshot = built(TOOLS).exportSnapshot();
-    const older = snapshot.slice();
-    new DataView(older.buffer).setUint32(4, 1, true);
-    const { index, warnings } = loaded(TOOLS, older);
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/its format is 1, this toolsift reads 2/);
-    expect(answers(index, QUERIES)).toEqual(answers(built(TOOLS), QUERIES));
+    // 2 is the format before the hashed tables were saved; 4 one this toolsift does not know
+    for (const format of [1, 2, SNAPSHOT_FORMAT + 1]) {
+      const other = snapshot.slice();
+      new DataView(other.buffer).setUint32(4, format, true);
+      const { index, warnings } = loaded(TOOLS, other);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(`its format is ${format}, this toolsift reads 3`);
+      expect(answers(index, QUERIES)).toEqual(answers(built(TOOLS), QUERIES));
+    }
+  });
+
+  it("rebuilds when a saved hash table is malformed, even behind a valid checksum", () => {
+    const snapshot = built(TOOLS).exportSnapshot();
+    const view = new DataView(snapshot.buffer);
+    const headerLength = view.getUint32(8, true);
+    const header = JSON.parse(new TextDecoder().decode(snapshot.subarray(16, 16 + headerLength)));
+    const bodyStart = (16 + headerLength + 7) & ~7;
+    const edits: Record<string, (slots: Int32Array) => void> = {
+      "an id out of range": (slots) => {
+        slots[slots.findIndex((id) => id >= 0)] = 1_000_000;
+      },
+      "an id filed twice": (slots) => {
+        const first = slots.findIndex((id) => id >= 0);
+        slots[slots.indexOf(-1)] = slots[first] as number;
+      },
+      // a table with no empty slot would make a missed lookup probe forever
+      "no empty slot": (slots) => {
+        slots.fill(0);
+      },
+    };
+    for (const table of ["termsByTextSlots", "namesByPhraseSlots"]) {
+      for (const [problem, edit] of Object.entries(edits)) {
+        const bytes = snapshot.slice();
+        const [, offset, count] = header.sections[table];
+        edit(new Int32Array(bytes.buffer, bodyStart + offset, count));
+        new DataView(bytes.buffer).setUint32(12, checksum(bytes, 16), true);
+        const { index, warnings } = loaded(TOOLS, bytes);
+        expect(warnings, `${table}: ${problem}`).toHaveLength(1);
+        expect(warnings[0], problem).toMatch(`its table "${table.replace("Slots", "")}"`);
+        expect(answers(index, QUERIES)).toEqual(answers(built(TOOLS), QUERIES));
+      }
+    }
   });
 
   it("rebuilds cleanly from flipped bytes and truncations, never a wrong answer", () => {
@@ -217,8 +283,10 @@ describe("index snapshots", () => {
     const { tools } = await loadCatalogPaths([path.join(sharedDir(), "catalogs")]);
     expect(tools.length).toBeGreaterThan(1000);
     const reference = built(tools);
-    const { index, warnings } = loaded(tools, reference.exportSnapshot());
+    const snapshot = reference.exportSnapshot();
+    const { index, warnings } = loaded(tools, snapshot);
     expect(warnings).toEqual([]);
+    expect(index.exportSnapshot()).toEqual(snapshot);
     // queries from the tools' own words: every name and the first words of descriptions
     const queries = tools
       .filter((_, position) => position % 7 === 0)

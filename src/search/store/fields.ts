@@ -48,26 +48,20 @@ export const CLIPPED_FROM = Field.hint;
 const MAX_SCHEMA_DEPTH = 4;
 const MAX_SCHEMA_PROPERTIES = 200;
 
-const BRANCH_KEYS = ["anyOf", "oneOf", "allOf"] as const;
-
 /**
- * The texts of each field of a tool as lists of items, indexed by field number; a field's text is
- * its first `counts[field]` items joined by spaces (from `CLIPPED_FROM` on, clipped to
- * `MAX_FIELD_CHARS`); the first three fields hold exactly one item. The lists are reused between
- * calls of `collect` and never shrunk (entries past the count are stale), so a build of many
- * tools does not reallocate them for every tool.
+ * Reads the items of each field of a tool (see `FieldItems`) and hands each to `put` in reading
+ * order: the one place that says what the index reads of a tool. A subclass decides what `put`
+ * keeps (`FieldItems` lists them; the index key hashes them as they come).
  */
-export class FieldItems {
-  /** Items per field; only the first `counts[field]` are valid, until the next `collect`. */
-  readonly items: string[][] = Array.from({ length: FIELD_COUNT }, () => []);
-  /** Number of valid items per field. */
-  readonly counts = new Int32Array(FIELD_COUNT);
-  /** Schema properties read so far by the current `collect`. */
+export abstract class FieldReader {
+  /** Schema properties read so far by the current `read`. */
   private seen = 0;
 
-  /** Fills `items` and `counts` from a tool. */
-  collect(tool: ToolDefinition): void {
-    this.counts.fill(0);
+  /** Receives one item of a field. */
+  protected abstract put(field: number, text: string): void;
+
+  /** Hands every item of a tool to `put`: schema items first, then hints, name, server, title, description. */
+  protected read(tool: ToolDefinition): void {
     this.seen = 0;
     this.walkSchema(tool.inputSchema, 0);
     this.put(Field.hint, tool.searchHint ?? "");
@@ -81,32 +75,27 @@ export class FieldItems {
     this.put(Field.description, tool.description ?? "");
   }
 
-  /** The valid items of a field, as a new array. */
-  list(field: number): string[] {
-    return (this.items[field] as string[]).slice(0, this.counts[field]);
-  }
-
-  private put(field: number, text: string): void {
-    const count = this.counts[field] as number;
-    (this.items[field] as string[])[count] = text;
-    this.counts[field] = count + 1;
-  }
-
+  // written for cold code: a restore runs it once per tool in a fresh process, so indexed loops
+  // (no iterators, no `for…in` with own-key checks) and named loads (no loop over key names)
   private walkSchema(schema: unknown, depth: number): void {
     if (depth > MAX_SCHEMA_DEPTH || schema === null || typeof schema !== "object") return;
     const node = schema as Record<string, unknown>;
-    if (Array.isArray(node.enum)) {
-      for (const value of node.enum)
+    const values = node.enum;
+    if (Array.isArray(values)) {
+      for (let index = 0; index < values.length; index += 1) {
+        const value = values[index];
         if (typeof value === "string") this.put(Field.enumValues, value);
+      }
     }
     const properties = node.properties;
     if (properties !== null && typeof properties === "object" && !Array.isArray(properties)) {
       const record = properties as Record<string, unknown>;
-      // own enumerable keys in `Object.entries` order, without building an array of pairs
-      for (const key in record) {
-        if (!Object.hasOwn(record, key)) continue;
+      // own enumerable keys in `Object.entries` order
+      const keys = Object.keys(record);
+      for (let index = 0; index < keys.length; index += 1) {
         if (this.seen >= MAX_SCHEMA_PROPERTIES) return;
         this.seen += 1;
+        const key = keys[index] as string;
         this.put(Field.paramNames, key);
         const value = record[key];
         if (value !== null && typeof value === "object") {
@@ -117,10 +106,45 @@ export class FieldItems {
       }
     }
     if (node.items !== undefined) this.walkSchema(node.items, depth + 1);
-    for (const key of BRANCH_KEYS) {
-      const list = node[key];
-      if (Array.isArray(list)) for (const item of list) this.walkSchema(item, depth + 1);
-    }
+    this.walkBranches(node.anyOf, depth);
+    this.walkBranches(node.oneOf, depth);
+    this.walkBranches(node.allOf, depth);
+  }
+
+  private walkBranches(list: unknown, depth: number): void {
+    if (!Array.isArray(list)) return;
+    for (let index = 0; index < list.length; index += 1) this.walkSchema(list[index], depth + 1);
+  }
+}
+
+/**
+ * The texts of each field of a tool as lists of items, indexed by field number; a field's text is
+ * its first `counts[field]` items joined by spaces (from `CLIPPED_FROM` on, clipped to
+ * `MAX_FIELD_CHARS`); the first three fields hold exactly one item. The lists are reused between
+ * calls of `collect` and never shrunk (entries past the count are stale), so a build of many
+ * tools does not reallocate them for every tool.
+ */
+export class FieldItems extends FieldReader {
+  /** Items per field; only the first `counts[field]` are valid, until the next `collect`. */
+  readonly items: string[][] = Array.from({ length: FIELD_COUNT }, () => []);
+  /** Number of valid items per field. */
+  readonly counts = new Int32Array(FIELD_COUNT);
+
+  /** Fills `items` and `counts` from a tool. */
+  collect(tool: ToolDefinition): void {
+    this.counts.fill(0);
+    this.read(tool);
+  }
+
+  /** The valid items of a field, as a new array. */
+  list(field: number): string[] {
+    return (this.items[field] as string[]).slice(0, this.counts[field]);
+  }
+
+  protected put(field: number, text: string): void {
+    const count = this.counts[field] as number;
+    (this.items[field] as string[])[count] = text;
+    this.counts[field] = count + 1;
   }
 }
 

@@ -6,12 +6,20 @@
  */
 
 import { HASH_SEED, hashStep } from "./piece-table.js";
+import { SnapshotProblem, type SnapshotReader, type SnapshotWriter } from "./snapshot-format.js";
 
 const EMPTY = -1;
 
-/** FNV-1a hash of `text.slice(start)`. */
-export function hashFrom(text: string, start = 0): number {
-  let hash = HASH_SEED;
+/** A table as a snapshot holds it, checked by `readHashedIds`. */
+export interface SavedHashedIds {
+  slots: Int32Array<ArrayBuffer>;
+  hashes: Int32Array<ArrayBuffer>;
+  count: number;
+}
+
+/** FNV-1a hash of `text.slice(start)`; `seed` is the basis (`HASH_SEED` unless a table adopted a saved one). */
+export function hashFrom(text: string, start = 0, seed = HASH_SEED): number {
+  let hash = seed;
   for (let index = start; index < text.length; index += 1) {
     hash = hashStep(hash, text.charCodeAt(index));
   }
@@ -22,11 +30,11 @@ export function hashFrom(text: string, start = 0): number {
  * FNV-1a hash of `text.slice(start).toLowerCase()`, folding ASCII letters in place (no string is
  * made unless the text has a non-ASCII character).
  */
-export function lowerHashFrom(text: string, start = 0): number {
-  let hash = HASH_SEED;
+export function lowerHashFrom(text: string, start = 0, seed = HASH_SEED): number {
+  let hash = seed;
   for (let index = start; index < text.length; index += 1) {
     let code = text.charCodeAt(index);
-    if (code >= 128) return hashFrom(text.slice(start).toLowerCase());
+    if (code >= 128) return hashFrom(text.slice(start).toLowerCase(), 0, seed);
     if (code >= 65 && code <= 90) code += 32;
     hash = hashStep(hash, code);
   }
@@ -104,6 +112,24 @@ export class HashedIds {
     return out;
   }
 
+  /**
+   * Writes the table as it is (slots and the hash of each id below `idLimit`) under `name`, so a
+   * restore files nothing: the hashes only mean something with the seed they were made with,
+   * which the caller saves beside them.
+   */
+  save(writer: SnapshotWriter, name: string, idLimit: number): void {
+    writer.array(`${name}Slots`, "i32", this.ids);
+    writer.array(`${name}Hashes`, "i32", this.hashOf.subarray(0, idLimit));
+    writer.value(`${name}Count`, this.count);
+  }
+
+  /** Takes a table read by `readHashedIds` as it is (into an empty table). */
+  restore(saved: SavedHashedIds): void {
+    this.ids = saved.slots;
+    this.hashOf = saved.hashes;
+    this.count = saved.count;
+  }
+
   /** Makes room for `count` more ids at once, so the table grows at most once for them. */
   reserve(count: number): void {
     let size = this.ids.length;
@@ -149,4 +175,38 @@ export class HashedIds {
       if (id !== EMPTY) this.place(this.hashOf[id] as number, id);
     }
   }
+}
+
+/**
+ * Reads and checks a table saved by `HashedIds.save` for ids below `idLimit`: a power-of-two slot
+ * count with at least one empty slot (so no probe runs forever), each id in range and filed once,
+ * as many as the saved count. A hash that does not match its key could only cost a hit (every
+ * lookup confirms its ids); the snapshot's checksum is what catches damage to those.
+ */
+export function readHashedIds(
+  reader: SnapshotReader,
+  name: string,
+  idLimit: number,
+): SavedHashedIds {
+  const slots = reader.i32(`${name}Slots`);
+  const hashes = reader.i32(`${name}Hashes`);
+  const count = reader.value(`${name}Count`);
+  const size = slots.length;
+  if (size < 4 || (size & (size - 1)) !== 0 || hashes.length !== idLimit || count * 4 > size * 3) {
+    throw new SnapshotProblem(`its table "${name}" is mis-sized`);
+  }
+  const seen = new Uint8Array(idLimit);
+  let filed = 0;
+  for (let slot = 0; slot < size; slot += 1) {
+    const id = slots[slot] as number;
+    if (id === EMPTY) continue;
+    if (id < 0 || id >= idLimit || seen[id] === 1) {
+      throw new SnapshotProblem(`its table "${name}" files an id out of range or twice`);
+    }
+    seen[id] = 1;
+    filed += 1;
+  }
+  if (filed !== count)
+    throw new SnapshotProblem(`its table "${name}" holds ${filed} ids, not ${count}`);
+  return { slots, hashes, count };
 }

@@ -7,7 +7,7 @@
 import type { ToolDefinition } from "../../catalog/index.js";
 import { checkTool, checkTools } from "./check-tools.js";
 import type { EncodedTool } from "./encoded-tool.js";
-import { NameLookup, namePhraseOf } from "./name-lookup.js";
+import { NameLookup, readNameLookup, type SavedNameLookup } from "./name-lookup.js";
 import { NameMasks } from "./name-masks.js";
 import { PendingPostings } from "./pending-postings.js";
 import { type FieldParameters, PostingStore, readStore, type SavedStore } from "./posting-store.js";
@@ -19,8 +19,8 @@ export interface SavedTools {
   nameMasks: Int32Array<ArrayBuffer>;
   /** The id of each live tool, ascending: the k-th id belongs to the k-th tool given. */
   ids: Int32Array<ArrayBuffer>;
-  /** The name phrase key (`namePhraseOf`) of each live tool, in the same order. */
-  phrases: string[];
+  /** The name tables as they are (filed with the vocabulary's hash basis). */
+  names: SavedNameLookup;
 }
 
 import { TermEncoder } from "./term-encoder.js";
@@ -112,27 +112,21 @@ export class IndexedTools {
     const nextId = this.store.nextId;
     writer.array("nameMasks", "i32", this.nameMasks.saved(nextId));
     const ids: number[] = [];
-    const phrases: string[] = [];
-    for (let id = 0; id < nextId; id += 1) {
-      const tool = this.tools[id];
-      if (tool === undefined) continue;
-      ids.push(id);
-      phrases.push(namePhraseOf(tool.name));
-    }
+    for (let id = 0; id < nextId; id += 1) if (this.tools[id] !== undefined) ids.push(id);
     writer.array("toolIds", "i32", Int32Array.from(ids));
-    // splitting and stemming every name was most of a restore's name tables
-    writer.json("namePhrases", phrases);
+    // the name tables as they are: re-filing them meant splitting, stemming and hashing every name
+    this.lookup.save(writer, nextId);
   }
 
   /**
    * Fills an empty index from a snapshot checked by `readTools`, given the tools it was saved
-   * from in `liveTools` order. Name lookups, server counts and watchers are filed as a build
-   * would, without encoding any text: name phrases and name cuts come from the snapshot.
+   * from in `liveTools` order. Server counts and watchers are told of each tool as a build would;
+   * the vocabulary and name tables are taken as they are, so no text is read.
    */
   restore(saved: SavedTools, tools: readonly ToolDefinition[]): void {
     this.store.restore(saved.store);
     this.nameMasks.restore(saved.nameMasks);
-    this.lookup.reserve(tools.length);
+    this.lookup.restore(saved.names, this.store.hashSeed);
     const nextId = this.store.nextId;
     while (this.tools.length < nextId) this.tools.push(undefined);
     for (let index = 0; index < tools.length; index += 1) {
@@ -140,8 +134,6 @@ export class IndexedTools {
       const tool = tools[index] as ToolDefinition;
       this.tools[id] = tool;
       for (const watcher of this.watchers) watcher.added?.(id, tool);
-      const phrase = saved.phrases[index] as string;
-      this.lookup.addSaved(id, tool.name, phrase, this.nameMasks.cut(id));
       this.countServer(tool.server, 1);
     }
     this.sortedNames = undefined;
@@ -228,13 +220,9 @@ export function readTools(reader: SnapshotReader, toolCount: number): SavedTools
     throw new SnapshotProblem(`it holds ${ids.length} tools, not ${toolCount}`);
   }
   if (nameMasks.length !== nextId * 4) throw new SnapshotProblem("its name masks are mis-sized");
-  const phrases = reader.json("namePhrases");
-  if (
-    !Array.isArray(phrases) ||
-    phrases.length !== toolCount ||
-    !phrases.every((phrase) => typeof phrase === "string")
-  ) {
-    throw new SnapshotProblem("its name phrases are not one string per tool");
+  const names = readNameLookup(reader, nextId);
+  if (names.byName.count !== toolCount) {
+    throw new SnapshotProblem(`its name table holds ${names.byName.count} tools, not ${toolCount}`);
   }
   let previous = -1;
   for (const id of ids) {
@@ -243,5 +231,5 @@ export function readTools(reader: SnapshotReader, toolCount: number): SavedTools
     }
     previous = id;
   }
-  return { store, nameMasks, ids, phrases };
+  return { store, nameMasks, ids, names };
 }

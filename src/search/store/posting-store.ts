@@ -291,10 +291,18 @@ export class PostingStore extends Vocabulary {
     }
   }
 
+  protected override termsRestored(count: number): void {
+    // one allocation per array at a bulk add's slack, instead of growing term by term
+    this.growTerms(Math.max(1024, Math.ceil(count * 1.5)));
+  }
+
   protected override termAdded(term: number): void {
     this.postings.push(NO_POSTINGS);
     if (term < this.termMark.length) return;
-    const capacity = Math.max(1024, Math.ceil(this.termMark.length * 1.5));
+    this.growTerms(Math.max(1024, Math.ceil(this.termMark.length * 1.5)));
+  }
+
+  private growTerms(capacity: number): void {
     this.termMark = resized(this.termMark, capacity);
     this.termPacked = resized(this.termPacked, capacity);
     this.postingLength = resized(this.postingLength, capacity);
@@ -356,7 +364,7 @@ export class PostingStore extends Vocabulary {
     for (let term = 0; term < termCount; term += 1) {
       const start = offsets[term] as number;
       const end = offsets[term + 1] as number;
-      this.postings[term] = end > start ? postings.subarray(start, end) : NO_POSTINGS;
+      this.postings.push(end > start ? postings.subarray(start, end) : NO_POSTINGS);
       this.postingLength[term] = end - start;
     }
     this.docFrequency.set(saved.docFrequency);

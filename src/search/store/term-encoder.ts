@@ -103,7 +103,8 @@ export class TermEncoder {
     if (!this.suffixKnown) return undefined;
     const end = this.bounds[1] as number;
     const start = this.suffixIndex < 0 ? end : this.suffixIndex;
-    let hash = HASH_SEED;
+    // the name tables share the vocabulary's basis (a restored index keeps its snapshot's)
+    let hash = this.store.hashSeed;
     for (let index = start; index < end; index += 1) {
       const stemmed = this.store.stemOf(this.ids[index] as number);
       if (index > start) hash = hashStep(hash, 32);

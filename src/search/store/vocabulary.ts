@@ -6,7 +6,8 @@
 
 import { letterMask } from "../../internal/index.js";
 import { stem } from "../../text/index.js";
-import { HashedIds, hashFrom } from "./hashed-ids.js";
+import { HashedIds, hashFrom, readHashedIds, type SavedHashedIds } from "./hashed-ids.js";
+import { HASH_SEED } from "./piece-table.js";
 import { SnapshotProblem, type SnapshotReader, type SnapshotWriter } from "./snapshot-format.js";
 
 /** The vocabulary as a snapshot holds it, checked and ready to restore. */
@@ -16,6 +17,10 @@ export interface SavedVocabulary {
   stems: Map<number, string>;
   /** Terms that occurred in names, in the order they were first noted. */
   named: Int32Array<ArrayBuffer>;
+  /** The hash basis the tables were filed with, and the tables as they are. */
+  hashSeed: number;
+  byText: SavedHashedIds;
+  byStem: SavedHashedIds;
 }
 
 /** The first two UTF-16 code units of a text (at least two long) as one number. */
@@ -25,6 +30,11 @@ function prefixKey(text: string): number {
 
 /** Terms by text, stem and prefix; a subclass sizes its per-term arrays in `termAdded`. */
 export class Vocabulary {
+  /**
+   * The hash basis of this index's text and stem tables (and its name tables): the process's
+   * `HASH_SEED`, or the one a snapshot's tables were filed with, so a restore re-hashes nothing.
+   */
+  hashSeed = HASH_SEED;
   readonly terms: string[] = [];
   /** Term ids by the hash of their text. */
   private readonly byText = new HashedIds();
@@ -34,6 +44,8 @@ export class Vocabulary {
   private readonly otherStems = new Map<number, string>();
   /** Vocabulary terms by their first two characters (`~` compounds left out), for prefix lookups. */
   private readonly prefixBuckets = new Map<number, number[]>();
+  /** Terms below this id are in `prefixBuckets`: a restore leaves them to the first reader. */
+  private prefixed = 0;
   /** Terms that have occurred in a name, by length (for suggestions); check `nameFrequency`. */
   private readonly namedByLength: number[][] = [];
   /** The same for all-digit terms (ids numbered per tool are common), kept apart. */
@@ -49,7 +61,7 @@ export class Vocabulary {
 
   /** The id of a term, or -1 when it is not in the vocabulary. */
   termId(term: string): number {
-    return this.byText.find(hashFrom(term), (id) => this.terms[id] === term);
+    return this.byText.find(hashFrom(term, 0, this.hashSeed), (id) => this.terms[id] === term);
   }
 
   /** The Porter stem of term `term`. */
@@ -59,12 +71,13 @@ export class Vocabulary {
 
   /** Ids of the vocabulary terms whose Porter stem is `stemmed`, in id order. */
   stemGroup(stemmed: string): readonly number[] {
-    return this.byStem.collect(hashFrom(stemmed), (id) => this.stemOf(id) === stemmed, []);
+    const hash = hashFrom(stemmed, 0, this.hashSeed);
+    return this.byStem.collect(hash, (id) => this.stemOf(id) === stemmed, []);
   }
 
   /** The id of a term, added to the vocabulary when new. */
   intern(token: string): number {
-    const hash = hashFrom(token);
+    const hash = hashFrom(token, 0, this.hashSeed);
     const known = this.byText.find(hash, (id) => this.terms[id] === token);
     if (known >= 0) return known;
     return this.file(token, hash, stem(token));
@@ -78,24 +91,36 @@ export class Vocabulary {
     // most terms are their own stem: their text hash is their stem hash (a restore hashes every
     // term in cold code, so each hash saved counts)
     if (stemmed !== token) this.otherStems.set(term, stemmed);
-    this.byStem.add(stemmed === token ? hash : hashFrom(stemmed), term);
-    if (token.length >= 2 && !token.startsWith("~")) {
-      const key = prefixKey(token);
-      const bucket = this.prefixBuckets.get(key);
-      if (bucket) bucket.push(term);
-      else this.prefixBuckets.set(key, [term]);
-    }
+    this.byStem.add(stemmed === token ? hash : hashFrom(stemmed, 0, this.hashSeed), term);
     if (term >= this.everNamed.length) {
-      const capacity = Math.max(1024, Math.ceil(this.everNamed.length * 1.5));
-      const named = new Uint8Array(capacity);
-      named.set(this.everNamed);
-      this.everNamed = named;
-      const masks = new Int32Array(capacity);
-      masks.set(this.namedMask);
-      this.namedMask = masks;
+      this.growNamed(Math.max(1024, Math.ceil(this.everNamed.length * 1.5)));
     }
     this.termAdded(term);
     return term;
+  }
+
+  private growNamed(capacity: number): void {
+    const named = new Uint8Array(capacity);
+    named.set(this.everNamed);
+    this.everNamed = named;
+    const masks = new Int32Array(capacity);
+    masks.set(this.namedMask);
+    this.namedMask = masks;
+  }
+
+  /** The prefix buckets with every term in them (terms are bucketed in id order, as filed). */
+  private prefixes(): Map<number, number[]> {
+    const buckets = this.prefixBuckets;
+    for (let term = this.prefixed; term < this.terms.length; term += 1) {
+      const token = this.terms[term] as string;
+      if (token.length < 2 || token.startsWith("~")) continue;
+      const key = prefixKey(token);
+      const bucket = buckets.get(key);
+      if (bucket) bucket.push(term);
+      else buckets.set(key, [term]);
+    }
+    this.prefixed = this.terms.length;
+    return buckets;
   }
 
   /** Writes the terms, their stems and the named terms into a snapshot. */
@@ -113,18 +138,32 @@ export class Vocabulary {
     }
     writer.json("terms", { terms: this.terms, stems });
     writer.array("namedTerms", "i32", Int32Array.from(named));
+    // the tables as they are, with their basis (saved as an unsigned value)
+    writer.value("hashSeed", this.hashSeed >>> 0);
+    this.byText.save(writer, "termsByText", this.terms.length);
+    this.byStem.save(writer, "termsByStem", this.terms.length);
   }
 
-  /** Fills an empty vocabulary from a snapshot read by `readVocabulary` (stems are not recomputed). */
+  /**
+   * Fills an empty vocabulary from a snapshot read by `readVocabulary`: terms, stems and hashed
+   * tables are taken as they are (nothing is stemmed or hashed); a subclass sizes its per-term
+   * arrays in `termsRestored`. Prefix buckets and named-term buckets wait for their first reader.
+   */
   protected restoreVocabulary(saved: SavedVocabulary): void {
     const { terms, stems } = saved;
-    for (let term = 0; term < terms.length; term += 1) {
-      const token = terms[term] as string;
-      this.file(token, hashFrom(token), stems.get(term) ?? token);
-    }
+    for (let term = 0; term < terms.length; term += 1) this.terms.push(terms[term] as string);
+    for (const [term, stemmed] of stems) this.otherStems.set(term, stemmed);
+    this.hashSeed = saved.hashSeed;
+    this.byText.restore(saved.byText);
+    this.byStem.restore(saved.byStem);
+    this.growNamed(Math.max(1024, terms.length));
     for (const term of saved.named) this.everNamed[term] = 1;
     this.unbucketed = saved.named;
+    this.termsRestored(terms.length);
   }
+
+  /** Called once after a restore with the number of terms, in place of `termAdded` for each. */
+  protected termsRestored(_count: number): void {}
 
   /** Buckets the named terms a restore left (see `unbucketed`), before any other is noted. */
   private bucketRestored(): void {
@@ -140,7 +179,7 @@ export class Vocabulary {
   /** Vocabulary terms starting with `prefix` (at least two characters), in no particular order. */
   termsWithPrefix(prefix: string, visit: (term: number, text: string) => void): void {
     if (prefix.length < 2) return;
-    for (const term of this.prefixBuckets.get(prefixKey(prefix)) ?? []) {
+    for (const term of this.prefixes().get(prefixKey(prefix)) ?? []) {
       const text = this.terms[term] as string;
       if (text.startsWith(prefix)) visit(term, text);
     }
@@ -202,5 +241,13 @@ export function readVocabulary(reader: SnapshotReader): SavedVocabulary {
     if (term < 0 || term >= terms.length)
       throw new SnapshotProblem("its named terms are out of range");
   }
-  return { terms: terms as string[], stems, named };
+  const termCount = terms.length;
+  return {
+    terms: terms as string[],
+    stems,
+    named,
+    hashSeed: reader.value("hashSeed") | 0,
+    byText: readHashedIds(reader, "termsByText", termCount),
+    byStem: readHashedIds(reader, "termsByStem", termCount),
+  };
 }
