@@ -10,7 +10,7 @@ import { capChars } from "../internal/index.js";
 import type { TokenCounter } from "../tokens/index.js";
 import { jsonCopy } from "./json-copy.js";
 import { shrinkJson } from "./shrink-json.js";
-import { measureTokens } from "./truncate-text.js";
+import { EXACT_COUNT_LIMIT, measureTokens } from "./truncate-text.js";
 import type { Truncation } from "./truncate-text-value.js";
 import { truncateTextValue } from "./truncate-text-value.js";
 
@@ -104,11 +104,43 @@ export function toolResultTokens(result: ToolResult, options: ToolResultCutOptio
   return total;
 }
 
+/**
+ * The common result, a few short text blocks that fit: counted exactly, block by block, as the
+ * full path would count them, without its per-block bookkeeping (a relayed call pays that on
+ * every call, and a fresh gateway runs it before V8 has optimised it). Undefined for anything
+ * else, which takes the full path.
+ */
+function fittingText(
+  result: ToolResult,
+  { counter, maxTokens }: ToolResultCutOptions,
+): Truncation<ToolResult> | undefined {
+  if (result.structuredContent !== undefined) return undefined;
+  let tokens = 0;
+  for (const block of result.content) {
+    const { text } = block;
+    if (block.type !== "text" || typeof text !== "string" || text.length > EXACT_COUNT_LIMIT) {
+      return undefined;
+    }
+    tokens += counter.count(text);
+    if (tokens > maxTokens) return undefined;
+  }
+  return {
+    value: result,
+    truncated: false,
+    originalTokens: tokens,
+    originalExact: true,
+    tokens,
+    notes: [],
+  };
+}
+
 /** Cuts an MCP result to `maxTokens`; see the file comment for the rules. */
 export function truncateToolResult(
   result: ToolResult,
   options: ToolResultCutOptions,
 ): Truncation<ToolResult> {
+  const fitting = fittingText(result, options);
+  if (fitting) return fitting;
   const { counter, maxTokens } = options;
   const parts = partsOf(result, options);
   const structuredText =

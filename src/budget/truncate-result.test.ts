@@ -176,6 +176,36 @@ describe("truncateResult on text", () => {
 });
 
 describe("truncateResult on MCP results", () => {
+  it("passes short text results through with exact counts, and cuts them once over (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ unit: "binary", maxLength: 400 }), { minLength: 1, maxLength: 4 }),
+        fc.integer({ min: 1, max: 600 }),
+        (texts, maxTokens) => {
+          const result: ToolResult = { content: texts.map((text) => ({ type: "text", text })) };
+          const exact = texts.reduce((sum, text) => sum + counter.count(text), 0);
+          const out = truncateResult(result, { maxTokens });
+          if (exact <= maxTokens) {
+            expect(out).toEqual({
+              value: result,
+              truncated: false,
+              originalTokens: exact,
+              originalExact: true,
+              tokens: exact,
+              notes: [],
+            });
+            expect(out.value).toBe(result);
+          } else {
+            expect(out.truncated).toBe(true);
+            expect(out.originalTokens).toBe(exact);
+            expect(out.tokens).toBeLessThanOrEqual(maxTokens);
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   const image = { type: "image" as const, data: "A".repeat(160_000), mimeType: "image/png" };
   it("keeps media whole or replaces it with a note, never cuts it", () => {
     const result: ToolResult = {

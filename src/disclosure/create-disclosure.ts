@@ -222,11 +222,27 @@ export function createDisclosure(options: DisclosureOptions): Disclosure {
     checkTimeout(input.timeoutMs);
     const settings = resolveSettings(options, input);
     const basis = turnBasis(input, settings);
-    // a meta tool answers only when this turn's plan offers it (mode off offers none)
-    const offered = offeredFor(input);
-    const loaded = loadedOf(input.session, basis, settings, store);
-    const meta = metaContextOf(options, { basis, settings, count, loaded }, input.session);
-    return executeCall(input, { options, settings, basis, store, meta, offered, record });
+    // a meta tool answers only when this turn's plan offers it (mode off offers none); a call
+    // of a plain tool never needs the plan or the meta context, so both are built when asked
+    let offered: ReadonlySet<string> | undefined;
+    let meta: MetaContext | undefined;
+    return executeCall(input, {
+      options,
+      settings,
+      basis,
+      store,
+      record,
+      offered: () => {
+        offered ??= offeredFor(input);
+        return offered;
+      },
+      meta: () => {
+        if (meta) return meta;
+        const loaded = loadedOf(input.session, basis, settings, store);
+        meta = metaContextOf(options, { basis, settings, count, loaded }, input.session);
+        return meta;
+      },
+    });
   };
 
   const requireTools = (names: readonly string[], requireOptions: RequireToolsOptions = {}) =>

@@ -23,9 +23,11 @@ export interface ExecuteContext {
   settings: ResolvedSettings;
   basis: PlanBasis;
   store: RevealStore;
-  meta: MetaContext;
-  /** Meta tools the current plan offers; others answer like unknown tools and change nothing. */
-  offered: ReadonlySet<string>;
+  /** What the meta tools read (built when first asked: plain tool calls never ask). */
+  meta: () => MetaContext;
+  /** Meta tools the current plan offers; others answer like unknown tools and change nothing.
+   * Built when first asked: only a call of a meta tool's name needs the plan. */
+  offered: () => ReadonlySet<string>;
   /** Sees every outcome, whichever step ended the call (metrics; a recorder may hook in here). */
   record: (outcome: ExecuteOutcome) => void;
 }

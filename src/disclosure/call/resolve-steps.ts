@@ -7,9 +7,10 @@ import { buildMetaTools } from "../meta/meta-tools.js";
 import { type CallState, type CallStop, refuse, toolOf } from "./call-state.js";
 import { readArguments, readBridgeTarget } from "./repair-arguments.js";
 
-function metaNamesOf(state: CallState): Set<string> {
-  const names = state.context.settings.names;
-  return new Set([names.search, names.describe, names.call]);
+/** Whether `name` is one of the meta tools' names (whether the plan offers it is asked apart). */
+function isMetaName(state: CallState, name: string): boolean {
+  const { names } = state.context.settings;
+  return name === names.search || name === names.describe || name === names.call;
 }
 
 /** A client or a parser may send a call without a name; it gets an answer, not a TypeError. */
@@ -24,7 +25,7 @@ export function requireName(state: CallState): CallStop | undefined {
 /** Through the bridge, every later step sees the real tool and its own arguments. */
 export function unwrapBridge(state: CallState): CallStop | undefined {
   const { names } = state.context.settings;
-  if (state.input.name !== names.call || !state.context.offered.has(names.call)) return undefined;
+  if (state.input.name !== names.call || !state.context.offered().has(names.call)) return undefined;
   state.route = "bridge";
   const outer = readArguments(state.input.arguments);
   const target = outer.ok ? readBridgeTarget(outer.arguments) : outer;
@@ -34,7 +35,7 @@ export function unwrapBridge(state: CallState): CallStop | undefined {
   state.repairs.push(...(outer.ok ? outer.repairs : []), ...target.repairs);
   state.name = target.name;
   state.rawArguments = target.arguments;
-  if (metaNamesOf(state).has(target.name)) {
+  if (isMetaName(state, target.name)) {
     const text = `${names.call} cannot run "${target.name}": meta tools are called directly, never through ${names.call}.`;
     return refuse(text, "bridge_recursion");
   }
@@ -44,8 +45,12 @@ export function unwrapBridge(state: CallState): CallStop | undefined {
 /** Looks the tool up among the offered meta tools and the visible tools; hidden and unknown
  * names get the same answer, so policy-hidden tools cannot be found by probing. */
 export function resolveTool(state: CallState): CallStop | undefined {
-  const { basis, offered, settings } = state.context;
-  state.isMeta = state.route === "direct" && offered.has(state.name);
+  const { basis, settings } = state.context;
+  // only a meta tool's name needs the plan's offer: a plain tool's call skips that lookup
+  state.isMeta =
+    state.route === "direct" &&
+    isMetaName(state, state.name) &&
+    state.context.offered().has(state.name);
   if (state.isMeta) {
     state.route = "meta";
     state.tool = buildMetaTools({
@@ -60,7 +65,7 @@ export function resolveTool(state: CallState): CallStop | undefined {
     state.tool = basis.visible.get(state.name);
   }
   if (!state.tool) {
-    const extra = state.route === "direct" ? offered : [];
+    const extra = state.route === "direct" ? state.context.offered() : [];
     return refuse(unknownToolMessage(state.name, basis, extra), "tool_not_found");
   }
   if (state.route === "bridge" && !basis.deferrableNames.has(state.tool.name)) {

@@ -39,7 +39,8 @@ export async function embedQueries(state: CallState): Promise<undefined> {
 
 /** Runs the search or describe meta tool from the plan; reveal mode reveals what a search found. */
 function runMeta(state: CallState, tool: ToolDefinition): void {
-  const { settings, store, meta } = state.context;
+  const { settings, store } = state.context;
+  const meta = state.context.meta();
   const search = tool.name === settings.names.search;
   let answer: ReturnType<typeof runSearch>;
   try {
