@@ -32,11 +32,8 @@ import {
   type UpstreamNames,
 } from "./tools/upstream-names.js";
 import type { MCPLogEntry, UpstreamRoute, UpstreamServerConfig, UpstreamStatus } from "./types.js";
-import {
-  createUpstreamServer,
-  type UpstreamServer,
-  type UpstreamStart,
-} from "./upstream/upstream-server.js";
+import type { UpstreamStart } from "./upstream/upstream-run.js";
+import { createUpstreamServer, type UpstreamServer } from "./upstream/upstream-server.js";
 
 /** Options of `connectServers`. */
 export interface ConnectServersOptions {

@@ -41,12 +41,11 @@ export {
   type GatewaySessionOptions,
   modeSettings,
 } from "./serve/gateway-session.js";
+export { createHttpGateway, type HttpGateway } from "./serve/http-gateway.js";
+export type { HttpGatewayOptions } from "./serve/http-gateway-options.js";
 export { HTTP_LIMIT_DEFAULTS, type HttpLimits } from "./serve/http-limits.js";
 export {
   checkHttpListen,
-  createHttpGateway,
-  type HttpGateway,
-  type HttpGatewayOptions,
   type RunningGateway,
   type ServeHttpOptions,
   serveHttp,
@@ -104,9 +103,9 @@ export {
   type UpstreamNames,
 } from "./tools/upstream-names.js";
 export type * from "./types.js";
+export type { UpstreamStart } from "./upstream/upstream-run.js";
 export {
   createUpstreamServer,
   type UpstreamServer,
   type UpstreamServerOptions,
-  type UpstreamStart,
 } from "./upstream/upstream-server.js";

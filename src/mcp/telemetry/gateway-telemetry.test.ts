@@ -13,7 +13,7 @@ import type { ToolDefinition } from "../../catalog/index.js";
 import { createMCPToolSift, type MCPToolSift } from "../create-mcp-toolsift.js";
 import { callScopeOf } from "../relay/call-scope.js";
 import { createGatewaySession } from "../serve/gateway-session.js";
-import type { UpstreamStart } from "../upstream/upstream-server.js";
+import type { UpstreamStart } from "../upstream/upstream-run.js";
 import { dataPoints, memoryOtel, spanTree } from "./__tests__/memory-otel.js";
 import { createGatewayTelemetry } from "./gateway-telemetry.js";
 import type { Attributes } from "./otel-api.js";

@@ -1,7 +1,8 @@
 /**
  * The life of one upstream connection as a named state machine: every state it can be in, and
- * every move between states, in the one table below. `upstream-server.ts` changes state only
- * through `advance`, so a move the table does not list (a call restarting a closed server, a
+ * every move between states, in the one table below. The files that drive an upstream
+ * (`upstream-server.ts`, `start-upstream.ts`, `upstream-run.ts`) change state only through
+ * `advance`, so a move the table does not list (a call restarting a closed server, a
  * second start racing the first) is refused with the state and event named instead of leaving
  * the server half in two states.
  *
