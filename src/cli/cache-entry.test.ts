@@ -1,6 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { ToolDefinition } from "../catalog/index.js";
-import { decodeEntry, ENTRY_HEADER_BYTES, encodeEntry } from "./cache-entry.js";
+import { BULK_AFTER, decodeEntry, ENTRY_HEADER_BYTES, encodeEntry } from "./cache-entry.js";
 
 const TOOLS = [
   {
@@ -56,6 +56,25 @@ describe("a catalog cache entry's bytes", () => {
     expect(entry.tools[1]?.name).toBe("post_note");
     expect(entry.tools[0]?.description).toBe("Create a GitHub issue");
     expect(() => entry.tools[1]?.description).toThrow(SyntaxError);
+  });
+
+  it("parses the rest of the tools in one go once many were read one by one", () => {
+    const many = Array.from({ length: BULK_AFTER * 3 }, (_, position) => ({
+      name: `tool_${position}`,
+      description: `Tool number ${position}`,
+      inputSchema: { type: "object" },
+    })) as unknown as ToolDefinition[];
+    const keys = many.map(() => "k");
+    const entry = decoded(Buffer.from(encodeEntry({ tools: many, warnings: [], keys }, SNAPSHOT)));
+    const parse = vi.spyOn(JSON, "parse");
+    try {
+      const descriptions = entry.tools.map((tool) => tool.description);
+      expect(descriptions).toEqual(many.map((tool) => tool.description));
+      // BULK_AFTER tools one by one, then one parse of the whole array
+      expect(parse).toHaveBeenCalledTimes(BULK_AFTER + 1);
+    } finally {
+      parse.mockRestore();
+    }
   });
 
   it("refuses damaged bytes (a flipped tool byte, a cut) and misses another format silently", () => {
