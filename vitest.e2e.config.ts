@@ -47,6 +47,10 @@ export const e2eFiles = [
   "src/**/closed-pipe.test.ts",
   // the gateway answering while an upstream takes 20 s (and another 8 s) to start: mostly waiting
   "src/cli/commands/serve-start.test.ts",
+  // two pairs of CLI processes through tsx sharing one cache folder (14 s under load)
+  "src/cli/catalog-cache.test.ts",
+  // esbuild's CLI bundle built into a temporary package and run (8 s under load)
+  "test/package/cli-bundle.test.ts",
 ];
 
 // a renamed file would silently leave both suites, so each pattern must still match a file

@@ -8,7 +8,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { loadCatalogFile } from "../catalog/node.js";
 import { createToolSift } from "../create-toolsift.js";
 import { capture } from "./__tests__/capture.js";
@@ -104,6 +104,63 @@ describe("the CLI's index cache", () => {
     );
     expect(damaged.out).toBe(clean.out);
     expect((await search(["file", "--catalog", catalog, "--cache", cache])).err).toBe("");
+  });
+
+  it("answers the same from the cache in every mode (regex, --explain, rank)", async () => {
+    const { dir, catalog, cache } = setup();
+    const queries = path.join(dir, "queries.jsonl");
+    writeFileSync(queries, '{"id":"1","query":"message"}\n{"id":"2","query":"file"}\n');
+    const runs = async () => [
+      await search(["/mess|note/", "--catalog", catalog, "--cache", cache]),
+      await search(["read a file", "--explain", "--catalog", catalog, "--cache", cache]),
+      await runCli(
+        ["rank", "--catalog", catalog, "--queries", queries, "--cache", cache],
+        capture(),
+      ),
+    ];
+    const cold = await search(["issue", "--catalog", catalog, "--no-cache"]);
+    expect(await search(["issue", "--catalog", catalog, "--cache", cache])).toEqual(cold);
+    expect(snapshots(cache)).toHaveLength(1);
+    expect(await runs()).toEqual(await runs());
+    const rank = capture();
+    await runCli(["rank", "--catalog", catalog, "--queries", queries, "--cache", cache], rank);
+    expect(rank.out).toContain('"ranked":["send_message"');
+  });
+
+  it("finds a settled catalog by its stamps, and reads it again once it changed", async () => {
+    const { dir, catalog, cache } = setup();
+    const other = path.join(dir, "other.json");
+    writeFileSync(other, JSON.stringify([TOOLS[0]]));
+    const stampMaps = () =>
+      readdirSync(cache)
+        .filter((name) => name.startsWith("stamps-"))
+        .map((name) => path.join(cache, name));
+    const keyOf = (map: string) => JSON.parse(readFileSync(map, "latin1")).key as string;
+    // the clock moved on: the files look settled, so their stamps are saved
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 5_000);
+    try {
+      await search(["issue", "--catalog", catalog, "--cache", cache]);
+      const [first] = stampMaps();
+      await search(["issue", "--catalog", other, "--cache", cache]);
+      expect(stampMaps()).toHaveLength(2);
+      // the stamps decide the entry without reading the file: point other's map at the first key
+      const second = stampMaps().find((map) => map !== first) as string;
+      const text = readFileSync(second, "latin1");
+      writeFileSync(second, text.replace(keyOf(second), keyOf(first as string)));
+    } finally {
+      vi.useRealTimers();
+    }
+    const trusted = await search(["message", "--catalog", other, "--cache", cache]);
+    expect(trusted.out).toContain("send_message");
+    // a change to the file (same size, mtime set back) changes its ctime: read and hashed again
+    const { mtime } = statSync(other);
+    writeFileSync(other, JSON.stringify([TOOLS[0]]).replace("GitHub issue", "GitHub event"));
+    utimesSync(other, mtime, mtime);
+    const changed = await search(["message", "--catalog", other, "--cache", cache]);
+    expect(changed.out).not.toContain("send_message");
+    const again = await search(["event", "--catalog", other, "--cache", cache]);
+    expect(again.out).toContain("create_issue");
   });
 
   it("writes nothing with --no-cache", async () => {

@@ -31,9 +31,9 @@ export const cacheFlags = {
 export const CACHE_LIMIT_BYTES = 256 * 1024 * 1024;
 const PREFIX = "index-";
 const SUFFIX = ".bin";
-/** The files eviction counts: index snapshots, the entries of `catalog-cache.ts` and the tool
- * vectors of `vector-cache.ts`. */
-const CACHED_PREFIXES = [PREFIX, "catalog-", "vectors-"];
+/** The files eviction counts: index snapshots, the entries of `catalog-cache.ts` with their
+ * stamp maps (`stat-key.ts`) and the tool vectors of `vector-cache.ts`. */
+const CACHED_PREFIXES = [PREFIX, "catalog-", "stamps-", "vectors-"];
 
 /** The cache folder: `--cache DIR`, else `$XDG_CACHE_HOME/toolsift`, else `~/.cache/toolsift`;
  * undefined with `--no-cache`. */

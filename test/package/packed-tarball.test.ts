@@ -119,6 +119,9 @@ describe("the packed tarball", () => {
     expect(packed).toContain("dist/index.js");
     expect(packed).toContain("dist/index.d.ts");
     expect(packed).toContain("dist/cli/main.js");
+    // the bin's CLI bundle, with the inspector's page beside it
+    expect(packed).toContain("dist/bundle/toolsift.js");
+    expect(packed).toContain("dist/bundle/assets/index.html");
     // the inspector's page is served from files beside its code, copied by the build
     for (const asset of [
       "index.html",

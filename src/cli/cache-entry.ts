@@ -1,0 +1,191 @@
+/**
+ * The bytes of one catalog cache entry (see `catalog-cache.ts`) and the tools read back from
+ * them. A hit parses only a small head (each tool's index key, field names and the fields read
+ * of every tool); each tool's own JSON is parsed when one of its other fields is first read, so a
+ * search that prints five hits parses about ten tools, not the 3.4 MB of the 20 real catalogs. A
+ * command that reads many tools (`rank` of thousands of queries reads the schemas of most hits
+ * for their companions) parses the rest at once after `BULK_AFTER` tools: one parse of the whole
+ * array costs a fraction of thousands of small ones.
+ */
+
+import { createHash } from "node:crypto";
+import type { ToolDefinition } from "../catalog/index.js";
+
+/** Bumped when the layout or what the loader keeps or checks changes; older entries are missed
+ * (5: tools parsed on first read, beside index snapshot format 3 and its index keys). */
+export const ENTRY_FORMAT = 5;
+const MAGIC = 0x43435354; // "TSCC" little-endian
+// magic, format, head length, tools length, then a SHA-256 of the head and the tools' JSON
+export const ENTRY_HEADER_BYTES = 16 + 32;
+
+/** What an entry holds besides the index snapshot. */
+export interface EntryContent {
+  tools: readonly ToolDefinition[];
+  /** The warning lines the load printed, printed again on a hit. */
+  warnings: readonly string[];
+  /** Each tool's `indexKey`, so a hit does not read every tool again for the index's check. */
+  keys: readonly string[];
+}
+
+/**
+ * The fields every tool gives at once, without parsing its JSON: what a restore reads of every
+ * tool (the index files names and servers, and its shape check reads keywords and tags). Any
+ * other field parses the tool's JSON on first read.
+ */
+const EAGER_FIELDS = new Set(["name", "server", "keywords", "tags"]);
+
+/** The head: one row per tool, [index key, shape, eager fields], and where each tool's JSON ends
+ * in the tools part (a JSON array: `[`, the tools' JSON joined by `,`, `]`). A shape is a list of field names, stored once for all tools that share it
+ * (most tools of a catalog do). */
+interface Head {
+  warnings: string[];
+  shapes: string[][];
+  rows: [string, number, Record<string, unknown>][];
+  ends: number[];
+}
+
+/** Tools parsed one by one before the remaining ones are parsed in one go. */
+export const BULK_AFTER = 64;
+
+/** Non-ASCII UTF-16 code units, written as JSON escapes so the entry's JSON is all ASCII. */
+const NON_ASCII = /[\u0080-\uffff]/g;
+
+// all-ASCII JSON decodes as latin1 into a one-byte string: a third of the UTF-8 decode's time on
+// the real catalogs, whose emoji and accents made the whole text two-byte
+function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(
+    NON_ASCII,
+    (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
+/** The fields JSON keeps, in order: a field holding undefined or a function is not written. */
+function storedFields(tool: ToolDefinition): string[] {
+  return Object.keys(tool).filter((field) => {
+    const value = (tool as unknown as Record<string, unknown>)[field];
+    return value !== undefined && typeof value !== "function" && typeof value !== "symbol";
+  });
+}
+
+/** The entry's bytes: header, head JSON, the tools' JSON one after another, then `snapshot`. */
+export function encodeEntry(content: EntryContent, snapshot: Uint8Array): Uint8Array {
+  const shapeIds = new Map<string, number>();
+  const head: Head = { warnings: [...content.warnings], shapes: [], rows: [], ends: [] };
+  const texts: string[] = [];
+  let length = 0;
+  content.tools.forEach((tool, position) => {
+    const fields = storedFields(tool);
+    const shapeKey = fields.join("\n");
+    let shape = shapeIds.get(shapeKey);
+    if (shape === undefined) {
+      shape = head.shapes.length;
+      shapeIds.set(shapeKey, shape);
+      head.shapes.push(fields);
+    }
+    const eager: Record<string, unknown> = {};
+    for (const field of fields) {
+      if (EAGER_FIELDS.has(field))
+        eager[field] = (tool as unknown as Record<string, unknown>)[field];
+    }
+    head.rows.push([content.keys[position] ?? "", shape, eager]);
+    const text = asciiJson(tool);
+    texts.push(text);
+    // after the "[" or the "," before it
+    length += 1 + text.length;
+    head.ends.push(length);
+  });
+  const headBytes = Buffer.from(asciiJson(head), "latin1");
+  const toolBytes = Buffer.from(`[${texts.join(",")}]`, "latin1");
+  const bytes = Buffer.alloc(
+    ENTRY_HEADER_BYTES + headBytes.length + toolBytes.length + snapshot.length,
+  );
+  bytes.writeUInt32LE(MAGIC, 0);
+  bytes.writeUInt32LE(ENTRY_FORMAT, 4);
+  bytes.writeUInt32LE(headBytes.length, 8);
+  bytes.writeUInt32LE(toolBytes.length, 12);
+  createHash("sha256").update(headBytes).update(toolBytes).digest().copy(bytes, 16);
+  headBytes.copy(bytes, ENTRY_HEADER_BYTES);
+  toolBytes.copy(bytes, ENTRY_HEADER_BYTES + headBytes.length);
+  bytes.set(snapshot, ENTRY_HEADER_BYTES + headBytes.length + toolBytes.length);
+  return bytes;
+}
+
+/** A decoded entry: its tools (each parsed on first use), warnings, keys and index snapshot. */
+export interface DecodedEntry {
+  tools: ToolDefinition[];
+  warnings: string[];
+  keys: string[];
+  snapshot: Uint8Array;
+}
+
+/**
+ * Reads an entry's bytes. Returns the reason when they are not a usable entry: "format" for an
+ * entry of another format (missed silently), else a phrase for the warning. The checksum covers
+ * the head and every tool's JSON, so a tool parsed later was checked with the rest.
+ */
+export function decodeEntry(bytes: Buffer): DecodedEntry | { problem: string } {
+  const headLength = bytes.length >= ENTRY_HEADER_BYTES ? bytes.readUInt32LE(8) : -1;
+  const toolsLength = headLength >= 0 ? bytes.readUInt32LE(12) : -1;
+  const toolsStart = ENTRY_HEADER_BYTES + headLength;
+  const snapshotStart = toolsStart + toolsLength;
+  if (headLength < 0 || bytes.readUInt32LE(0) !== MAGIC || snapshotStart > bytes.length) {
+    return { problem: "not a toolsift cache entry, or cut short" };
+  }
+  if (bytes.readUInt32LE(4) !== ENTRY_FORMAT) return { problem: "format" };
+  const checked = bytes.subarray(ENTRY_HEADER_BYTES, snapshotStart);
+  const sum = bytes.subarray(16, ENTRY_HEADER_BYTES);
+  if (!createHash("sha256").update(checked).digest().equals(sum)) {
+    return { problem: "its checksum does not match" };
+  }
+  const head = JSON.parse(bytes.toString("latin1", ENTRY_HEADER_BYTES, toolsStart)) as Head;
+  let parsedOne = 0;
+  let all: Record<string, unknown>[] | undefined;
+  const parseTool = (position: number): Record<string, unknown> => {
+    if (all === undefined && ++parsedOne > BULK_AFTER) {
+      all = JSON.parse(bytes.toString("latin1", toolsStart, snapshotStart));
+    }
+    if (all !== undefined) return all[position] as Record<string, unknown>;
+    // past the "[" or the "," before the tool
+    const start = toolsStart + 1 + (position === 0 ? 0 : (head.ends[position - 1] as number));
+    return JSON.parse(
+      bytes.toString("latin1", start, toolsStart + (head.ends[position] as number)),
+    );
+  };
+  const tools = head.rows.map((row, position) =>
+    lazyTool(row[2], head.shapes[row[1]] ?? [], () => parseTool(position)),
+  );
+  return {
+    tools,
+    warnings: head.warnings,
+    keys: head.rows.map((row) => row[0]),
+    snapshot: bytes.subarray(snapshotStart),
+  };
+}
+
+/**
+ * A frozen tool whose eager fields (`EAGER_FIELDS`) are plain fields and whose other fields
+ * (description, schemas, annotations…) are getters that parse the tool's JSON once, on first
+ * read. Its own enumerable keys are the stored tool's, in order, so spreading, `Object.keys` and
+ * `JSON.stringify` see the same tool the loader returned.
+ */
+function lazyTool(
+  eager: Record<string, unknown>,
+  fields: readonly string[],
+  parse: () => Record<string, unknown>,
+): ToolDefinition {
+  let full: Record<string, unknown> | undefined;
+  const tool: Record<string, unknown> = {};
+  for (const field of fields) {
+    if (Object.hasOwn(eager, field)) tool[field] = eager[field];
+    else {
+      Object.defineProperty(tool, field, {
+        enumerable: true,
+        get() {
+          full ??= parse();
+          return full[field];
+        },
+      });
+    }
+  }
+  return Object.freeze(tool) as unknown as ToolDefinition;
+}
