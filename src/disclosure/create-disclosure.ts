@@ -172,6 +172,32 @@ function requiredTools(
 }
 
 /**
+ * The meta tools each session was last offered: `prepare` plans a turn and remembers its meta
+ * tools; `offeredFor` answers by the turn settings a call carries, else by the session's last
+ * prepared plan (a host need not repeat its turn settings on every call).
+ */
+function trackOffered(planFor: (input: PrepareInput) => TurnPlan) {
+  // the meta tools of each session's last prepared plan: what the model was actually offered
+  const offeredBySession = new Map<string, ReadonlySet<string>>();
+  const prepare = (input: PrepareInput): TurnPlan => {
+    const plan = planFor(input);
+    offeredBySession.delete(input.session);
+    offeredBySession.set(input.session, new Set(plan.metaTools.map((tool) => tool.name)));
+    for (const old of offeredBySession.keys()) {
+      if (offeredBySession.size <= OFFERED_SESSIONS) break;
+      offeredBySession.delete(old);
+    }
+    return plan;
+  };
+  const offeredFor = (input: ExecuteInput & TurnSettings): ReadonlySet<string> => {
+    const carriesSettings = TURN_KEYS.some((key) => input[key] !== undefined);
+    const remembered = carriesSettings ? undefined : offeredBySession.get(input.session);
+    return remembered ?? new Set(planFor(input).metaTools.map((tool) => tool.name));
+  };
+  return { prepare, offeredFor };
+}
+
+/**
  * Creates the disclosure layer over a catalog, a search function and (optionally) a policy.
  *
  * @example
@@ -197,25 +223,7 @@ export function createDisclosure(options: DisclosureOptions): Disclosure {
     store,
   });
   const callMetrics = createCallMetrics();
-  // the meta tools of each session's last prepared plan: what the model was actually offered
-  const offeredBySession = new Map<string, ReadonlySet<string>>();
-  const prepare = (input: PrepareInput): TurnPlan => {
-    const plan = planFor(input);
-    offeredBySession.delete(input.session);
-    offeredBySession.set(input.session, new Set(plan.metaTools.map((tool) => tool.name)));
-    for (const old of offeredBySession.keys()) {
-      if (offeredBySession.size <= OFFERED_SESSIONS) break;
-      offeredBySession.delete(old);
-    }
-    return plan;
-  };
-  /** Meta tools offered to the session: by the turn settings the call carries, else by the
-   * session's last prepared plan (a host need not repeat its turn settings on every call). */
-  const offeredFor = (input: ExecuteInput & TurnSettings): ReadonlySet<string> => {
-    const carriesSettings = TURN_KEYS.some((key) => input[key] !== undefined);
-    const remembered = carriesSettings ? undefined : offeredBySession.get(input.session);
-    return remembered ?? new Set(planFor(input).metaTools.map((tool) => tool.name));
-  };
+  const { prepare, offeredFor } = trackOffered(planFor);
   const record = callMetrics.record;
 
   const execute = (input: ExecuteInput & TurnSettings): Promise<ExecuteOutcome> => {
