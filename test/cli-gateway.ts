@@ -4,10 +4,12 @@
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
   getDefaultEnvironment,
   StdioClientTransport,
 } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -47,4 +49,28 @@ export function cliGatewayTransport(
     },
     stderr: "pipe",
   });
+}
+
+/**
+ * The official SDK client connected to a gateway from source (`cliGatewayTransport`), with what
+ * the tests watch: the gateway's stderr so far, and whether it announced `tools/list_changed`
+ * (serve answers at once; upstream tools arrive with that notice).
+ */
+export async function connectCliGateway(
+  config: string,
+  extra: readonly string[] = [],
+  clientInfo = { name: "cli-gateway-test", version: "1" },
+): Promise<{ client: Client; stderr: () => string; announced: () => boolean }> {
+  const transport = cliGatewayTransport(config, extra);
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString("utf8");
+  });
+  const client = new Client(clientInfo);
+  let announced = false;
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    announced = true;
+  });
+  await client.connect(transport);
+  return { client, stderr: () => stderr, announced: () => announced };
 }

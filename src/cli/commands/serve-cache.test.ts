@@ -8,35 +8,23 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
-import { cliGatewayTransport } from "../../../test/cli-gateway.js";
+import { connectCliGateway } from "../../../test/cli-gateway.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const faultServer = path.join(root, "test/fixtures/mcp/fault-server.mjs");
 
 /** Starts a gateway, waits for the upstream's tools, runs one search; returns its stderr. */
 async function searchOnce(config: string, cache: string): Promise<string> {
-  const transport = cliGatewayTransport(config, ["--cache", cache]);
-  let stderr = "";
-  transport.stderr?.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const client = new Client({ name: "cache-test", version: "1" });
-  let announced = false;
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-    announced = true;
-  });
-  await client.connect(transport);
+  const { client, stderr, announced } = await connectCliGateway(config, ["--cache", cache]);
   try {
-    await expect.poll(() => announced, { timeout: 30_000 }).toBe(true);
+    await expect.poll(announced, { timeout: 30_000 }).toBe(true);
     const result = await client.callTool({ name: "tool_search", arguments: { query: "echo" } });
     expect(JSON.stringify(result)).toContain("fault__echo");
   } finally {
     await client.close();
   }
-  return stderr;
+  return stderr();
 }
 
 /** The index snapshots in the cache folder, with their inode and modification time. */

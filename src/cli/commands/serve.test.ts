@@ -4,10 +4,8 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
-import { cliGatewayTransport } from "../../../test/cli-gateway.js";
+import { connectCliGateway } from "../../../test/cli-gateway.js";
 import { capture } from "../__tests__/capture.js";
 import { runCli } from "../run-cli.js";
 import { resolveToken, serveUsage } from "./serve.js";
@@ -23,23 +21,15 @@ describe("toolsift serve --inspect", () => {
       config,
       JSON.stringify({ mcpServers: { fault: { command: "node", args: [faultServer] } } }),
     );
-    const transport = cliGatewayTransport(config, ["--inspect"]);
-    let stderr = "";
-    transport.stderr?.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8");
-    });
-    const client = new Client({ name: "desktop-app", version: "3" });
-    // serve answers at once; the upstream's tools arrive with tools/list_changed
-    let announced = false;
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      announced = true;
-    });
     // stdout carries only the protocol: a stray line there would break this connection
-    await client.connect(transport);
+    const { client, stderr, announced } = await connectCliGateway(config, ["--inspect"], {
+      name: "desktop-app",
+      version: "3",
+    });
     try {
-      await expect.poll(() => announced, { timeout: 30_000 }).toBe(true);
-      await expect.poll(() => stderr, { timeout: 20_000 }).toMatch(/inspector: .* at http:/);
-      const url = /sessions of this gateway at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(stderr)?.[1];
+      await expect.poll(announced, { timeout: 30_000 }).toBe(true);
+      await expect.poll(stderr, { timeout: 20_000 }).toMatch(/inspector: .* at http:/);
+      const url = /sessions of this gateway at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(stderr())?.[1];
       expect(url).toBeDefined();
       await client.callTool({
         name: "tool_call",
@@ -61,7 +51,7 @@ describe("toolsift serve --inspect", () => {
       await client.close();
     }
     // the gateway ends with its client, and the inspector with it
-    const url = /sessions of this gateway at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(stderr)?.[1];
+    const url = /sessions of this gateway at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(stderr())?.[1];
     await expect
       .poll(
         () =>
