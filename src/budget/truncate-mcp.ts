@@ -112,7 +112,7 @@ export function toolResultTokens(result: ToolResult, options: ToolResultCutOptio
  */
 function fittingText(
   result: ToolResult,
-  { counter, maxTokens }: ToolResultCutOptions,
+  options: ToolResultCutOptions,
 ): Truncation<ToolResult> | undefined {
   if (result.structuredContent !== undefined) return undefined;
   let tokens = 0;
@@ -121,8 +121,8 @@ function fittingText(
     if (block.type !== "text" || typeof text !== "string" || text.length > EXACT_COUNT_LIMIT) {
       return undefined;
     }
-    tokens += counter.count(text);
-    if (tokens > maxTokens) return undefined;
+    tokens += blockTokens(block, options);
+    if (tokens > options.maxTokens) return undefined;
   }
   return {
     value: result,
