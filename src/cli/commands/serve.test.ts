@@ -64,6 +64,27 @@ describe("toolsift serve --inspect", () => {
       .toBe("gone");
   });
 
+  it("answers an 11 MB request with an error naming the limit, and the session goes on", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "toolsift-serve-big-"));
+    const config = path.join(dir, "gateway.json");
+    await writeFile(
+      config,
+      JSON.stringify({ mcpServers: { fault: { command: "node", args: [faultServer] } } }),
+    );
+    const { client, announced } = await connectCliGateway(config, ["--mode", "direct"]);
+    try {
+      await expect.poll(announced, { timeout: 30_000 }).toBe(true);
+      // the SDK's reader closed the whole stdio session on a message over 10 MB
+      await expect(
+        client.callTool({ name: "fault__echo", arguments: { text: "x".repeat(11 * 2 ** 20) } }),
+      ).rejects.toThrow(/The request was 11\.0 MB, over the 10\.0 MB .*session stays open/);
+      const small = await client.callTool({ name: "fault__echo", arguments: { text: "hi" } });
+      expect(small.structuredContent).toEqual({ echoed: "hi" });
+    } finally {
+      await client.close();
+    }
+  });
+
   it("refuses a bad --inspect-port, naming the flag", async () => {
     const io = capture();
     expect(await runCli(["serve", "--config", "x.json", "--inspect-port", "99999"], io)).toBe(2);

@@ -7,6 +7,7 @@ import { createServer } from "node:http";
 import { type AddressInfo, createServer as createNetServer } from "node:net";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { ToolsiftError } from "../../errors.js";
+import { boundClientReads } from "./bound-client-reads.js";
 import { forwardUpstreamEvents } from "./forward-upstream-events.js";
 import { createGatewaySession, type GatewaySessionOptions } from "./gateway-session.js";
 import { createHttpGateway } from "./http-gateway.js";
@@ -43,6 +44,7 @@ function closeOnce(steps: () => Promise<void>): Pick<RunningGateway, "closed" | 
 export async function serveStdio(options: GatewaySessionOptions): Promise<RunningGateway> {
   const server = createGatewaySession("stdio", options);
   const transport = new StdioServerTransport();
+  boundClientReads(transport);
   const stopAnnouncing = forwardUpstreamEvents(options, () => [{ server }]);
   const { closed, close } = closeOnce(async () => {
     stopAnnouncing();

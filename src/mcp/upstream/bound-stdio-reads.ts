@@ -8,10 +8,11 @@ import type { MCPLogEntry } from "../types.js";
 import {
   BoundedReadBuffer,
   MESSAGE_TOO_LARGE,
+  replaceReadBuffer,
   STDIO_MESSAGE_LIMIT,
 } from "./bounded-read-buffer.js";
 
-const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+export const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /** What the `data` of a too-large stand-in response holds. */
 export interface TooLargeData {
@@ -39,13 +40,7 @@ export function boundStdioReads<M>(
   log: (entry: MCPLogEntry) => void,
   deserialize: (line: string) => M,
 ): void {
-  const holder = transport as { _readBuffer?: unknown };
-  if (holder._readBuffer === undefined) {
-    throw new Error(
-      "The MCP SDK's stdio transport no longer reads through _readBuffer; toolsift cannot bound its reads. Install the SDK version in toolsift's package.json.",
-    );
-  }
-  holder._readBuffer = new BoundedReadBuffer<M>(deserialize, (bytes, id) => {
+  const buffer = new BoundedReadBuffer<M>(deserialize, (bytes, id) => {
     const data: TooLargeData = { reason: MESSAGE_TOO_LARGE, bytes, limit: STDIO_MESSAGE_LIMIT };
     log({
       level: "warn",
@@ -56,4 +51,5 @@ export function boundStdioReads<M>(
     const message = tooLargeText(name, "a request", data);
     return { jsonrpc: "2.0", id, error: { code: ErrorCode.InternalError, message, data } } as M;
   });
+  replaceReadBuffer(transport, buffer as BoundedReadBuffer<unknown>);
 }

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { BoundedReadBuffer, idFromEnds } from "./bounded-read-buffer.js";
+import {
+  BoundedReadBuffer,
+  idFromEnds,
+  kindFromHead,
+  parseJsonRpcLine,
+} from "./bounded-read-buffer.js";
 
 type Message = { line?: string; skipped?: number; id?: number | string | undefined };
 
@@ -43,5 +48,38 @@ describe("BoundedReadBuffer", () => {
     expect(idFromEnds('{"result":{"x":', 'xx"}},"jsonrpc":"2.0","id":12}')).toBe(12);
     // an "id" closing a nested object is followed by more than one brace: not the message's
     expect(idFromEnds('{"result":{"x":', '"item":{"id":3}}}')).toBeUndefined();
+  });
+
+  it("tells a skipped request from a skipped response by its first key of the three", () => {
+    expect(kindFromHead('{"method":"tools/call","params":{"arguments":{"text":"')).toBe("request");
+    expect(kindFromHead('{"jsonrpc":"2.0","id":4,"method":"sampling/createMessage"')).toBe(
+      "request",
+    );
+    // a nested "method" key inside a result comes after the message's own "result"
+    expect(kindFromHead('{"result":{"structuredContent":{"method":"x"')).toBe("response");
+    expect(kindFromHead('{"jsonrpc":"2.0","id":4,"error":{"code":1')).toBe("response");
+    // an escaped quote inside a string is not a key
+    expect(kindFromHead('{"params":{"text":"\\"method\\": no')).toBe("unknown");
+  });
+});
+
+describe("parseJsonRpcLine", () => {
+  it("returns a JSON-RPC object as it was read", () => {
+    const line = '{"method":"tools/call","params":{"name":"echo","x":[1]},"jsonrpc":"2.0","id":3}';
+    expect(parseJsonRpcLine(line)).toEqual(JSON.parse(line));
+  });
+
+  it("refuses what is not a JSON-RPC 2.0 object, saying what a peer must write", () => {
+    for (const line of [
+      "5",
+      "null",
+      "[]",
+      '"text"',
+      '{"level":"info","msg":"up"}',
+      '{"jsonrpc":"1.0"}',
+    ]) {
+      expect(() => parseJsonRpcLine(line), line).toThrow(/not a JSON-RPC 2\.0 message.*stderr/);
+    }
+    expect(() => parseJsonRpcLine("{not json")).toThrow(SyntaxError);
   });
 });

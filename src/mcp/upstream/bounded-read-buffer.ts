@@ -1,5 +1,6 @@
 /**
- * The stdio read buffer of an upstream connection, in place of the SDK's. The SDK's buffer
+ * The stdio read buffer of an upstream connection and of the gateway's own stdio session, in
+ * place of the SDK's. The SDK's buffer
  * throws when a message passes its 10 MB limit, and its transport then closes the connection:
  * one big result (a large file read) killed the server, every call in flight with it, and used
  * up a restart. This one skips the rest of an over-limit line instead, keeping only its first
@@ -7,6 +8,8 @@
  * end of the line), so that one call fails with the reason and the server stays up. Memory stays
  * bounded by the limit. Reading past the limit and budgeting the result would need a streaming
  * JSON parser to stay bounded, for a result the budget would cut to a few KB anyway.
+ *
+ * A line is read with `parseJsonRpcLine`, not the SDK's reader: see there why.
  */
 
 /** The SDK's own limit on one stdio message (STDIO_DEFAULT_MAX_BUFFER_SIZE in both SDKs). */
@@ -30,6 +33,56 @@ export function idFromEnds(head: string, tail: string): number | string | undefi
   return raw.startsWith('"') ? (JSON.parse(raw) as string) : Number(raw);
 }
 
+/** Whether a skipped line was a request (it asked for something), a response (it answered a
+ * request) or neither that its first bytes show. */
+export type SkippedKind = "request" | "response" | "unknown";
+
+/** The kind of a JSON-RPC message from its first bytes: whichever of its `method`, `result` and
+ * `error` keys comes first (every SDK writes them before a large `params` or `result`; a key of
+ * the same name nested inside comes after the message's own). */
+export function kindFromHead(head: string): SkippedKind {
+  const key = /"(method|result|error)"\s*:/u.exec(head)?.[1];
+  if (key === undefined) return "unknown";
+  return key === "method" ? "request" : "response";
+}
+
+/**
+ * One line of a stdio stream as a JSON-RPC message: JSON, an object, `"jsonrpc": "2.0"`. That is
+ * all this checks. Which kind of message it is and whether its fields are well formed, the SDK's
+ * protocol checks next with its own schemas (a message none of them accepts is reported as an
+ * unknown message and dropped, as a line that fails here is). The SDK's reader ran a second
+ * full schema pass here, before those: for a response, three object schemas tried in turn. In a
+ * gateway's first few hundred calls, before the JIT has compiled zod, that pass cost about 0.1 ms
+ * a call on each side (measured in `docs/mcp-gateway.md`).
+ */
+export function parseJsonRpcLine<M>(line: string): M {
+  const value: unknown = JSON.parse(line);
+  if (
+    typeof value !== "object" ||
+    value === null ||
+    Array.isArray(value) ||
+    (value as { jsonrpc?: unknown }).jsonrpc !== "2.0"
+  ) {
+    const shown = line.length > 120 ? `${line.slice(0, 120)}…` : line;
+    throw new Error(
+      `Read a line that is not a JSON-RPC 2.0 message (an object with "jsonrpc": "2.0"): ${shown}. An MCP peer must write only protocol messages to stdout (logs go to stderr).`,
+    );
+  }
+  return value as M;
+}
+
+/** Puts `buffer` in place of a stdio transport's own read buffer (the v1 and v2 SDKs' client and
+ * server transports all read through `_readBuffer`). */
+export function replaceReadBuffer(transport: object, buffer: BoundedReadBuffer<unknown>): void {
+  const holder = transport as { _readBuffer?: unknown };
+  if (holder._readBuffer === undefined) {
+    throw new Error(
+      "The MCP SDK's stdio transport no longer reads through _readBuffer; toolsift cannot bound its reads. Install the SDK version in toolsift's package.json.",
+    );
+  }
+  holder._readBuffer = buffer;
+}
+
 /** Buffers a stdio stream into JSON-RPC messages, skipping any line over `limit` bytes. */
 export class BoundedReadBuffer<M> {
   private chunks: Buffer[] = [];
@@ -44,7 +97,11 @@ export class BoundedReadBuffer<M> {
     private readonly deserialize: (line: string) => M,
     /** Builds the message that stands for a skipped line (an error response to its id), or
      * says nothing can be done with it (no id: a notification or an unreadable line). */
-    private readonly onSkipped: (bytes: number, id: number | string | undefined) => M | undefined,
+    private readonly onSkipped: (
+      bytes: number,
+      id: number | string | undefined,
+      kind: SkippedKind,
+    ) => M | undefined,
     private readonly limit = STDIO_MESSAGE_LIMIT,
   ) {}
 
@@ -99,8 +156,9 @@ export class BoundedReadBuffer<M> {
     const skipping = this.skipping;
     if (skipping) {
       this.skipping = undefined;
-      const id = idFromEnds(skipping.head.toString("utf8"), skipping.tail.toString("utf8"));
-      const stand = this.onSkipped(skipping.bytes, id);
+      const head = skipping.head.toString("utf8");
+      const id = idFromEnds(head, skipping.tail.toString("utf8"));
+      const stand = this.onSkipped(skipping.bytes, id, kindFromHead(head));
       if (stand !== undefined) this.ready.push({ message: stand });
       return;
     }
