@@ -6,6 +6,8 @@
  * upstream's stdio; HTTP to the upstream's own streamable HTTP server), rounds interleaved so
  * machine noise hits both alike. Over HTTP the stdio-direct figure is kept beside it: what a
  * client that ran the upstream itself over stdio gains or loses by going through the gateway.
+ * A second fresh gateway started with `--no-warm-up` is timed in the same rounds of the first
+ * 200 calls ("no warm-up" figures): what the warm-up of the SDK's checks (warm-relay.ts) saves.
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -61,12 +63,13 @@ async function timeCalls(client: Client, name: string, count: number): Promise<n
 async function spawnGateway(
   config: string,
   http: boolean,
+  extra: readonly string[] = [],
 ): Promise<{ client: Client; pid: number | null }> {
   const built = path.join(root, "dist/cli/main.js");
   const entry = existsSync(built)
     ? [built]
     : ["--import", "tsx", path.join(root, "src/cli/main.ts")];
-  const cli = [...GATEWAY_NODE_FLAGS, ...entry, "serve", "--config", config];
+  const cli = [...GATEWAY_NODE_FLAGS, ...entry, "serve", "--config", config, ...extra];
   const client = new Client({ name: "bench", version: "1" });
   if (!http) {
     const transport = new StdioClientTransport({
@@ -248,20 +251,28 @@ async function addedLatency(http: boolean): Promise<Record<string, number>> {
   const directs: Direct[] = [await directOverStdio()];
   if (http) directs.unshift({ label: "HTTP", ...(await directOverHttp()) });
   const { client: gateway, pid } = await spawnGateway(config, http);
+  // beside it, a fresh gateway that skips the warm-up (warm-relay.ts), timed in the same rounds
+  const cold = await spawnGateway(config, http, ["--no-warm-up"]);
   await waitForTool(gateway, "ev__echo");
+  await waitForTool(cold.client, "ev__echo");
   // the CPU of the gateway process over its calls, and of each upstream over its direct ones:
   // what the gateway costs per call on a machine too loaded for latency alone to show it
-  const runs: Run[] = [
-    { client: gateway, tool: "ev__echo", pid },
-    ...directs.map((direct) => ({ client: direct.client, tool: "echo", pid: direct.pid })),
-  ];
-  const fresh = await timeInRounds(runs, FRESH);
+  const direct: Run[] = directs.map((d) => ({ client: d.client, tool: "echo", pid: d.pid }));
+  const runs: Run[] = [{ client: gateway, tool: "ev__echo", pid }, ...direct];
+  const coldRun: Run = { client: cold.client, tool: "ev__echo", pid: cold.pid };
+  const [warmed, unwarmed, ...viaDirect] = await timeInRounds(
+    [...runs.slice(0, 1), coldRun, ...direct],
+    FRESH,
+  );
+  await cold.client.close();
   const steady = await timeInRounds(runs, STEADY);
   await gateway.close();
-  for (const direct of directs) await direct.stop();
+  for (const d of directs) await d.stop();
   const via = http ? "HTTP" : "stdio";
+  const fresh = (first: typeof warmed) => [first as NonNullable<typeof first>, ...viaDirect];
   return {
-    ...phaseFigures(via, "", directs, fresh),
+    ...phaseFigures(via, "", directs, fresh(warmed)),
+    ...phaseFigures(via, " no warm-up", directs, fresh(unwarmed)),
     ...phaseFigures(via, " steady state", directs, steady),
   };
 }

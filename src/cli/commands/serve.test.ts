@@ -71,7 +71,12 @@ describe("toolsift serve --inspect", () => {
       config,
       JSON.stringify({ mcpServers: { fault: { command: "node", args: [faultServer] } } }),
     );
-    const { client, announced } = await connectCliGateway(config, ["--mode", "direct"]);
+    // --no-warm-up: a gateway that will take two calls need not warm the SDK's checks
+    const { client, announced } = await connectCliGateway(config, [
+      "--mode",
+      "direct",
+      "--no-warm-up",
+    ]);
     try {
       await expect.poll(announced, { timeout: 30_000 }).toBe(true);
       // the SDK's reader closed the whole stdio session on a message over 10 MB

@@ -18,6 +18,7 @@ export const serveUsage = `Usage: toolsift serve --config FILE [--mode bridge|re
        [--inspect] [--inspect-port N] [--max-body-bytes N] [--max-sessions N] [--session-idle-ms N]
        [--max-subscriptions N] [--state redis://HOST:PORT[/DB]] [--otel] [--no-learning]
        [--auth-issuer URL --auth-audience AUD [--auth-scopes a,b]] [--cache DIR | --no-cache]
+       [--no-warm-up]
 
 Runs the MCP gateway in front of the config's servers: over stdio (default), or streamable HTTP
 at http://HOST:PORT/mcp (--http 8080 means 127.0.0.1:8080; other hosts need --token).
@@ -60,6 +61,9 @@ Semantic search: an "embedder" block in the config (an OpenAI-compatible endpoin
 word-vector file, docs/semantic-search.md) makes tool_search hybrid. Tool vectors are cached in
 $XDG_CACHE_HOME/toolsift (default ~/.cache/toolsift; --cache DIR moves it, --no-cache keeps none),
 so a restart embeds only new or changed tools; an endpoint that is down leaves search lexical.
+Warm-up (on by default): once serving, the gateway runs the MCP SDK's message checks ahead on a
+sample call, in slices that yield to real messages, so its first calls are not slowed by
+compiling them (a few hundred ms of CPU, once); --no-warm-up skips it.
 Host, token, port and config problems are reported before any server starts.`;
 
 const flags = {
@@ -78,6 +82,7 @@ const flags = {
   state: { type: "string" },
   otel: { type: "boolean" },
   "no-learning": { type: "boolean" },
+  "no-warm-up": { type: "boolean" },
   ...cacheFlags,
   "auth-issuer": { type: "string" },
   "auth-audience": { type: "string" },
@@ -332,6 +337,7 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
   const options = {
     sift,
     mode: flagged.mode ?? config.mode ?? "bridge",
+    warmUp: values["no-warm-up"] !== true,
     ...(recorder ? { recorder } : {}),
     ...(telemetry ? { telemetry } : {}),
   };

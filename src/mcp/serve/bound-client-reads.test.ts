@@ -75,8 +75,6 @@ describe("boundClientReads", () => {
     const pipe = await boundedTransport();
     pipe.stdin.write('{"level":"info"}\n{"method":"ping","jsonrpc":"2.0","id":1}\n');
     await expect.poll(() => pipe.read.length).toBe(1);
-    expect(pipe.errors.map((error) => error.message)).toEqual([
-      expect.stringContaining("not a JSON-RPC 2.0 message"),
-    ]);
+    expect(pipe.errors).toHaveLength(1);
   });
 });

@@ -7,19 +7,20 @@
  * server made through the gateway) fails that request with the reason, which the server gets.
  */
 import type { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { deserializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import { ErrorCode, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { megabytes, type TooLargeData } from "../upstream/bound-stdio-reads.js";
 import {
   BoundedReadBuffer,
   MESSAGE_TOO_LARGE,
-  parseJsonRpcLine,
   replaceReadBuffer,
   STDIO_MESSAGE_LIMIT,
 } from "../upstream/bounded-read-buffer.js";
 
-/** Reads the client's messages through a `BoundedReadBuffer` (and `parseJsonRpcLine`). */
+/** Reads the client's messages through a `BoundedReadBuffer`, each line checked as the SDK's
+ * own reader checks it. */
 export function boundClientReads(transport: StdioServerTransport): void {
-  const buffer = new BoundedReadBuffer<JSONRPCMessage>(parseJsonRpcLine, (bytes, id, kind) => {
+  const buffer = new BoundedReadBuffer<JSONRPCMessage>(deserializeMessage, (bytes, id, kind) => {
     if (id === undefined || kind === "unknown") return undefined;
     const data: TooLargeData = { reason: MESSAGE_TOO_LARGE, bytes, limit: STDIO_MESSAGE_LIMIT };
     const size = `${megabytes(bytes)}, over the ${megabytes(STDIO_MESSAGE_LIMIT)} the gateway reads in one stdio message`;

@@ -56,6 +56,12 @@ export interface GatewaySessionOptions {
   /** The policy profile the user's token chose (`auth.profiles`): what the session may see and
    * call, on top of the gateway's policy. */
   profile?: () => SessionProfile | undefined;
+  /** `serveStdio` and `serveHttp` only: once serving, run the SDK's JSON-RPC checks ahead on a
+   * sample call, in slices that yield to real messages, so a fresh gateway's first calls do not
+   * pay for compiling them (`warm-relay.ts`; about 0.3 ms a call over the first few hundred).
+   * Default true; false saves its CPU (a few hundred ms, once per process) where no call will
+   * follow. */
+  warmUp?: boolean;
 }
 
 /** The disclosure settings each mode stands for. */

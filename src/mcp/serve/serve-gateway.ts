@@ -14,6 +14,7 @@ import { createHttpGateway } from "./http-gateway.js";
 import { checkHttpOptions, type HttpGatewayOptions } from "./http-gateway-options.js";
 import type { HttpLimits } from "./http-limits.js";
 import { probe } from "./probes.js";
+import { warmRelayChecks } from "./warm-relay.js";
 
 /** A running gateway. */
 export interface RunningGateway {
@@ -46,8 +47,10 @@ export async function serveStdio(options: GatewaySessionOptions): Promise<Runnin
   const transport = new StdioServerTransport();
   boundClientReads(transport);
   const stopAnnouncing = forwardUpstreamEvents(options, () => [{ server }]);
+  let stopWarming: () => void = () => undefined;
   const { closed, close } = closeOnce(async () => {
     stopAnnouncing();
+    stopWarming();
     process.stdin.off("end", onEnd);
     await server.close().catch(() => undefined);
     await options.sift.close();
@@ -60,6 +63,7 @@ export async function serveStdio(options: GatewaySessionOptions): Promise<Runnin
     void close();
   };
   await server.connect(transport);
+  if (options.warmUp !== false) stopWarming = warmRelayChecks().stop;
   return { closed, close };
 }
 
@@ -117,8 +121,10 @@ export async function serveHttp(options: ServeHttpOptions): Promise<RunningGatew
     throw error;
   });
   const address = http.address() as AddressInfo;
+  const stopWarming = options.warmUp === false ? () => undefined : warmRelayChecks().stop;
   const { closed, close } = closeOnce(async () => {
     // graceful: no new connections, then calls in flight get up to drainMs to finish
+    stopWarming();
     http.close();
     const deadline = Date.now() + (options.drainMs ?? 10_000);
     while (gateway.inFlight() > 0 && Date.now() < deadline) {

@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  BoundedReadBuffer,
-  idFromEnds,
-  kindFromHead,
-  parseJsonRpcLine,
-} from "./bounded-read-buffer.js";
+import { BoundedReadBuffer, idFromEnds, kindFromHead } from "./bounded-read-buffer.js";
 
 type Message = { line?: string; skipped?: number; id?: number | string | undefined };
 
@@ -60,26 +55,5 @@ describe("BoundedReadBuffer", () => {
     expect(kindFromHead('{"jsonrpc":"2.0","id":4,"error":{"code":1')).toBe("response");
     // an escaped quote inside a string is not a key
     expect(kindFromHead('{"params":{"text":"\\"method\\": no')).toBe("unknown");
-  });
-});
-
-describe("parseJsonRpcLine", () => {
-  it("returns a JSON-RPC object as it was read", () => {
-    const line = '{"method":"tools/call","params":{"name":"echo","x":[1]},"jsonrpc":"2.0","id":3}';
-    expect(parseJsonRpcLine(line)).toEqual(JSON.parse(line));
-  });
-
-  it("refuses what is not a JSON-RPC 2.0 object, saying what a peer must write", () => {
-    for (const line of [
-      "5",
-      "null",
-      "[]",
-      '"text"',
-      '{"level":"info","msg":"up"}',
-      '{"jsonrpc":"1.0"}',
-    ]) {
-      expect(() => parseJsonRpcLine(line), line).toThrow(/not a JSON-RPC 2\.0 message.*stderr/);
-    }
-    expect(() => parseJsonRpcLine("{not json")).toThrow(SyntaxError);
   });
 });

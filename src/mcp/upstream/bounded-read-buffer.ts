@@ -8,8 +8,6 @@
  * end of the line), so that one call fails with the reason and the server stays up. Memory stays
  * bounded by the limit. Reading past the limit and budgeting the result would need a streaming
  * JSON parser to stay bounded, for a result the budget would cut to a few KB anyway.
- *
- * A line is read with `parseJsonRpcLine`, not the SDK's reader: see there why.
  */
 
 /** The SDK's own limit on one stdio message (STDIO_DEFAULT_MAX_BUFFER_SIZE in both SDKs). */
@@ -44,31 +42,6 @@ export function kindFromHead(head: string): SkippedKind {
   const key = /"(method|result|error)"\s*:/u.exec(head)?.[1];
   if (key === undefined) return "unknown";
   return key === "method" ? "request" : "response";
-}
-
-/**
- * One line of a stdio stream as a JSON-RPC message: JSON, an object, `"jsonrpc": "2.0"`. That is
- * all this checks. Which kind of message it is and whether its fields are well formed, the SDK's
- * protocol checks next with its own schemas (a message none of them accepts is reported as an
- * unknown message and dropped, as a line that fails here is). The SDK's reader ran a second
- * full schema pass here, before those: for a response, three object schemas tried in turn. In a
- * gateway's first few hundred calls, before the JIT has compiled zod, that pass cost about 0.1 ms
- * a call on each side (measured in `docs/mcp-gateway.md`).
- */
-export function parseJsonRpcLine<M>(line: string): M {
-  const value: unknown = JSON.parse(line);
-  if (
-    typeof value !== "object" ||
-    value === null ||
-    Array.isArray(value) ||
-    (value as { jsonrpc?: unknown }).jsonrpc !== "2.0"
-  ) {
-    const shown = line.length > 120 ? `${line.slice(0, 120)}…` : line;
-    throw new Error(
-      `Read a line that is not a JSON-RPC 2.0 message (an object with "jsonrpc": "2.0"): ${shown}. An MCP peer must write only protocol messages to stdout (logs go to stderr).`,
-    );
-  }
-  return value as M;
 }
 
 /** Puts `buffer` in place of a stdio transport's own read buffer (the v1 and v2 SDKs' client and

@@ -10,11 +10,11 @@ import {
   StdioClientTransport,
 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { deserializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { MCPLogEntry, UpstreamServerConfig } from "../types.js";
 import { boundStdioReads } from "./bound-stdio-reads.js";
-import { parseJsonRpcLine } from "./bounded-read-buffer.js";
 import type { ModernConnection } from "./modern-upstream.js";
 
 /** Bounds on one server's `tools/list`: far past any real server (the largest real catalog in
@@ -41,7 +41,7 @@ export function createUpstreamTransport(
       ...(config.cwd !== undefined ? { cwd: config.cwd } : {}),
       stderr: "pipe",
     });
-    boundStdioReads(stdio, name, log, parseJsonRpcLine);
+    boundStdioReads(stdio, name, log, deserializeMessage);
     // the upstream's own stderr goes to our log, never to stdout (which may be the MCP stream)
     stdio.stderr?.on("data", (chunk: Buffer) => {
       for (const line of chunk.toString("utf8").split("\n")) {
