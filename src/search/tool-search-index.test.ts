@@ -67,6 +67,14 @@ describe("ToolSearchIndex keyword search", () => {
     expect(names(build(), "slack send")[0]).toBe("mcp__slack__send_message");
   });
 
+  it("reads the first 20,000 characters of a pasted document and says so", () => {
+    const query = `github issue create ${"lorem ipsum dolor ".repeat(150_000)}`;
+    const result = build().search(query);
+    expect(result.hits[0]?.name).toBe("mcp__github__create_issue");
+    expect(result.truncated).toEqual({ read: expect.any(Number), length: query.trimEnd().length });
+    expect(build().search("github issue create").truncated).toBeUndefined();
+  });
+
   it("serves a raw request sentence", () => {
     expect(names(build(), "Can you please take a screenshot of this page for me?")[0]).toBe(
       "browser_take_screenshot",

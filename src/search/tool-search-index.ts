@@ -228,7 +228,9 @@ export class ToolSearchIndex {
     this.settle();
     const limit = checkLimit(options?.limit, DEFAULT_LIMIT, MAX_LIMIT, "limit");
     const parsed = parseQuery(query, options?.mode ?? "auto");
-    return this.run(parsed, query, limit, options, options?.cut ?? true);
+    const result = this.run(parsed, query, limit, options, options?.cut ?? true);
+    if (parsed.cut) result.truncated = parsed.cut;
+    return result;
   }
 
   /** The names of the top `k` tools for a query: same engine as `search`, without the tail cut. */

@@ -119,4 +119,7 @@ export interface SearchResult {
   servers?: ServerSummary[];
   /** `server:` names that mean no server (see the README's query forms), with the closest ones. */
   unknownServers?: UnknownServer[];
+  /** Set when the query was longer than the 20,000 characters a search reads: how much of it was
+   * read (from the start) and its whole length. */
+  truncated?: { read: number; length: number };
 }

@@ -18,7 +18,23 @@ export interface ParsedQuery {
   servers: string[];
   /** Names from `select:`, deduplicated, in the order given. */
   select: string[];
+  /** Set when the query was longer than `QUERY_READ_CHARS`: how much of it was read. */
+  cut?: QueryCut;
 }
+
+/** How much of an over-long query was read. */
+export interface QueryCut {
+  /** Characters read, from the start (the cut falls at a space where there is one). */
+  read: number;
+  /** The query's whole length. */
+  length: number;
+}
+
+/** The longest query read, in characters. Far past what a person or a model writes as a request
+ * (a search scores at most 32 distinct words), and short enough that a pasted document costs
+ * milliseconds: reading a 2.5 MB query took 4 s of one core, in which a host agent's event
+ * loop stood still. The rest is not read, and the result says so (`SearchResult.truncated`). */
+export const QUERY_READ_CHARS = 20_000;
 
 const QUOTES = /["`\u201c\u201d\u2018\u2019]/g;
 const EDGE_SINGLE_QUOTES = /(^|\s)'+|'+(\s|$)/g;
@@ -43,13 +59,33 @@ export function parseQuery(query: string, mode: SearchMode = "auto"): ParsedQuer
     const pattern = unwrapRegex(trimmed);
     if (pattern !== undefined) return empty("regex", pattern);
   }
-  const cleaned = trimmed.replace(QUOTES, " ").replace(EDGE_SINGLE_QUOTES, " ").trim();
+  const cut = cutQuery(trimmed);
+  const head = cut ? trimmed.slice(0, cut.read) : trimmed;
+  const parsed = parseWords(
+    head.replace(QUOTES, " ").replace(EDGE_SINGLE_QUOTES, " ").trim(),
+    query,
+  );
+  if (cut) parsed.cut = cut;
+  return parsed;
+}
+
+/** Where an over-long query is cut: at the last space before `QUERY_READ_CHARS`, or at the limit
+ * when the text has none near it; undefined for a query within it. */
+function cutQuery(text: string): QueryCut | undefined {
+  if (text.length <= QUERY_READ_CHARS) return undefined;
+  const space = text.lastIndexOf(" ", QUERY_READ_CHARS);
+  const read = space > QUERY_READ_CHARS / 2 ? space : QUERY_READ_CHARS;
+  return { read, length: text.length };
+}
+
+/** A keyword, `select:` or browse query from its cleaned text (`query` as given, for errors). */
+function parseWords(cleaned: string, query: string): ParsedQuery {
   if (/^select:/i.test(cleaned)) return parseSelect(cleaned.slice("select:".length));
   if (cleaned.length === 0) return empty("browse", "");
   if (!HAS_WORD_CHARACTER.test(cleaned)) {
     throw new ToolsiftError(
       "invalid_query",
-      `Query "${query}" has no letters or digits; search with words such as "create issue".`,
+      `Query "${query.length > 80 ? `${query.slice(0, 80)}…` : query}" has no letters or digits; search with words such as "create issue".`,
     );
   }
   const parsed = empty("keyword", "");
