@@ -120,6 +120,134 @@ export function schemaKeywordProblem(schema: unknown): string | undefined {
 
 /** `schemaKeywordProblem` without the size check, for schemas that already passed it. */
 export function keywordWalk(schema: unknown): string | undefined {
+  // nearly every schema is clean: a pass over the keys each node has says so, and only a schema
+  // with a problem (or an unusual object) is walked again to name the first problem and place
+  return keywordsClean(schema, 1) ? undefined : firstKeywordProblem(schema);
+}
+
+// what `keywordsClean` does with a keyword: check its value, or walk the schemas it holds
+const COUNT = 1;
+const NUMBER = 2;
+const BOUND = 3;
+const SCHEMA_MAP = 4;
+const SCHEMA_LIST = 5;
+const SCHEMA = 6;
+
+const KINDS = new Map<string, number>([
+  ...COUNTS.map((key) => [key, COUNT] as const),
+  ...NUMBERS.map((key) => [key, NUMBER] as const),
+  ...BOUNDS.map((key) => [key, BOUND] as const),
+  ...SCHEMA_MAPS.map((key) => [key, SCHEMA_MAP] as const),
+  ...SCHEMA_LISTS.map((key) => [key, SCHEMA_LIST] as const),
+  ...SCHEMA_ONE.map((key) => [key, SCHEMA] as const),
+]);
+
+/** Patterns that compiled, so a pattern repeated across tools is compiled once. */
+const validPatterns = new Set<string>();
+
+function patternValid(pattern: unknown): boolean {
+  if (typeof pattern !== "string") return false;
+  if (validPatterns.has(pattern)) return true;
+  if (regexProblem(pattern) !== undefined) return false;
+  validPatterns.add(pattern);
+  return true;
+}
+
+/**
+ * True when `firstKeywordProblem` would find no problem, by looking only at the keys a schema
+ * object has (2–4 in most nodes, where the full check looks up 35 keywords in each), and
+ * allocating nothing. False means "check in full", not "invalid": so does any object that is
+ * not a plain one (a class instance may hold keywords on its prototype), and a schema nested
+ * deeper than the shape limit (the walk's depth is bounded by it already).
+ */
+function keywordsClean(schema: unknown, depth: number): boolean {
+  if (typeof schema === "boolean") return true;
+  if (!isObject(schema) || depth > 64) return false;
+  const prototype = Object.getPrototypeOf(schema);
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  const keys = Object.keys(schema);
+  for (let index = 0; index < keys.length; index += 1) {
+    const key = keys[index] as string;
+    const value = schema[key];
+    if (value === undefined) continue;
+    if (!keywordClean(key, value, depth)) return false;
+  }
+  return true;
+}
+
+function keywordClean(key: string, value: unknown, depth: number): boolean {
+  switch (KINDS.get(key)) {
+    case COUNT:
+      return Number.isInteger(value) && (value as number) >= 0;
+    case NUMBER:
+      return (
+        typeof value === "number" && Number.isFinite(value) && (key !== "multipleOf" || value > 0)
+      );
+    case BOUND:
+      return typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value));
+    case SCHEMA_MAP:
+      return schemaMapClean(key, value, depth);
+    case SCHEMA_LIST:
+      return Array.isArray(value) && schemasClean(value, depth);
+    case SCHEMA:
+      return keywordsClean(value, depth + 1);
+  }
+  switch (key) {
+    case "items":
+      return Array.isArray(value) ? schemasClean(value, depth) : keywordsClean(value, depth + 1);
+    case "pattern":
+      return patternValid(value);
+    case "type":
+      return typeof value === "string"
+        ? TYPES.has(value)
+        : Array.isArray(value) &&
+            value.every((name) => typeof name === "string" && TYPES.has(name));
+    case "required":
+      return (
+        typeof value === "boolean" ||
+        (Array.isArray(value) && value.every((name) => typeof name === "string"))
+      );
+    case "enum":
+      return Array.isArray(value);
+    case "$ref":
+      return typeof value === "string" && value.startsWith("#");
+    case "dependencies":
+      return dependenciesClean(value, depth);
+  }
+  return true;
+}
+
+function schemaMapClean(key: string, map: unknown, depth: number): boolean {
+  if (!isObject(map)) return false;
+  const names = Object.keys(map);
+  for (let index = 0; index < names.length; index += 1) {
+    const name = names[index] as string;
+    if (key === "patternProperties" && !patternValid(name)) return false;
+    if (!keywordsClean(map[name], depth + 2)) return false;
+  }
+  return true;
+}
+
+function schemasClean(list: readonly unknown[], depth: number): boolean {
+  for (let index = 0; index < list.length; index += 1) {
+    if (!keywordsClean(list[index], depth + 2)) return false;
+  }
+  return true;
+}
+
+function dependenciesClean(dependencies: unknown, depth: number): boolean {
+  if (!isObject(dependencies)) return true;
+  const names = Object.keys(dependencies);
+  for (let index = 0; index < names.length; index += 1) {
+    const value = dependencies[names[index] as string];
+    if (!Array.isArray(value) && !keywordsClean(value, depth + 2)) return false;
+  }
+  return true;
+}
+
+/** `keywordWalk` step by step in its reporting order, naming the first problem and its place
+ * (exported for the test that holds the quick pass to it). */
+export function firstKeywordProblem(schema: unknown): string | undefined {
   const stack: Step[] = [{ value: schema, depth: 1, key: "", up: undefined }];
   // a step per key of the path (`properties`, then the name), so pathOf can spell it out
   const push = (value: unknown, up: Step, key: string, inner?: string) => {

@@ -17,10 +17,52 @@ export const MAX_PROPERTIES = 1_000;
 
 /**
  * The first limit a schema breaks, as a sentence naming the limit and the place, or undefined.
- * Iterative and bounded by `MAX_SCHEMA_NODES`, so a cyclic object graph is reported as too deep
- * or too large instead of looping.
+ * Bounded by `MAX_SCHEMA_NODES` and `MAX_SCHEMA_DEPTH`, so a cyclic object graph is reported as
+ * too deep or too large instead of looping.
  */
 export function schemaShapeProblem(schema: unknown): string | undefined {
+  // every loaded schema is checked and nearly all pass: a walk that allocates nothing says so,
+  // and only a schema that breaks a limit is walked again to name the first problem and place
+  return new ShapeCount().within(schema, 1) ? undefined : firstShapeProblem(schema);
+}
+
+/**
+ * Whether a schema keeps every limit: the same values, depths and limits as `firstShapeProblem`
+ * (which finds a problem exactly when this finds one), by recursion that builds no steps and no
+ * paths. Recursion stops past `MAX_SCHEMA_DEPTH` levels, so a cycle cannot overflow the stack.
+ */
+class ShapeCount {
+  private nodes = 0;
+
+  within(value: unknown, depth: number): boolean {
+    this.nodes += 1;
+    if (this.nodes > MAX_SCHEMA_NODES) return false;
+    if (typeof value !== "object" || value === null) return true;
+    if (depth > MAX_SCHEMA_DEPTH) return false;
+    if (Array.isArray(value)) {
+      for (let index = 0; index < value.length; index += 1) {
+        if (!this.within(value[index], depth + 1)) return false;
+      }
+      return true;
+    }
+    const record = value as Record<string, unknown>;
+    const values = record.enum;
+    if (Array.isArray(values) && values.length > MAX_ENUM_VALUES) return false;
+    const properties = record.properties;
+    if (typeof properties === "object" && properties !== null && !Array.isArray(properties)) {
+      if (Object.keys(properties).length > MAX_PROPERTIES) return false;
+    }
+    const keys = Object.keys(record);
+    for (let index = 0; index < keys.length; index += 1) {
+      if (!this.within(record[keys[index] as string], depth + 1)) return false;
+    }
+    return true;
+  }
+}
+
+/** `schemaShapeProblem` step by step in its reporting order, naming the first problem and its
+ * place (exported for the test that holds the quick pass to it). */
+export function firstShapeProblem(schema: unknown): string | undefined {
   // paths are rebuilt from parent links only for the message: a string per node cost more than
   // the walk itself on 100k tools
   const stack: Step[] = [{ value: schema, depth: 1, key: "", up: undefined }];

@@ -95,16 +95,19 @@ export function qualifyDuplicateNames<T>(entries: readonly T[]): {
   entries: T[];
   renamed: RenamedTool[];
 } {
-  const servers = new Map<string, Set<string>>();
+  // a name's one server, or the set of them once a second appears: nearly every name has one,
+  // and a set per tool was most of the cost of loading a catalog without clashes
+  const servers = new Map<string, string | Set<string>>();
   for (const entry of entries) {
     if (
       isPlainObject(entry) &&
       typeof entry.name === "string" &&
       typeof entry.server === "string"
     ) {
-      const set = servers.get(entry.name) ?? new Set<string>();
-      set.add(entry.server);
-      servers.set(entry.name, set);
+      const known = servers.get(entry.name);
+      if (known === undefined) servers.set(entry.name, entry.server);
+      else if (typeof known !== "string") known.add(entry.server);
+      else if (known !== entry.server) servers.set(entry.name, new Set([known, entry.server]));
     }
   }
   // a host tool (no server) keeps its bare name: the server tools that share it are qualified
@@ -114,10 +117,14 @@ export function qualifyDuplicateNames<T>(entries: readonly T[]): {
       hostNames.add(entry.name);
     }
   }
-  const shared = (name: string) => (servers.get(name)?.size ?? 0) >= (hostNames.has(name) ? 1 : 2);
+  const serverCount = (name: string) => {
+    const known = servers.get(name);
+    return known === undefined ? 0 : typeof known === "string" ? 1 : known.size;
+  };
+  const shared = (name: string) => serverCount(name) >= (hostNames.has(name) ? 1 : 2);
   const qualified = new Set<string>();
   for (const [name, set] of servers) {
-    if (set.size >= 2) for (const server of set) qualified.add(`${server}/${name}`);
+    if (typeof set !== "string") for (const server of set) qualified.add(`${server}/${name}`);
   }
   const renamed: RenamedTool[] = [];
   const result = entries.map((entry) => {

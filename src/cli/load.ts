@@ -176,8 +176,9 @@ export async function loadTools(
       "No catalog file could be loaded (see the warnings above).",
     );
   }
-  const clashes = collisions(loaded.map((entry) => entry.tool));
-  if (clashes.length > 0 && duplicates === "error") {
+  // only --duplicates error reports clashes; qualifying finds them on its own
+  const clashes = duplicates === "error" ? collisions(loaded.map((entry) => entry.tool)) : [];
+  if (clashes.length > 0) {
     throw new ToolsiftError(
       "duplicate_tool",
       `${clashes.length} tool name(s) are served by several servers: ${clashes.slice(0, 5).join("; ")}${clashes.length > 5 ? " …" : ""}. Pass --duplicates qualify to load them as server/name.`,

@@ -24,7 +24,7 @@ export type ProfileVerdict =
   | { member: true; match: Omit<PolicyMatch, "layer"> }
   | { member: false; excludedBy?: { selector: string; profile: string } };
 
-function validate(profile: unknown, options: SelectorOptions): CompiledProfile {
+function validate(profile: unknown, options: SelectorOptions, builtIn = false): CompiledProfile {
   if (typeof profile !== "object" || profile === null || Array.isArray(profile)) {
     throw new ToolsiftError(
       "invalid_option",
@@ -66,8 +66,19 @@ function validate(profile: unknown, options: SelectorOptions): CompiledProfile {
       `Profile "${name}": description must be a string, got ${JSON.stringify(record.description)}.`,
     );
   }
-  const include = compileSelectors(record.include ?? [], `Profile "${name}" include`, options);
-  const exclude = compileSelectors(record.exclude ?? [], `Profile "${name}" exclude`, options);
+  // a built-in's globs are compiled on first use (see `deferredGlob`)
+  const include = compileSelectors(
+    record.include ?? [],
+    `Profile "${name}" include`,
+    options,
+    builtIn,
+  );
+  const exclude = compileSelectors(
+    record.exclude ?? [],
+    `Profile "${name}" exclude`,
+    options,
+    builtIn,
+  );
   // copy the arrays so later edits to the caller's object cannot change decisions behind our back
   const definition: ProfileDefinition = { name };
   if (record.description !== undefined) definition.description = record.description;
@@ -92,7 +103,7 @@ export class ProfileRegistry {
 
   constructor(private readonly options: SelectorOptions = {}) {
     for (const profile of BUILT_IN_PROFILES) {
-      this.byName.set(profile.name, { ...validate(profile, options), builtIn: true });
+      this.byName.set(profile.name, { ...validate(profile, options, true), builtIn: true });
     }
   }
 

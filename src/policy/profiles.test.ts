@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ToolDefinition } from "../catalog/index.js";
 import { createPolicy } from "./create-policy.js";
+import { ProfileRegistry } from "./profile-registry.js";
 
 function tool(name: string, extra: Partial<ToolDefinition> = {}): ToolDefinition {
   return { name, description: "", inputSchema: { type: "object" }, ...extra };
@@ -32,6 +33,24 @@ const all = [
 const names = (tools: readonly ToolDefinition[]) => tools.map((item) => item.name);
 
 describe("built-in profiles", () => {
+  it("hold only valid globs (they are compiled on first match, not when a policy is made)", () => {
+    const registry = new ProfileRegistry();
+    // a tool with every field a selector reads, so every glob is matched (and compiled) once
+    const probe = tool("probe", {
+      server: "s",
+      category: "c",
+      tags: ["t"],
+      profiles: ["p"],
+      annotations: { readOnlyHint: true },
+    });
+    for (const name of registry.names()) {
+      const profile = registry.require(name);
+      for (const selector of [...profile.include, ...profile.exclude]) {
+        expect(() => selector.test(probe), `${name}: ${selector.source}`).not.toThrow();
+      }
+    }
+  });
+
   it("full (the default) keeps everything", () => {
     const policy = createPolicy();
     expect(policy.profile).toBe("full");

@@ -137,8 +137,24 @@ function buildTest(kind: SelectorKind, match: (value: string) => boolean) {
   }
 }
 
-/** Compiles a selector once (cached by its text); throws `invalid_option` when it is invalid. */
-export function compileSelector(selector: string, options: SelectorOptions = {}): CompiledSelector {
+/** A glob compiled on its first match: for the built-in profiles' globs, which a test compiles
+ * (so they are known to be valid), and which most instances never match against (picomatch
+ * compiling them was a tenth of `createToolSift` from a snapshot in a fresh process). */
+function deferredGlob(pattern: string, ignoreCase: boolean): (value: string) => boolean {
+  let match: ((value: string) => boolean) | undefined;
+  return (value) => {
+    match ??= compileGlob(pattern, ignoreCase);
+    return match(value);
+  };
+}
+
+/** Compiles a selector once (cached by its text); throws `invalid_option` when it is invalid.
+ * `deferred` (the built-in profiles only) leaves the glob to its first match. */
+export function compileSelector(
+  selector: string,
+  options: SelectorOptions = {},
+  deferred = false,
+): CompiledSelector {
   const caseSensitive = options.caseSensitive === true;
   const key = `${caseSensitive ? "s" : "i"}${selector}`;
   const cached = cache.get(key);
@@ -146,8 +162,9 @@ export function compileSelector(selector: string, options: SelectorOptions = {})
   const parsed = parseSelector(selector);
   if ("problem" in parsed) throw new ToolsiftError("invalid_option", parsed.problem);
   let match: (value: string) => boolean;
+  const ignoreCase = !caseSensitive || ALWAYS_IGNORE_CASE.has(parsed.kind);
   try {
-    match = compileGlob(parsed.pattern, !caseSensitive || ALWAYS_IGNORE_CASE.has(parsed.kind));
+    match = (deferred ? deferredGlob : compileGlob)(parsed.pattern, ignoreCase);
   } catch (error) {
     throw new ToolsiftError(
       "invalid_option",
@@ -175,6 +192,7 @@ export function compileSelectors(
   selectors: unknown,
   where: string,
   options: SelectorOptions = {},
+  deferred = false,
 ): CompiledSelector[] {
   if (!Array.isArray(selectors)) {
     throw new ToolsiftError(
@@ -186,7 +204,7 @@ export function compileSelectors(
   const compiled: CompiledSelector[] = [];
   for (const selector of selectors) {
     try {
-      compiled.push(compileSelector(selector as string, options));
+      compiled.push(compileSelector(selector as string, options, deferred));
     } catch (error) {
       problems.push((error as Error).message);
     }

@@ -27,6 +27,29 @@ describe("splitIdentifier", () => {
     expect(splitIdentifier("crème_brûlée")).toEqual(["creme", "brulee"]);
   });
 
+  it("splits ASCII pieces where the Unicode boundary patterns do", () => {
+    // the patterns splitIdentifier applies to non-ASCII pieces, run over ASCII ones here
+    const byPatterns = (piece: string) =>
+      piece
+        .replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2")
+        .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, "$1 $2")
+        .replace(/(\p{L})(\p{N})/gu, "$1 $2")
+        .replace(/(\p{N})(\p{L})/gu, "$1 $2")
+        .toLowerCase()
+        .split(" ")
+        .filter((part) => part.length > 0);
+    const piece = fc
+      .array(fc.constantFrom(..."aAbBzZ09xX1Yq"), { minLength: 1, maxLength: 12 })
+      .map((chars) => chars.join(""));
+    fc.assert(
+      fc.property(piece, (text) => {
+        expect(splitIdentifier(text)).toEqual(byPatterns(text));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(splitIdentifier("CreateAPIKey2FA")).toEqual(["create", "api", "key", "2", "fa"]);
+  });
+
   it("returns nothing for punctuation only", () => {
     expect(splitIdentifier("__--..//::")).toEqual([]);
   });

@@ -42,6 +42,8 @@ export function isPlainPiece(piece: string): boolean {
 /** Splits one separator-free piece at camelCase, ACRONYMCase and digit boundaries, lowercased. */
 function splitPiece(piece: string): readonly string[] {
   if (isPlainPiece(piece)) return [piece];
+  const ascii = splitAsciiPiece(piece);
+  if (ascii !== undefined) return ascii;
   const cached = pieceCache.get(piece);
   if (cached !== undefined) return cached;
   const spaced = piece
@@ -53,6 +55,39 @@ function splitPiece(piece: string): readonly string[] {
   const parts = spaced.split(" ").filter((part) => part.length > 0);
   if (pieceCache.size >= PIECE_CACHE_LIMIT) pieceCache.clear();
   pieceCache.set(piece, parts);
+  return parts;
+}
+
+const isLower = (code: number) => code >= 97 && code <= 122;
+const isUpper = (code: number) => code >= 65 && code <= 90;
+const isDigit = (code: number) => code >= 48 && code <= 57;
+
+/**
+ * `splitPiece` for a piece of ASCII letters and digits, or undefined for any other piece: one
+ * scan that cuts where the four patterns would put a space (lower|Upper, UPPER|Upper lower,
+ * letter|digit, digit|letter). A capitalised word, the start of most descriptions, took four
+ * regex passes, a split and a cache entry.
+ */
+function splitAsciiPiece(piece: string): string[] | undefined {
+  const parts: string[] = [];
+  let start = 0;
+  let previous = piece.charCodeAt(0);
+  if (previous > 127) return undefined;
+  for (let index = 1; index < piece.length; index += 1) {
+    const code = piece.charCodeAt(index);
+    if (code > 127) return undefined;
+    const cut = isDigit(previous)
+      ? !isDigit(code)
+      : isDigit(code) ||
+        (isUpper(code) &&
+          (isLower(previous) || (isUpper(previous) && isLower(piece.charCodeAt(index + 1)))));
+    if (cut) {
+      parts.push(piece.slice(start, index).toLowerCase());
+      start = index;
+    }
+    previous = code;
+  }
+  parts.push(piece.slice(start).toLowerCase());
   return parts;
 }
 
