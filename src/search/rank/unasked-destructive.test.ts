@@ -1,5 +1,8 @@
+import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { sharedDir } from "../../../test/shared-dir.js";
 import type { ToolDefinition } from "../../catalog/index.js";
+import { loadCatalogPaths } from "../../catalog/node.js";
 import { ToolSearchIndex } from "../tool-search-index.js";
 import { scoreFromParts } from "./hit-details.js";
 
@@ -86,5 +89,20 @@ describe("destructive tools the query does not ask for", () => {
     off.add({ ...(tools[0] as ToolDefinition), annotations: safe });
     expect(index.rank("vm snapshot", 5)).toEqual(off.rank("vm snapshot", 5));
     expect(first(index, "vm snapshot")).toBe("vm_deleteSnapshot");
+  });
+});
+
+describe("destructive tools on the 20 real catalogs", () => {
+  it("gives the object alone a safe tool first and the named act its destructive one", async () => {
+    const { tools: real } = await loadCatalogPaths([path.join(sharedDir(), "catalogs")], {
+      duplicates: "qualify",
+    });
+    const index = new ToolSearchIndex();
+    index.addAll(real);
+    // before the rule: mail_deleteAliasV1 and create-draft-email came first
+    expect(first(index, "email alias")).toBe("mail_createAliasV1");
+    expect(first(index, "send email")).toBe("send-mail");
+    expect(first(index, "delete vps snapshot")).toBe("VPS_deleteSnapshotV1");
+    expect(first(index, "delete email alias")).toBe("mail_deleteAliasV1");
   });
 });
