@@ -21,7 +21,6 @@ import { addNameBonuses } from "./rank/name-bonuses.js";
 import { PrerequisiteIndex } from "./rank/prerequisites.js";
 import { ScoreScratch } from "./rank/score-query.js";
 import { TopK } from "./rank/top-k.js";
-import { UnaskedDestructive } from "./rank/unasked-destructive.js";
 import type { RankingConfig } from "./ranking-config.js";
 import type { IndexedTools } from "./store/indexed-tools.js";
 import { type LearnedEntry, LearnedField } from "./store/learned-field.js";
@@ -38,16 +37,6 @@ const COMPANION_HITS = 10;
  * the real-catalog set).
  */
 const PLACED_HITS = 1;
-/** Extra places in the top k when destructive tools may be lowered, for the tools below them. */
-const UNASKED_MARGIN = 10;
-const NO_DOCS: number[] = [];
-
-/** The best document of `top` after some of its scores changed, or -1 when it is empty. */
-function bestOf(top: TopK): number {
-  let best = -1;
-  for (const doc of top.docs()) if (best < 0 || top.before(doc, best)) best = doc;
-  return best;
-}
 
 /** The keyword engine over the indexed tools; see the module comment. */
 export class KeywordSearch {
@@ -62,8 +51,6 @@ export class KeywordSearch {
   /** Words sessions searched before calling each tool (`learned-field.ts`); empty unless set. */
   private readonly learned = new LearnedField();
   private readonly neighbors = new NeighborCache();
-  /** Destructive tools and the name words that carry their act (`unasked-destructive.ts`). */
-  private readonly destructive = new UnaskedDestructive();
   /** Coverage tables of queries of up to 6 groups (longer ones take a new table). */
   private readonly coverageScratch = new Float64Array(64);
 
@@ -79,7 +66,6 @@ export class KeywordSearch {
     indexed.watch(this.prerequisites);
     indexed.watch(this.mentions);
     indexed.watch(this.learned);
-    indexed.watch(this.destructive);
   }
 
   /**
@@ -98,16 +84,12 @@ export class KeywordSearch {
     const plan = planQuery(words, parsed.required, this.store, this.config, this.neighbors);
     const diversify =
       this.config.diversity > 0 && plan.groups.length >= this.config.diversityMinWords;
-    const lowers = this.config.unaskedDestructive < 1 && this.destructive.active;
-    // lowered tools make room: a wider pool lets the ones below them in
-    const pool = diversify ? Math.max(limit * 4, 40) : lowers ? limit + UNASKED_MARGIN : limit;
+    const pool = diversify ? Math.max(limit * 4, 40) : limit;
     const scored = this.scoreKeywords(parsed, plan, pool, options);
     const { score, excluded, epoch } = this.scratch;
     const allowed = (doc: number) =>
       excluded[doc] !== epoch && this.passes(this.tools[doc] as ToolDefinition, parsed, options);
-    const lowered = lowers ? this.lowerUnasked(plan, scored.top) : NO_DOCS;
-    const head = lowered.length > 0 ? bestOf(scored.top) : scored.top.first();
-    const learned = this.learnedStep(plan, parsed.text, head, scored.best, allowed);
+    const learned = this.learnedStep(plan, parsed.text, scored.top.first(), scored.best, allowed);
     const { raised, bonuses } = addNameBonuses(
       this.scratch,
       scored.best,
@@ -121,8 +103,6 @@ export class KeywordSearch {
       },
     );
     if (learned.raised.length > 0) raised.push(...learned.raised);
-    // re-offered so the top k sorts them again (`finish`), now lower
-    if (lowered.length > 0) raised.push(...lowered);
     const explain = options?.explain === true;
     const chosen = this.selectHits(scored.top, raised, plan, limit, diversify, explain);
     const links = this.companionLinks(chosen.selected, allowed);
@@ -141,7 +121,6 @@ export class KeywordSearch {
     const context = {
       ...{ plan, coverage, links, placedAfter, explain, bonuses, undiversified },
       learned: learned.learned,
-      unasked: lowered.length > 0 ? new Set(lowered) : undefined,
     };
     for (const doc of selected) {
       const companion = placedAfter?.get(doc);
@@ -165,26 +144,6 @@ export class KeywordSearch {
   /** The learned words of a tool (empty when it has none). */
   learnedWords(name: string): readonly LearnedEntry[] {
     return this.learned.of(name);
-  }
-
-  /**
-   * Scales down the destructive tools of the top k that the query does not ask for
-   * (`unasked-destructive.ts`); returns them.
-   */
-  private lowerUnasked(plan: QueryPlan, top: TopK): number[] {
-    const { score } = this.scratch;
-    let lowered = NO_DOCS;
-    let asked: Set<string> | undefined;
-    for (const doc of top.docs()) {
-      if (!this.destructive.has(doc)) continue;
-      // the query's terms as words, gathered only once a destructive tool is among the hits
-      asked ??= new Set(plan.terms.map((term) => this.store.terms[term.id] ?? ""));
-      if (!this.destructive.unasked(doc, asked)) continue;
-      if (lowered === NO_DOCS) lowered = [];
-      score[doc] = (score[doc] as number) * this.config.unaskedDestructive;
-      lowered.push(doc);
-    }
-    return lowered;
   }
 
   /** The learned step (`learned-bonus.ts`); nothing to do, and no cost, without learned words. */
