@@ -12,8 +12,9 @@ import { createHash } from "node:crypto";
 import type { ToolDefinition } from "../catalog/index.js";
 
 /** Bumped when the layout or what the loader keeps or checks changes; older entries are missed
- * (5: tools parsed on first read, beside index snapshot format 3 and its index keys). */
-export const ENTRY_FORMAT = 5;
+ * (5: tools parsed on first read, beside index snapshot format 3 and its index keys; 6: index
+ * snapshot format 4, which carries the companion facts, and index keys that cover them). */
+export const ENTRY_FORMAT = 6;
 const MAGIC = 0x43435354; // "TSCC" little-endian
 // magic, format, head length, tools length, then a SHA-256 of the head and the tools' JSON
 export const ENTRY_HEADER_BYTES = 16 + 32;
@@ -151,14 +152,51 @@ export function decodeEntry(bytes: Buffer): DecodedEntry | { problem: string } {
       bytes.toString("latin1", start, toolsStart + (head.ends[position] as number)),
     );
   };
+  const parsed: (Record<string, unknown> | undefined)[] = [];
+  const fieldOf = (position: number, field: string) => {
+    let full = parsed[position];
+    if (full === undefined) {
+      full = parseTool(position);
+      parsed[position] = full;
+    }
+    return full[field];
+  };
+  const lazy = lazyFields(fieldOf);
   const tools = head.rows.map((row, position) =>
-    lazyTool(row[2], head.shapes[row[1]] ?? [], () => parseTool(position)),
+    lazyTool(row[2], head.shapes[row[1]] ?? [], position, lazy),
   );
   return {
     tools,
     warnings: head.warnings,
     keys: head.rows.map((row) => row[0]),
     snapshot: bytes.subarray(snapshotStart),
+  };
+}
+
+/** Where a lazy tool's getters find its position in the entry (not enumerable, so unseen). */
+const POSITION = Symbol("entry position");
+
+/**
+ * One property descriptor per field name for all the tools of an entry: its getter reads the
+ * tool's position from the tool itself, so a tool costs no closure per field (10k tools made
+ * 40k closures, most of them promoted by the scavenger before a command read a single field).
+ */
+function lazyFields(
+  fieldOf: (position: number, field: string) => unknown,
+): (field: string) => PropertyDescriptor {
+  const descriptors = new Map<string, PropertyDescriptor>();
+  return (field) => {
+    let descriptor = descriptors.get(field);
+    if (descriptor === undefined) {
+      descriptor = {
+        enumerable: true,
+        get(this: { [POSITION]: number }) {
+          return fieldOf(this[POSITION], field);
+        },
+      };
+      descriptors.set(field, descriptor);
+    }
+    return descriptor;
   };
 }
 
@@ -171,21 +209,14 @@ export function decodeEntry(bytes: Buffer): DecodedEntry | { problem: string } {
 function lazyTool(
   eager: Record<string, unknown>,
   fields: readonly string[],
-  parse: () => Record<string, unknown>,
+  position: number,
+  lazy: (field: string) => PropertyDescriptor,
 ): ToolDefinition {
-  let full: Record<string, unknown> | undefined;
-  const tool: Record<string, unknown> = {};
+  const tool: Record<string | symbol, unknown> = {};
+  Object.defineProperty(tool, POSITION, { value: position });
   for (const field of fields) {
     if (Object.hasOwn(eager, field)) tool[field] = eager[field];
-    else {
-      Object.defineProperty(tool, field, {
-        enumerable: true,
-        get() {
-          full ??= parse();
-          return full[field];
-        },
-      });
-    }
+    else Object.defineProperty(tool, field, lazy(field));
   }
   return Object.freeze(tool) as unknown as ToolDefinition;
 }

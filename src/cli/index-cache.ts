@@ -47,9 +47,11 @@ export function cacheDir(
   return path.join(base, "toolsift");
 }
 
-/** The cache file of these tools: what the index reads of each, in order (the index's id order). */
+/** The cache file of these tools: what the index reads of each, in order (the index's id order).
+ * The version moves with the snapshot format (v3: format 4), so an older file is missed, not
+ * read and warned about. */
 export function cacheFile(dir: string, tools: readonly ToolDefinition[]): string {
-  const key = hashString(`v2|${combineHashes(tools.map(indexKey))}`);
+  const key = hashString(`v3|${combineHashes(tools.map(indexKey))}`);
   return path.join(dir, `${PREFIX}${key}${SUFFIX}`);
 }
 

@@ -10,6 +10,7 @@ import { type CoverageTable, coverageTable } from "./query/coverage-table.js";
 import type { ParsedQuery } from "./query/parse-query.js";
 import { NeighborCache, planQuery, type QueryPlan } from "./query/query-terms.js";
 import { rewriteValues } from "./query/query-values.js";
+import { CompanionFacts } from "./rank/companion-facts.js";
 import { type CompanionLink, companionsOf, placeCompanions } from "./rank/companions.js";
 import { markIncidental, matchOf } from "./rank/confidence.js";
 import { scoreAndRank } from "./rank/dense-score.js";
@@ -38,6 +39,14 @@ const COMPANION_HITS = 10;
  */
 const PLACED_HITS = 1;
 
+/**
+ * What a keyword query returns: `cut` hits (the tail cut applied), a `flat` ranking (no cut; each
+ * hit lists its companions and the first hit's are placed after it), or `names`: a flat ranking
+ * whose caller reads only the names (`rank`), so only the first hit's companions are looked up
+ * and hits carry no details (confidence, companion lists), nor a miss its suggestions.
+ */
+export type HitShape = "cut" | "flat" | "names";
+
 /** The keyword engine over the indexed tools; see the module comment. */
 export class KeywordSearch {
   /** Score scratch, shared with browse mode's `-word` exclusion (`markExcluded`). */
@@ -48,6 +57,8 @@ export class KeywordSearch {
   private readonly lookup: NameLookup;
   private readonly prerequisites: PrerequisiteIndex;
   private readonly mentions: MentionIndex;
+  /** What the companion steps read of each tool; a snapshot carries it (`companion-facts.ts`). */
+  readonly facts: CompanionFacts;
   /** Words sessions searched before calling each tool (`learned-field.ts`); empty unless set. */
   private readonly learned = new LearnedField();
   private readonly neighbors = new NeighborCache();
@@ -61,10 +72,13 @@ export class KeywordSearch {
     this.store = indexed.store;
     this.tools = indexed.tools;
     this.lookup = indexed.lookup;
-    this.prerequisites = new PrerequisiteIndex(indexed.tools);
-    this.mentions = new MentionIndex(indexed.tools, (name) => indexed.lookup.idOf(name));
+    const facts = new CompanionFacts(indexed.tools);
+    this.facts = facts;
+    this.prerequisites = new PrerequisiteIndex(indexed.tools, (id) => facts.needsOf(id));
+    const idOf = (name: string) => indexed.lookup.idOf(name);
+    this.mentions = new MentionIndex(indexed.tools, idOf, (id) => facts.wordsOf(id));
+    indexed.watch(facts);
     indexed.watch(this.prerequisites);
-    indexed.watch(this.mentions);
     indexed.watch(this.learned);
   }
 
@@ -77,7 +91,7 @@ export class KeywordSearch {
   search(
     parsed: ParsedQuery,
     limit: number,
-    cut: boolean,
+    shape: HitShape,
     options: SearchOptions | undefined,
   ): SearchHit[] {
     const words = rewriteValues(parsed.words);
@@ -105,9 +119,12 @@ export class KeywordSearch {
     if (learned.raised.length > 0) raised.push(...learned.raised);
     const explain = options?.explain === true;
     const chosen = this.selectHits(scored.top, raised, plan, limit, diversify, explain);
-    const links = this.companionLinks(chosen.selected, allowed);
+    // a ranking of names places the first hit's companions only: the others' are never read
+    const linked = shape === "names" ? PLACED_HITS : COMPANION_HITS;
+    const links = this.companionLinks(chosen.selected, allowed, linked);
     let selected = chosen.selected;
     let placedAfter: Map<number, number> | undefined;
+    const cut = shape === "cut";
     if (!cut && links.size > 0) {
       // a flat ranking lists each hit's companions right after it
       const placed = placeCompanions(selected, links, limit, PLACED_HITS);
@@ -127,7 +144,13 @@ export class KeywordSearch {
       const value =
         companion === undefined || this.scratch.scored(doc) ? (score[doc] as number) : 0;
       if (cut && value < first * this.config.tailCut) break;
-      hits.push(buildHit(this.store, this.config, this.tools, doc, Math.max(0, value), context));
+      if (shape === "names") {
+        // a ranking of names reads no confidence or companion list: the bare hit will do
+        const tool = this.tools[doc] as ToolDefinition;
+        hits.push({ name: tool.name, score: Math.max(0, value), tool });
+      } else {
+        hits.push(buildHit(this.store, this.config, this.tools, doc, Math.max(0, value), context));
+      }
     }
     markIncidental(hits, plan.groups.length);
     return hits;
@@ -230,15 +253,16 @@ export class KeywordSearch {
     return { selected, undiversified };
   }
 
-  /** The companions of the first selected documents (`companions.ts`), by document. */
+  /** The companions of the first `count` selected documents (`companions.ts`), by document. */
   private companionLinks(
     selected: readonly number[],
     allowed: (doc: number) => boolean,
+    count: number,
   ): Map<number, CompanionLink[]> {
     const links = new Map<number, CompanionLink[]>();
     if (!this.config.finderCompanions && !this.config.mentionCompanions) return links;
     const steps = { finders: this.prerequisites, mentions: this.mentions };
-    for (const doc of selected.slice(0, COMPANION_HITS)) {
+    for (const doc of selected.slice(0, count)) {
       const found = companionsOf(doc, this.config, steps, allowed);
       if (found.length > 0) links.set(doc, found);
     }

@@ -11,9 +11,10 @@ import { defaultWarn } from "../internal/index.js";
 import { browseHits, stopWordNameHits } from "./fallback/scan-modes.js";
 import { suggestIndexedNames } from "./fallback/suggest-names.js";
 import { summarizeServers } from "./fallback/summarize-servers.js";
-import { KeywordSearch } from "./keyword-search.js";
+import { type HitShape, KeywordSearch } from "./keyword-search.js";
 import { matchServers } from "./query/match-servers.js";
 import { type ParsedQuery, parseQuery } from "./query/parse-query.js";
+import { FACTS_SECTION } from "./rank/companion-facts.js";
 import { type RankingConfig, resolveRanking } from "./ranking-config.js";
 import { regexHits } from "./regex/regex-hits.js";
 import { compileRegex } from "./regex/regex-search.js";
@@ -157,6 +158,7 @@ export class ToolSearchIndex {
     this.settle();
     const writer = new SnapshotWriter();
     this.indexed.save(writer);
+    this.keyword.facts.save(writer, this.indexed.liveIds());
     return writer.finish(this.fingerprint(this.indexed.liveTools()));
   }
 
@@ -168,8 +170,9 @@ export class ToolSearchIndex {
   private restore(snapshot: Uint8Array, tools: readonly ToolDefinition[]): boolean {
     checkTools(tools);
     let saved: ReturnType<typeof readTools>;
+    let reader: SnapshotReader;
     try {
-      const reader = new SnapshotReader(snapshot);
+      reader = new SnapshotReader(snapshot);
       if (reader.fingerprint !== this.fingerprint(tools)) {
         throw new Error(
           "it was saved from other tools, another tool order or other ranking settings",
@@ -185,6 +188,10 @@ export class ToolSearchIndex {
       return false;
     }
     this.indexed.restore(saved, tools);
+    // read on first use: most restores answer a few searches and need the facts of a few tools
+    if (reader.has(FACTS_SECTION)) {
+      this.keyword.facts.restore(() => reader.json(FACTS_SECTION), saved.ids);
+    }
     return true;
   }
 
@@ -228,7 +235,7 @@ export class ToolSearchIndex {
     this.settle();
     const limit = checkLimit(options?.limit, DEFAULT_LIMIT, MAX_LIMIT, "limit");
     const parsed = parseQuery(query, options?.mode ?? "auto");
-    const result = this.run(parsed, query, limit, options, options?.cut ?? true);
+    const result = this.run(parsed, query, limit, options, (options?.cut ?? true) ? "cut" : "flat");
     if (parsed.cut) result.truncated = parsed.cut;
     return result;
   }
@@ -238,7 +245,7 @@ export class ToolSearchIndex {
     this.settle();
     const count = checkLimit(k, 10, MAX_RANK, "k");
     const parsed = parseQuery(query, options?.mode ?? "auto");
-    return this.run(parsed, query, count, options, false).hits.map((hit) => hit.name);
+    return this.run(parsed, query, count, options, "names").hits.map((hit) => hit.name);
   }
 
   private run(
@@ -246,9 +253,9 @@ export class ToolSearchIndex {
     query: string,
     limit: number,
     options: SearchOptions | undefined,
-    cut: boolean,
+    shape: HitShape,
   ): SearchResult {
-    const result = this.runResolved(parsed, query, limit, options, cut);
+    const result = this.runResolved(parsed, query, limit, options, shape);
     const filter = options?.filter;
     if (!filter) return result;
     // counting what a filter lets through calls it on every tool: several times the cost of the
@@ -272,9 +279,9 @@ export class ToolSearchIndex {
     query: string,
     limit: number,
     options: SearchOptions | undefined,
-    cut: boolean,
+    shape: HitShape,
   ): SearchResult {
-    if (parsed.servers.length === 0) return this.runQuery(parsed, query, limit, options, cut);
+    if (parsed.servers.length === 0) return this.runQuery(parsed, query, limit, options, shape);
     const filter = options?.filter;
     // under a filter (policy, deferral) a server with no visible tool is no server at all
     const visible = filter ? this.summary(filter) : undefined;
@@ -286,7 +293,7 @@ export class ToolSearchIndex {
       if (parsed.kind === "keyword") miss.confidence = "none";
       return { ...miss, servers: summary, unknownServers: unknown };
     }
-    const result = this.runQuery({ ...parsed, servers }, query, limit, options, cut);
+    const result = this.runQuery({ ...parsed, servers }, query, limit, options, shape);
     return unknown.length > 0 ? { ...result, unknownServers: unknown } : result;
   }
 
@@ -301,7 +308,7 @@ export class ToolSearchIndex {
     query: string,
     limit: number,
     options: SearchOptions | undefined,
-    cut: boolean,
+    shape: HitShape,
   ): SearchResult {
     const filter = options?.filter;
     const base = { query, kind: parsed.kind, total: this.size };
@@ -338,7 +345,7 @@ export class ToolSearchIndex {
       const hits = browseHits({ ...parsed, excluded: [] }, named, limit, kept);
       return { ...base, kind: "browse", hits };
     }
-    const hits = keyword.search(parsed, limit, cut, options);
+    const hits = keyword.search(parsed, limit, shape, options);
     // a query of stop words only scores nothing in the index (an exact name may still be pinned)
     const fallback = hits.length < limit ? stopWordNameHits(parsed, named, limit, passes) : [];
     for (const hit of fallback) {
@@ -346,7 +353,8 @@ export class ToolSearchIndex {
       if (!hits.some((known) => known.name === hit.name)) hits.push(hit);
     }
     const confidence = hits[0]?.confidence?.level ?? "none";
-    if (hits.length > 0) return { ...base, hits, confidence };
+    // a ranking of names reads no "did you mean" or server summary: a miss is just empty
+    if (hits.length > 0 || shape === "names") return { ...base, hits, confidence };
     const accept = filter ? (name: string) => filter(this.get(name) as ToolDefinition) : undefined;
     return {
       ...base,

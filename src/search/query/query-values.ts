@@ -10,9 +10,12 @@ const URL_START = /^(?:[a-z][a-z0-9+.-]*:\/\/|www\.)/i;
 const TRAILING = /[.,;:!?)\]}>'"]+$/;
 const LEADING = /^[(<[{'"]+/;
 const EXTENSION = /\.[a-z0-9]{1,5}$/i;
+const SLASH_OR_WWW = /[/\\]|www\./i;
 
 /** The words a value stands for, or undefined when `word` is an ordinary word. */
 export function valueWords(word: string): string[] | undefined {
+  // a value holds a slash or a backslash, or starts with www.: most words are plain, skip them
+  if (!SLASH_OR_WWW.test(word)) return undefined;
   const core = word.replace(LEADING, "").replace(TRAILING, "");
   if (URL_START.test(core)) return [core, "url"];
   const slashes = core.split(/[/\\]/).filter((part) => part.length > 0);

@@ -49,13 +49,16 @@ describe("MentionIndex", () => {
       ["get_tickets", 0],
       ["other__tool", 1],
     ]);
-    const index = new MentionIndex(tools, (name) => ids.get(name) ?? -1);
+    const wordsOf = (id: number) => {
+      const named = tools[id];
+      return named === undefined ? [] : nameShapedWords(named);
+    };
+    const index = new MentionIndex(tools, (name) => ids.get(name) ?? -1, wordsOf);
     expect(index.mentionedBy(0)).toEqual([]);
     tools[2] = tool("get_station_code", "Finds the code of a station.");
     ids.set("get_station_code", 2);
     expect(index.mentionedBy(0)).toEqual([2]);
     tools[0] = tool("plain", "Names nothing.");
-    index.removed(0);
     expect(index.mentionedBy(0)).toEqual([]);
   });
 });

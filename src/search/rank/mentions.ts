@@ -12,6 +12,11 @@ const WORD_RUN = /[A-Za-z0-9_.:/-]+/g;
 const EDGES = /^[_.:/-]+|[_.:/-]+$/g;
 /** A name shape: parts joined by `_ - . : /` (`mcp__github__create_issue`), or camelCase. */
 const NAME_SHAPE = /^[A-Za-z][A-Za-z0-9]*(?:[_.:/-]+[A-Za-z0-9]+)+$|^[a-z]+(?:[A-Z][a-z0-9]*)+$/;
+/**
+ * What every name shape holds: a separator between letters or digits, or a camelCase step. A text
+ * without one names no tool, and most prose has none: testing it first skips the word scan.
+ */
+const NAME_HINT = /[A-Za-z0-9][_.:/-]+[A-Za-z0-9]|[a-z][A-Z]/;
 /** Longer runs are data (hashes, paths, minified text), not names; skipping them keeps scans linear. */
 const MAX_NAME_LENGTH = 128;
 /** Most distinct words kept per tool: real descriptions name a few tools, not hundreds. */
@@ -26,7 +31,7 @@ const NONE: readonly string[] = [];
 export function nameShapedWords(tool: ToolDefinition): readonly string[] {
   let out: Set<string> | undefined;
   const collect = (text: unknown) => {
-    if (typeof text !== "string") return;
+    if (typeof text !== "string" || !NAME_HINT.test(text)) return;
     for (const match of text.matchAll(WORD_RUN)) {
       if (out !== undefined && out.size >= MAX_WORDS) return;
       const run = match[0];
@@ -49,32 +54,22 @@ export function nameShapedWords(tool: ToolDefinition): readonly string[] {
 }
 
 /**
- * For each tool, the other tools of its server that its text names. The words are read on first
- * use per tool and cached; names resolve to ids at each lookup, so tools added or removed later
- * are seen.
+ * For each tool, the other tools of its server that its text names. The words come from
+ * `wordsOf` (`companion-facts.ts` keeps them per tool); names resolve to ids at each lookup, so
+ * tools added or removed later are seen.
  */
 export class MentionIndex {
-  private readonly words: (readonly string[] | undefined)[] = [];
-
   constructor(
     private readonly tools: readonly (ToolDefinition | undefined)[],
     private readonly idOf: (name: string) => number,
+    private readonly wordsOf: (id: number) => readonly string[],
   ) {}
-
-  /** Forgets what the tool at `id` names (its id may be reused). */
-  removed(id: number): void {
-    this.words[id] = undefined;
-  }
 
   /** Ids of the tools on `doc`'s server that its description or parameters name, in text order. */
   mentionedBy(doc: number): readonly number[] {
     const tool = this.tools[doc];
     if (tool === undefined) return [];
-    let words = this.words[doc];
-    if (words === undefined) {
-      words = nameShapedWords(tool);
-      this.words[doc] = words;
-    }
+    const words = this.wordsOf(doc);
     if (words.length === 0) return [];
     const out: number[] = [];
     for (const word of words) {

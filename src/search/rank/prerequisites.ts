@@ -42,6 +42,23 @@ export function requiredEntities(tool: ToolDefinition): readonly string[] {
   return out;
 }
 
+/** The entities a tool's required parameters identify, each with the parameter that holds it. */
+export interface RequiredIds {
+  /** Entity stems, as `requiredEntities` gives them. */
+  entities: readonly string[];
+  /** For each entity, the required parameter holding its id (`movie_id`), or "id". */
+  parameters: readonly string[];
+}
+
+const NO_IDS: RequiredIds = { entities: NONE, parameters: NONE };
+
+/** The entities `tool` needs and their parameters: all a finder lookup reads of its schema. */
+export function requiredIds(tool: ToolDefinition): RequiredIds {
+  const entities = requiredEntities(tool);
+  if (entities.length === 0) return NO_IDS;
+  return { entities, parameters: entities.map((entity) => parameterOf(tool, entity)) };
+}
+
 /** The entity stems a finder tool's name offers (its name words other than the verb), or none. */
 const FINDER_HINT = /search|find|list|lookup|quer/i;
 
@@ -86,9 +103,12 @@ export class PrerequisiteIndex {
   private built = false;
   private readonly finders = new IdsByKey();
   private readonly finderRank: number[] = [];
-  private readonly needs: (readonly string[] | undefined)[] = [];
 
-  constructor(private readonly tools: readonly (ToolDefinition | undefined)[]) {}
+  /** `needsOf` gives a tool's `requiredIds` by id (`companion-facts.ts` keeps them). */
+  constructor(
+    private readonly tools: readonly (ToolDefinition | undefined)[],
+    private readonly needsOf: (id: number) => RequiredIds,
+  ) {}
 
   /** Records a tool just added under `id` (a no-op until the index is first used). */
   added(id: number, tool: ToolDefinition): void {
@@ -97,7 +117,6 @@ export class PrerequisiteIndex {
 
   /** Forgets a tool about to be removed from `id`. */
   removed(id: number, tool: ToolDefinition): void {
-    this.needs[id] = undefined;
     if (this.built) this.register(id, tool, false);
   }
 
@@ -110,26 +129,17 @@ export class PrerequisiteIndex {
   finderFor(doc: number): { finder: number; parameter: string } | undefined {
     const tool = this.tools[doc];
     if (tool === undefined) return undefined;
-    const needs = this.needsOf(doc, tool);
-    if (needs.length === 0) return undefined;
+    const { entities, parameters } = this.needsOf(doc);
+    if (entities.length === 0) return undefined;
     if (!this.built) this.build();
-    for (const entity of needs) {
-      const finder = this.bestFinder(doc, tool.server, entity);
-      if (finder >= 0) return { finder, parameter: parameterOf(tool, entity) };
+    for (let index = 0; index < entities.length; index += 1) {
+      const finder = this.bestFinder(doc, tool.server, entities[index] as string);
+      if (finder >= 0) return { finder, parameter: parameters[index] as string };
     }
     // no finder names the entity: a server-wide finder (`search`) may still supply the id
-    if (needs.includes(ANY)) return undefined;
+    if (entities.includes(ANY)) return undefined;
     const finder = this.bestFinder(doc, tool.server, ANY);
-    return finder >= 0 ? { finder, parameter: parameterOf(tool, needs[0] as string) } : undefined;
-  }
-
-  private needsOf(doc: number, tool: ToolDefinition): readonly string[] {
-    let needs = this.needs[doc];
-    if (needs === undefined) {
-      needs = requiredEntities(tool);
-      this.needs[doc] = needs;
-    }
-    return needs;
+    return finder >= 0 ? { finder, parameter: parameters[0] as string } : undefined;
   }
 
   private bestFinder(doc: number, server: string | undefined, entity: string): number {
@@ -138,7 +148,7 @@ export class PrerequisiteIndex {
       const tool = this.tools[candidate];
       if (candidate === doc || tool === undefined) continue;
       // a finder that itself needs the entity's id cannot supply it
-      if (this.needsOf(candidate, tool).includes(entity)) continue;
+      if (this.needsOf(candidate).entities.includes(entity)) continue;
       if (best < 0 || this.better(candidate, best)) best = candidate;
     }
     return best;

@@ -57,6 +57,11 @@ export abstract class FieldReader {
   /** Schema properties read so far by the current `read`. */
   private seen = 0;
 
+  /** True when the last `read` stopped at `MAX_SCHEMA_PROPERTIES`, leaving properties unread. */
+  protected get capped(): boolean {
+    return this.seen >= MAX_SCHEMA_PROPERTIES;
+  }
+
   /** Receives one item of a field. */
   protected abstract put(field: number, text: string): void;
 

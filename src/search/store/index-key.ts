@@ -1,12 +1,18 @@
 /**
  * What a saved index is tied to: a hash of exactly the text the index reads from each tool (the
- * items `FieldReader` reads, which are all an encoding reads), not of the whole tool. Two tools
- * with the same key build the same postings, name tables and name masks, so a snapshot saved for
- * one serves the other; a change to anything a build reads changes the key.
+ * items `FieldReader` reads, which are all an encoding reads, and what the companion steps read
+ * besides: the required list, and the parameter descriptions past the encoding's cap), not of the
+ * whole tool. Two tools with the same key build the same postings, name tables, name masks and
+ * companion facts, so a snapshot saved for one serves the other; a change to anything a build
+ * reads changes the key.
  */
 
 import { ContentHash, type ToolDefinition } from "../../catalog/index.js";
-import { FieldReader } from "./fields.js";
+import { FIELD_COUNT, FieldReader } from "./fields.js";
+
+/** Tags of the companion items, after the field numbers. */
+const REQUIRED_ITEM = FIELD_COUNT;
+const UNCAPPED_DESCRIPTION = FIELD_COUNT + 1;
 
 /**
  * Hashes each item as it is read, tagged with its field and length, so no two tools that read
@@ -19,7 +25,33 @@ class KeyReader extends FieldReader {
   key(tool: ToolDefinition): string {
     this.hash = new ContentHash();
     this.read(tool);
+    this.readCompanionItems(tool);
     return this.hash.digest();
+  }
+
+  /**
+   * What `companion-facts.ts` reads and an encoding may not: each required name (finders), and
+   * every top-level parameter description when the encoding did not read them all (it stopped at
+   * its property cap, or `properties` is an array).
+   */
+  private readCompanionItems(tool: ToolDefinition): void {
+    const schema = tool.inputSchema as Record<string, unknown>;
+    const required = schema.required;
+    if (Array.isArray(required)) {
+      for (let index = 0; index < required.length; index += 1) {
+        const name = required[index];
+        if (typeof name === "string") this.put(REQUIRED_ITEM, name);
+      }
+    }
+    const properties = schema.properties;
+    if (properties === null || typeof properties !== "object") return;
+    // an encoding reads no property of an array, mentions read its items' descriptions
+    if (!this.capped && !Array.isArray(properties)) return;
+    const values = Object.values(properties as Record<string, unknown>);
+    for (let index = 0; index < values.length; index += 1) {
+      const description = (values[index] as { description?: unknown } | null)?.description;
+      if (typeof description === "string") this.put(UNCAPPED_DESCRIPTION, description);
+    }
   }
 
   protected put(field: number, text: string): void {

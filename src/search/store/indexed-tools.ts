@@ -106,14 +106,20 @@ export class IndexedTools {
     return live;
   }
 
+  /** The ids of the live tools, ascending (the order of `liveTools`). */
+  liveIds(): number[] {
+    const ids: number[] = [];
+    for (let id = 0; id < this.store.nextId; id += 1)
+      if (this.tools[id] !== undefined) ids.push(id);
+    return ids;
+  }
+
   /** Writes the index data into a snapshot; the tools themselves are not written. */
   save(writer: SnapshotWriter): void {
     this.store.save(writer);
     const nextId = this.store.nextId;
     writer.array("nameMasks", "i32", this.nameMasks.saved(nextId));
-    const ids: number[] = [];
-    for (let id = 0; id < nextId; id += 1) if (this.tools[id] !== undefined) ids.push(id);
-    writer.array("toolIds", "i32", Int32Array.from(ids));
+    writer.array("toolIds", "i32", Int32Array.from(this.liveIds()));
     // the name tables as they are: re-filing them meant splitting, stemming and hashing every name
     this.lookup.save(writer, nextId);
   }

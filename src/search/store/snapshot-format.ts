@@ -8,9 +8,10 @@
 /**
  * Version of the byte layout and of what the fingerprint covers; a snapshot of another version is
  * rebuilt, never read. 2: the fingerprint hashes what the index reads of each tool (`indexKey`).
- * 3: the term and name hash tables are saved as they are, with their hash basis.
+ * 3: the term and name hash tables are saved as they are, with their hash basis. 4: the
+ * companion facts are saved (`companion-facts.ts`) and the fingerprint covers what they read.
  */
-export const SNAPSHOT_FORMAT = 3;
+export const SNAPSHOT_FORMAT = 4;
 const MAGIC = 0x58495354; // "TSIX" read as a little-endian u32
 const PREFIX = 16;
 
