@@ -31,6 +31,25 @@ describe("NeighborCache", () => {
     );
   });
 
+  it("finds the alphabetically first longer neighbours, also of terms added after a lookup", () => {
+    const index = new ToolSearchIndex();
+    const words = ["mailz", "mailbox", "mailer", "mailing", "mailed", "mails", "mailman"];
+    index.add({ name: "a_tool", description: words.join(" "), inputSchema: {} });
+    const store = storeOf(index);
+    const longer = (cache: NeighborCache) =>
+      cache.get("mail", store, DEFAULT_RANKING).map((neighbor) => store.terms[neighbor.id]);
+    const sorted = (list: string[]) => [...list].sort().slice(0, 8);
+    expect(longer(new NeighborCache())).toEqual(sorted(words));
+    // new terms land in a bucket already sorted for a lookup: it is sorted again
+    const more = ["mailable", "mailbag", "mailroom", "mailed"];
+    index.add({ name: "b_tool", description: more.join(" "), inputSchema: {} });
+    expect(longer(new NeighborCache())).toEqual(sorted([...new Set([...words, ...more])]));
+    // each neighbour's stem is the vocabulary's
+    for (const neighbor of new NeighborCache().get("mail", store, DEFAULT_RANKING)) {
+      expect(neighbor.stemmed).toBe(store.stemOf(neighbor.id));
+    }
+  });
+
   it("marks each term once per query", () => {
     const cache = new NeighborCache();
     const marks = cache.termMarks(10);
