@@ -38,9 +38,10 @@ export class TermMarks {
 }
 
 /**
- * Most entries kept before the cache starts over. A word takes about six (its id, its `~` compound,
- * a joined pair, stem groups, neighbours): 16k entries held fewer than the 3,148 distinct words of
- * a wide-vocabulary `rank` of 2,000 queries, which started over twice. 64k entries hold ~5 MB.
+ * Most entries kept before the cache starts over. A word takes four or more (its id, its `~`
+ * compound, its stem group, its neighbours, its synonyms' groups): 16k entries (with word pairs,
+ * no longer cached) held fewer than the 3,148 distinct words of a wide-vocabulary `rank` of 2,000
+ * queries, which started over twice. 64k entries hold a few MB.
  */
 const CACHE_LIMIT = 65_536;
 
