@@ -19,6 +19,9 @@ describe("NeighborCache", () => {
     expect(cache.termId("mailbox", store)).toBe(-1);
     expect(cache.stemGroup("messag", store)).toEqual(store.stemGroup("messag"));
     expect(cache.stemGroup("mailbox", store)).toEqual([]);
+    expect(cache.compoundId("sendmessag", store)).toBe(store.termId("~sendmessag"));
+    expect(cache.compoundId("sendmessag", store)).toBeGreaterThanOrEqual(0);
+    expect(cache.compoundId("readmailbox", store)).toBe(-1);
     expect(cache.get("mail", store, DEFAULT_RANKING)).toEqual([]);
     // a new word is found once the vocabulary has grown, though it was cached as unknown
     index.add({ name: "read_mailbox", description: "read a mailbox", inputSchema: {} });
@@ -26,6 +29,9 @@ describe("NeighborCache", () => {
     expect(cache.termId("mailbox", store)).toBeGreaterThanOrEqual(0);
     expect(cache.stemGroup("mailbox", store)).toEqual(store.stemGroup("mailbox"));
     expect(cache.stemGroup("mailbox", store).length).toBeGreaterThan(0);
+    // a compound cached as unknown is found once the vocabulary has grown
+    expect(cache.compoundId("readmailbox", store)).toBe(store.termId("~readmailbox"));
+    expect(cache.compoundId("readmailbox", store)).toBeGreaterThanOrEqual(0);
     expect(cache.get("mail", store, DEFAULT_RANKING).map((neighbor) => neighbor.stemmed)).toContain(
       "mailbox",
     );

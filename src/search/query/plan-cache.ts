@@ -54,15 +54,17 @@ export class NeighborCache {
   private vocabulary = -1;
   private readonly byWord = new Map<string, readonly Neighbor[]>();
   private readonly ids = new Map<string, number>();
+  private readonly compounds = new Map<string, number>();
   private readonly groups = new Map<string, readonly number[]>();
   private readonly seen = new TermMarks();
 
   /** Starts over when the vocabulary grew or the cache holds too many words. */
   private sync(store: PostingStore): void {
-    const held = this.byWord.size + this.ids.size + this.groups.size;
+    const held = this.byWord.size + this.ids.size + this.compounds.size + this.groups.size;
     if (store.terms.length === this.vocabulary && held < CACHE_LIMIT) return;
     this.byWord.clear();
     this.ids.clear();
+    this.compounds.clear();
     this.groups.clear();
     this.vocabulary = store.terms.length;
   }
@@ -74,6 +76,20 @@ export class NeighborCache {
     if (id === undefined) {
       id = store.termId(text);
       this.ids.set(text, id);
+    }
+    return id;
+  }
+
+  /**
+   * The id of the compound term `~stemmed` (a name's words written together), cached by the stem
+   * itself: no `~` string is built per query to look it up.
+   */
+  compoundId(stemmed: string, store: PostingStore): number {
+    this.sync(store);
+    let id = this.compounds.get(stemmed);
+    if (id === undefined) {
+      id = store.termId(`~${stemmed}`);
+      this.compounds.set(stemmed, id);
     }
     return id;
   }

@@ -228,7 +228,7 @@ function addCompounds(
   // one query word may be two words of a name (`screenshot` → `screen_shot`)
   for (let index = 0; index < groups.length; index += 1) {
     const group = groups[index] as QueryGroup;
-    const id = cache.termId(`~${group.token}`, store);
+    const id = cache.compoundId(group.token, store);
     pushTerm(plan, store, seen, id, group.weight, index, false);
   }
   // two adjacent query words may be one word in a name (`key vault` → `keyvault`)
