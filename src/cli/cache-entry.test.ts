@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import type { ToolDefinition } from "../catalog/index.js";
+import { ToolSearchIndex } from "../search/index.js";
 import { BULK_AFTER, decodeEntry, ENTRY_HEADER_BYTES, encodeEntry } from "./cache-entry.js";
 
 const TOOLS = [
@@ -43,6 +44,29 @@ describe("a catalog cache entry's bytes", () => {
     expect(entry.keys).toEqual(["k1", "k2", "k3"]);
     expect(entry.warnings).toEqual(["warning: skipped x\n"]);
     expect([...entry.snapshot]).toEqual([...SNAPSHOT]);
+  });
+
+  it("starts the snapshot 8-byte aligned, so a restore reads it in place", () => {
+    const index = new ToolSearchIndex();
+    index.addAll(TOOLS);
+    const snapshot = index.exportSnapshot();
+    // whatever the head's length, the snapshot lands on a multiple of 8
+    for (const warnings of [[], ["w"], ["wa"], ["war"], ["warn"], ["warni"], ["warnin"]]) {
+      const file = Buffer.from(
+        encodeEntry({ tools: TOOLS, warnings, keys: ["", "", ""] }, snapshot),
+      );
+      const entry = decoded(file);
+      expect(entry.snapshot.byteOffset % 8).toBe(0);
+      expect(entry.warnings).toEqual(warnings);
+      const restored = new ToolSearchIndex({
+        snapshot: entry.snapshot,
+        onWarning: (message) => {
+          throw new Error(message);
+        },
+      });
+      restored.addAll(TOOLS);
+      expect(restored.rank("github issue", 3)).toEqual(index.rank("github issue", 3));
+    }
   });
 
   it("parses a tool's JSON only when a field beyond its name and server is read", () => {

@@ -10,6 +10,7 @@
 
 import { createHash } from "node:crypto";
 import type { ToolDefinition } from "../catalog/index.js";
+import { handOverSnapshot } from "../search/index.js";
 
 /** Bumped when the layout or what the loader keeps or checks changes; older entries are missed
  * (5: tools parsed on first read, beside index snapshot format 3 and its index keys; 6: index
@@ -95,8 +96,12 @@ export function encodeEntry(content: EntryContent, snapshot: Uint8Array): Uint8A
     length += 1 + text.length;
     head.ends.push(length);
   });
-  const headBytes = Buffer.from(asciiJson(head), "latin1");
   const toolBytes = Buffer.from(`[${texts.join(",")}]`, "latin1");
+  const headJson = asciiJson(head);
+  // spaces after the head's JSON start the snapshot 8-byte aligned in the file, so a hit reads
+  // it in place (`handOverSnapshot`) instead of copying it
+  const unaligned = (ENTRY_HEADER_BYTES + headJson.length + toolBytes.length) % 8;
+  const headBytes = Buffer.from(headJson + " ".repeat((8 - unaligned) % 8), "latin1");
   const bytes = Buffer.alloc(
     ENTRY_HEADER_BYTES + headBytes.length + toolBytes.length + snapshot.length,
   );
@@ -169,7 +174,8 @@ export function decodeEntry(bytes: Buffer): DecodedEntry | { problem: string } {
     tools,
     warnings: head.warnings,
     keys: head.rows.map((row) => row[0]),
-    snapshot: bytes.subarray(snapshotStart),
+    // the bytes were read for this entry alone: the index may view its part of them in place
+    snapshot: handOverSnapshot(bytes.subarray(snapshotStart)),
   };
 }
 

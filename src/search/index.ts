@@ -28,6 +28,7 @@ export {
 export { type SavedVectors, toolEmbeddingText } from "./semantic/tool-vectors.js";
 export { indexKey, rememberIndexKey } from "./store/index-key.js";
 export type { LearnedEntry } from "./store/learned-field.js";
+export { handOverSnapshot } from "./store/snapshot-format.js";
 export { type IndexStore, syncSearchIndex } from "./sync-search-index.js";
 export {
   DEFAULT_LIMIT,

@@ -135,17 +135,20 @@ export class KeywordSearch {
     const hits: SearchHit[] = [];
     const { coverage } = scored;
     const { undiversified } = chosen;
-    const context = {
-      ...{ plan, coverage, links, placedAfter, explain, bonuses, undiversified },
-      learned: learned.learned,
-    };
+    // a ranking of names reads no confidence or companion list: bare hits, and no hit context
+    const context =
+      shape === "names"
+        ? undefined
+        : {
+            ...{ plan, coverage, links, placedAfter, explain, bonuses, undiversified },
+            learned: learned.learned,
+          };
     for (const doc of selected) {
       const companion = placedAfter?.get(doc);
       const value =
         companion === undefined || this.scratch.scored(doc) ? (score[doc] as number) : 0;
       if (cut && value < first * this.config.tailCut) break;
-      if (shape === "names") {
-        // a ranking of names reads no confidence or companion list: the bare hit will do
+      if (context === undefined) {
         const tool = this.tools[doc] as ToolDefinition;
         hits.push({ name: tool.name, score: Math.max(0, value), tool });
       } else {

@@ -19,6 +19,9 @@ describe("NeighborCache", () => {
     expect(cache.termId("mailbox", store)).toBe(-1);
     expect(cache.stemGroup("messag", store)).toEqual(store.stemGroup("messag"));
     expect(cache.stemGroup("mailbox", store)).toEqual([]);
+    expect(cache.compoundId("sendmessag", store)).toBe(store.termId("~sendmessag"));
+    expect(cache.compoundId("sendmessag", store)).toBeGreaterThanOrEqual(0);
+    expect(cache.compoundId("readmailbox", store)).toBe(-1);
     expect(cache.get("mail", store, DEFAULT_RANKING)).toEqual([]);
     // a new word is found once the vocabulary has grown, though it was cached as unknown
     index.add({ name: "read_mailbox", description: "read a mailbox", inputSchema: {} });
@@ -26,9 +29,31 @@ describe("NeighborCache", () => {
     expect(cache.termId("mailbox", store)).toBeGreaterThanOrEqual(0);
     expect(cache.stemGroup("mailbox", store)).toEqual(store.stemGroup("mailbox"));
     expect(cache.stemGroup("mailbox", store).length).toBeGreaterThan(0);
+    // a compound cached as unknown is found once the vocabulary has grown
+    expect(cache.compoundId("readmailbox", store)).toBe(store.termId("~readmailbox"));
+    expect(cache.compoundId("readmailbox", store)).toBeGreaterThanOrEqual(0);
     expect(cache.get("mail", store, DEFAULT_RANKING).map((neighbor) => neighbor.stemmed)).toContain(
       "mailbox",
     );
+  });
+
+  it("finds the alphabetically first longer neighbours, also of terms added after a lookup", () => {
+    const index = new ToolSearchIndex();
+    const words = ["mailz", "mailbox", "mailer", "mailing", "mailed", "mails", "mailman"];
+    index.add({ name: "a_tool", description: words.join(" "), inputSchema: {} });
+    const store = storeOf(index);
+    const longer = (cache: NeighborCache) =>
+      cache.get("mail", store, DEFAULT_RANKING).map((neighbor) => store.terms[neighbor.id]);
+    const sorted = (list: string[]) => [...list].sort().slice(0, 8);
+    expect(longer(new NeighborCache())).toEqual(sorted(words));
+    // new terms land in a bucket already sorted for a lookup: it is sorted again
+    const more = ["mailable", "mailbag", "mailroom", "mailed"];
+    index.add({ name: "b_tool", description: more.join(" "), inputSchema: {} });
+    expect(longer(new NeighborCache())).toEqual(sorted([...new Set([...words, ...more])]));
+    // each neighbour's stem is the vocabulary's
+    for (const neighbor of new NeighborCache().get("mail", store, DEFAULT_RANKING)) {
+      expect(neighbor.stemmed).toBe(store.stemOf(neighbor.id));
+    }
   });
 
   it("marks each term once per query", () => {

@@ -1,6 +1,5 @@
 /** Per-index caches for query planning: vocabulary lookups of query words, planned-term marks. */
 
-import { stem } from "../../text/index.js";
 import type { RankingConfig } from "../ranking-config.js";
 import type { PostingStore } from "../store/posting-store.js";
 
@@ -38,8 +37,13 @@ export class TermMarks {
   }
 }
 
-/** Most entries kept before the cache starts over. */
-const CACHE_LIMIT = 16_384;
+/**
+ * Most entries kept before the cache starts over. A word takes four or more (its id, its `~`
+ * compound, its stem group, its neighbours, its synonyms' groups): 16k entries (with word pairs,
+ * no longer cached) held fewer than the 3,148 distinct words of a wide-vocabulary `rank` of 2,000
+ * queries, which started over twice. 64k entries hold a few MB.
+ */
+const CACHE_LIMIT = 65_536;
 
 /**
  * Vocabulary lookups of query words (prefix neighbours, term ids, stem groups), made once per word
@@ -50,15 +54,17 @@ export class NeighborCache {
   private vocabulary = -1;
   private readonly byWord = new Map<string, readonly Neighbor[]>();
   private readonly ids = new Map<string, number>();
+  private readonly compounds = new Map<string, number>();
   private readonly groups = new Map<string, readonly number[]>();
   private readonly seen = new TermMarks();
 
   /** Starts over when the vocabulary grew or the cache holds too many words. */
   private sync(store: PostingStore): void {
-    const held = this.byWord.size + this.ids.size + this.groups.size;
+    const held = this.byWord.size + this.ids.size + this.compounds.size + this.groups.size;
     if (store.terms.length === this.vocabulary && held < CACHE_LIMIT) return;
     this.byWord.clear();
     this.ids.clear();
+    this.compounds.clear();
     this.groups.clear();
     this.vocabulary = store.terms.length;
   }
@@ -70,6 +76,20 @@ export class NeighborCache {
     if (id === undefined) {
       id = store.termId(text);
       this.ids.set(text, id);
+    }
+    return id;
+  }
+
+  /**
+   * The id of the compound term `~stemmed` (a name's words written together), cached by the stem
+   * itself: no `~` string is built per query to look it up.
+   */
+  compoundId(stemmed: string, store: PostingStore): number {
+    this.sync(store);
+    let id = this.compounds.get(stemmed);
+    if (id === undefined) {
+      id = store.termId(`~${stemmed}`);
+      this.compounds.set(stemmed, id);
     }
     return id;
   }
@@ -95,9 +115,10 @@ export class NeighborCache {
     this.sync(store);
     let known = this.byWord.get(token);
     if (known === undefined) {
-      known = prefixNeighbors(token, store, config).map((text) => ({
-        id: store.termId(text),
-        stemmed: stem(text),
+      // the vocabulary holds each term's stem, worked out when the term was filed
+      known = prefixNeighbors(token, store, config).map((id) => ({
+        id,
+        stemmed: store.stemOf(id),
       }));
       this.byWord.set(token, known);
     }
@@ -105,25 +126,24 @@ export class NeighborCache {
   }
 }
 
-/** Vocabulary terms that extend the stem or that the stem extends (at least 4 shared letters). */
-function prefixNeighbors(token: string, store: PostingStore, config: RankingConfig): string[] {
+/**
+ * The ids of the vocabulary terms that extend the stem or that the stem extends (at least 4
+ * shared letters).
+ */
+function prefixNeighbors(token: string, store: PostingStore, config: RankingConfig): number[] {
   if (token.length < 4 || DIGITS.test(token)) return [];
-  const out: string[] = [];
+  const out: number[] = [];
   if (config.shorterNeighbors) {
     for (let length = token.length - 1; length >= 4 && out.length < MAX_NEIGHBORS; length -= 1) {
-      const prefix = token.slice(0, length);
-      if (store.termId(prefix) >= 0) out.push(prefix);
+      const id = store.termId(token.slice(0, length));
+      if (id >= 0) out.push(id);
     }
   }
   // the alphabetically first longer terms, as a sorted vocabulary scan would meet them
-  const longer: string[] = [];
-  store.termsWithPrefix(token, (_term, text) => {
-    if (text !== token && text.length <= token.length + 4) longer.push(text);
+  // (`termsWithPrefix` visits in text order)
+  const longest = token.length + 4;
+  store.termsWithPrefix(token, (term, text) => {
+    if (out.length < MAX_NEIGHBORS * 2 && text !== token && text.length <= longest) out.push(term);
   });
-  longer.sort();
-  for (const term of longer) {
-    if (out.length >= MAX_NEIGHBORS * 2) break;
-    out.push(term);
-  }
   return out;
 }

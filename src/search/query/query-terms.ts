@@ -228,7 +228,7 @@ function addCompounds(
   // one query word may be two words of a name (`screenshot` → `screen_shot`)
   for (let index = 0; index < groups.length; index += 1) {
     const group = groups[index] as QueryGroup;
-    const id = cache.termId(`~${group.token}`, store);
+    const id = cache.compoundId(group.token, store);
     pushTerm(plan, store, seen, id, group.weight, index, false);
   }
   // two adjacent query words may be one word in a name (`key vault` → `keyvault`)
@@ -242,11 +242,13 @@ function addCompounds(
       (groups[second] as QueryGroup).weight,
     );
     const joinedStem = stem(joined);
+    // a pair of words seldom recurs across queries (and is seldom a term): the store is asked
+    // directly, as caching every pair grew the cache by three entries that were never read again
+    const phrase = store.termId(`~${joinedStem}`);
     // adjacent query words that are adjacent words of a name: a phrase match
-    const phrase = cache.termId(`~${joinedStem}`, store);
     pushTerm(plan, store, seen, phrase, weight * config.phraseWeight, group, false);
-    pushTerm(plan, store, seen, cache.termId(joined, store), weight, group, false);
-    for (const id of cache.stemGroup(joinedStem, store)) {
+    pushTerm(plan, store, seen, store.termId(joined), weight, group, false);
+    for (const id of store.stemGroup(joinedStem)) {
       pushTerm(plan, store, seen, id, weight * config.stemWeight, group, false);
     }
   }

@@ -46,6 +46,8 @@ export class Vocabulary {
   private readonly prefixBuckets = new Map<number, number[]>();
   /** Terms below this id are in `prefixBuckets`: a restore leaves them to the first reader. */
   private prefixed = 0;
+  /** Prefix buckets that gained terms since they were last sorted by text (`termsWithPrefix`). */
+  private readonly unsortedBuckets = new Set<number[]>();
   /** Terms that have occurred in a name, by length (for suggestions); check `nameFrequency`. */
   private readonly namedByLength: number[][] = [];
   /** The same for all-digit terms (ids numbered per tool are common), kept apart. */
@@ -108,16 +110,23 @@ export class Vocabulary {
     this.namedMask = masks;
   }
 
-  /** The prefix buckets with every term in them (terms are bucketed in id order, as filed). */
+  /**
+   * The prefix buckets with every term in them; a bucket that gained terms is listed in
+   * `unsortedBuckets` until a lookup sorts it.
+   */
   private prefixes(): Map<number, number[]> {
     const buckets = this.prefixBuckets;
     for (let term = this.prefixed; term < this.terms.length; term += 1) {
       const token = this.terms[term] as string;
       if (token.length < 2 || token.startsWith("~")) continue;
       const key = prefixKey(token);
-      const bucket = buckets.get(key);
+      let bucket = buckets.get(key);
       if (bucket) bucket.push(term);
-      else buckets.set(key, [term]);
+      else {
+        bucket = [term];
+        buckets.set(key, bucket);
+      }
+      this.unsortedBuckets.add(bucket);
     }
     this.prefixed = this.terms.length;
     return buckets;
@@ -176,12 +185,37 @@ export class Vocabulary {
   /** Called for each new term, so a subclass can give its per-term arrays room for it. */
   protected termAdded(_term: number): void {}
 
-  /** Vocabulary terms starting with `prefix` (at least two characters), in no particular order. */
+  /**
+   * Vocabulary terms starting with `prefix` (at least two characters), in text order. The bucket
+   * of the first two characters is kept sorted by text, so the terms are found by a binary search
+   * and read in one run: scanning the bucket read a few hundred term strings per query word (a
+   * million over the 3,148 distinct words of a warm wide-vocabulary `rank`).
+   */
   termsWithPrefix(prefix: string, visit: (term: number, text: string) => void): void {
     if (prefix.length < 2) return;
-    for (const term of this.prefixes().get(prefixKey(prefix)) ?? []) {
-      const text = this.terms[term] as string;
-      if (text.startsWith(prefix)) visit(term, text);
+    const bucket = this.prefixes().get(prefixKey(prefix));
+    if (bucket === undefined) return;
+    const terms = this.terms;
+    if (this.unsortedBuckets.delete(bucket)) {
+      // code-unit order, as `sort()` orders the texts themselves
+      bucket.sort((a, b) => {
+        const textA = terms[a] as string;
+        const textB = terms[b] as string;
+        return textA < textB ? -1 : textA > textB ? 1 : 0;
+      });
+    }
+    let low = 0;
+    let high = bucket.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((terms[bucket[middle] as number] as string) < prefix) low = middle + 1;
+      else high = middle;
+    }
+    for (let at = low; at < bucket.length; at += 1) {
+      const term = bucket[at] as number;
+      const text = terms[term] as string;
+      if (!text.startsWith(prefix)) break;
+      visit(term, text);
     }
   }
 
