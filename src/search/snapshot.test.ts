@@ -86,6 +86,29 @@ describe("index snapshots", () => {
     expect(answers(index, QUERIES)).toEqual(answers(reference, QUERIES));
   });
 
+  it("makes a restored term's posting list when it is first read, and all before a change", () => {
+    const snapshot = built(TOOLS).exportSnapshot();
+    const listsOf = (index: ToolSearchIndex) =>
+      (index as unknown as { indexed: { store: { lists: Uint32Array[] } } }).indexed.store.lists;
+    const made = (index: ToolSearchIndex) => listsOf(index).filter((list) => list.length > 0);
+    const { index: read } = loaded(TOOLS, snapshot);
+    // a restore makes no list: a search reads the lists of a few terms
+    expect(made(read)).toEqual([]);
+    expect(answers(read, ["issue"])).toEqual(answers(built(TOOLS), ["issue"]));
+    const afterSearch = made(read).length;
+    expect(afterSearch).toBeGreaterThan(0);
+    expect(afterSearch).toBeLessThan(listsOf(read).length / 2);
+    // a change first, no list read yet: every list is made before it writes any
+    const extra = tool("delete_issue", "Delete an issue from a GitHub repository", "github");
+    const reference = built(TOOLS);
+    const { index: changed } = loaded(TOOLS, snapshot);
+    for (const target of [changed, reference]) {
+      target.add(extra);
+      target.remove("mcp__github__list_issues");
+    }
+    expect(answers(changed, QUERIES)).toEqual(answers(reference, QUERIES));
+  });
+
   it("keeps the hash basis it was saved with in a process whose basis differs", async () => {
     // a fresh copy of the modules draws another random basis, as another process would
     vi.resetModules();
