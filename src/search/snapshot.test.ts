@@ -274,6 +274,29 @@ describe("index snapshots", () => {
     }
   });
 
+  it("rebuilds when saved posting lists are malformed, even behind a valid checksum", () => {
+    const snapshot = built(TOOLS).exportSnapshot();
+    const view = new DataView(snapshot.buffer);
+    const headerLength = view.getUint32(8, true);
+    const header = JSON.parse(new TextDecoder().decode(snapshot.subarray(16, 16 + headerLength)));
+    const bodyStart = (16 + headerLength + 7) & ~7;
+    const edits: [string, string, (items: Uint32Array) => void][] = [
+      ["postings", "a posting names a tool outside the index", (items) => items.fill(7_000, 0, 1)],
+      // the first list ends before it starts
+      ["postingOffsets", "its posting list of term 0 is malformed", (items) => items.fill(3, 1, 2)],
+    ];
+    for (const [section, problem, edit] of edits) {
+      const bytes = snapshot.slice();
+      const [, offset, count] = header.sections[section];
+      edit(new Uint32Array(bytes.buffer, bodyStart + offset, count));
+      new DataView(bytes.buffer).setUint32(12, checksum(bytes, 16), true);
+      const { index, warnings } = loaded(TOOLS, bytes);
+      expect(warnings, section).toHaveLength(1);
+      expect(warnings[0]).toContain(problem);
+      expect(answers(index, QUERIES)).toEqual(answers(built(TOOLS), QUERIES));
+    }
+  });
+
   it("rebuilds cleanly from flipped bytes and truncations, never a wrong answer", () => {
     const snapshot = built(TOOLS).exportSnapshot();
     const expected = answers(built(TOOLS), QUERIES);
