@@ -64,6 +64,16 @@ function answers(index: ToolSearchIndex, queries: readonly string[]): unknown[] 
   ]);
 }
 
+/** A snapshot's JSON header and where its sections start, to edit a section by hand. */
+function layoutOf(snapshot: Uint8Array): {
+  header: { sections: Record<string, [string, number, number]> };
+  bodyStart: number;
+} {
+  const headerLength = new DataView(snapshot.buffer).getUint32(8, true);
+  const header = JSON.parse(new TextDecoder().decode(snapshot.subarray(16, 16 + headerLength)));
+  return { header, bodyStart: (16 + headerLength + 7) & ~7 };
+}
+
 describe("index snapshots", () => {
   it("loads to the same answers as a build, without a warning", () => {
     const snapshot = built(TOOLS).exportSnapshot();
@@ -243,10 +253,7 @@ describe("index snapshots", () => {
 
   it("rebuilds when a saved hash table is malformed, even behind a valid checksum", () => {
     const snapshot = built(TOOLS).exportSnapshot();
-    const view = new DataView(snapshot.buffer);
-    const headerLength = view.getUint32(8, true);
-    const header = JSON.parse(new TextDecoder().decode(snapshot.subarray(16, 16 + headerLength)));
-    const bodyStart = (16 + headerLength + 7) & ~7;
+    const { header, bodyStart } = layoutOf(snapshot);
     const edits: Record<string, (slots: Int32Array) => void> = {
       "an id out of range": (slots) => {
         slots[slots.findIndex((id) => id >= 0)] = 1_000_000;
@@ -263,7 +270,7 @@ describe("index snapshots", () => {
     for (const table of ["termsByTextSlots", "namesByPhraseSlots"]) {
       for (const [problem, edit] of Object.entries(edits)) {
         const bytes = snapshot.slice();
-        const [, offset, count] = header.sections[table];
+        const [, offset, count] = header.sections[table] as [string, number, number];
         edit(new Int32Array(bytes.buffer, bodyStart + offset, count));
         new DataView(bytes.buffer).setUint32(12, checksum(bytes, 16), true);
         const { index, warnings } = loaded(TOOLS, bytes);
@@ -276,10 +283,7 @@ describe("index snapshots", () => {
 
   it("rebuilds when saved posting lists are malformed, even behind a valid checksum", () => {
     const snapshot = built(TOOLS).exportSnapshot();
-    const view = new DataView(snapshot.buffer);
-    const headerLength = view.getUint32(8, true);
-    const header = JSON.parse(new TextDecoder().decode(snapshot.subarray(16, 16 + headerLength)));
-    const bodyStart = (16 + headerLength + 7) & ~7;
+    const { header, bodyStart } = layoutOf(snapshot);
     const edits: [string, string, (items: Uint32Array) => void][] = [
       ["postings", "a posting names a tool outside the index", (items) => items.fill(7_000, 0, 1)],
       // the first list ends before it starts
@@ -287,7 +291,7 @@ describe("index snapshots", () => {
     ];
     for (const [section, problem, edit] of edits) {
       const bytes = snapshot.slice();
-      const [, offset, count] = header.sections[section];
+      const [, offset, count] = header.sections[section] as [string, number, number];
       edit(new Uint32Array(bytes.buffer, bodyStart + offset, count));
       new DataView(bytes.buffer).setUint32(12, checksum(bytes, 16), true);
       const { index, warnings } = loaded(TOOLS, bytes);
