@@ -73,6 +73,25 @@ describe("fingerprintTools", () => {
     ).toThrow(/Tool "loop" contains a circular reference/);
   });
 
+  it("keeps the values earlier processes saved (snapshots and cache entries hold them)", () => {
+    // pinned from the build before the hash states shared one shape: a change of value would
+    // turn every saved index and CLI cache entry into a rebuild
+    expect([hashString(""), hashString("create a github issue"), hashString("é✓ ü")]).toEqual([
+      "6ea7ab0ea4ac503a",
+      "b7df441e7b534813",
+      "1bf6057e3456a3b0",
+    ]);
+    const schema = { type: "object", properties: { path: { type: "string" } } };
+    expect(
+      hashCanonical({ name: "read_file", inputSchema: schema, n: 1, b: true }, "read_file"),
+    ).toBe("62b5e72049dd1428");
+    const content = new ContentHash();
+    content.count(3);
+    content.text("abc");
+    content.text("é");
+    expect(content.digest()).toBe("20d1f6208b613ed8");
+  });
+
   it("hashString gives 16 hex chars and no collisions on near-identical inputs", () => {
     const seen = new Set<string>();
     for (let index = 0; index < 20_000; index++) seen.add(hashString(`tool_${index}`));

@@ -49,15 +49,18 @@ export function compareNames(a: string, b: string): number {
  * but fed to the hash token by token instead of being built as a string.
  */
 export function hashCanonical(value: unknown, toolName: string): string {
-  const state: HashState = { a: 0x811c9dc5, b: 0x9747b28c };
+  const state = new ContentHash();
   walk(state, value, 0, toolName);
   return finish(state.a, state.b);
 }
 
-interface HashState {
-  a: number;
-  b: number;
-}
+/**
+ * The two lanes being fed. Every caller of `feed` passes a `ContentHash`, never an object
+ * literal: a second object shape made V8 throw away `feed`'s optimised code ("wrong map")
+ * each time the other shape arrived, twice per index restore, which then hashed its 44k
+ * characters of combined keys in unoptimised code.
+ */
+type HashState = ContentHash;
 
 // a top-level loop over locals, so V8 optimises it early (the cold cost is mostly this loop)
 function feed(state: HashState, text: string): void {
@@ -124,7 +127,8 @@ function tooDeep(toolName: string): ToolsiftError {
  * finished with an avalanche step; returns 16 hex characters.
  */
 export function hashString(text: string): string {
-  const state: HashState = { a: 0x811c9dc5, b: 0x9747b28c ^ text.length };
+  const state = new ContentHash();
+  state.b ^= text.length;
   feed(state, text);
   return finish(state.a, state.b);
 }

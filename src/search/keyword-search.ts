@@ -289,7 +289,7 @@ export class KeywordSearch {
   markExcluded(word: string, epoch: number): void {
     for (const token of tokenize(word)) {
       for (const id of this.store.stemGroup(token)) {
-        const list = this.store.postings[id];
+        const list = this.store.postingList(id);
         if (list === undefined) continue;
         const length = this.store.postingLength[id] ?? 0;
         for (let index = 0; index < length; index += 2) {

@@ -64,6 +64,16 @@ function answers(index: ToolSearchIndex, queries: readonly string[]): unknown[] 
   ]);
 }
 
+/** A snapshot's JSON header and where its sections start, to edit a section by hand. */
+function layoutOf(snapshot: Uint8Array): {
+  header: { sections: Record<string, [string, number, number]> };
+  bodyStart: number;
+} {
+  const headerLength = new DataView(snapshot.buffer).getUint32(8, true);
+  const header = JSON.parse(new TextDecoder().decode(snapshot.subarray(16, 16 + headerLength)));
+  return { header, bodyStart: (16 + headerLength + 7) & ~7 };
+}
+
 describe("index snapshots", () => {
   it("loads to the same answers as a build, without a warning", () => {
     const snapshot = built(TOOLS).exportSnapshot();
@@ -84,6 +94,29 @@ describe("index snapshots", () => {
     index.add(extra);
     index.remove("mcp__gitlab__create_issue");
     expect(answers(index, QUERIES)).toEqual(answers(reference, QUERIES));
+  });
+
+  it("makes a restored term's posting list when it is first read, and all before a change", () => {
+    const snapshot = built(TOOLS).exportSnapshot();
+    const listsOf = (index: ToolSearchIndex) =>
+      (index as unknown as { indexed: { store: { lists: Uint32Array[] } } }).indexed.store.lists;
+    const made = (index: ToolSearchIndex) => listsOf(index).filter((list) => list.length > 0);
+    const { index: read } = loaded(TOOLS, snapshot);
+    // a restore makes no list: a search reads the lists of a few terms
+    expect(made(read)).toEqual([]);
+    expect(answers(read, ["issue"])).toEqual(answers(built(TOOLS), ["issue"]));
+    const afterSearch = made(read).length;
+    expect(afterSearch).toBeGreaterThan(0);
+    expect(afterSearch).toBeLessThan(listsOf(read).length / 2);
+    // a change first, no list read yet: every list is made before it writes any
+    const extra = tool("delete_issue", "Delete an issue from a GitHub repository", "github");
+    const reference = built(TOOLS);
+    const { index: changed } = loaded(TOOLS, snapshot);
+    for (const target of [changed, reference]) {
+      target.add(extra);
+      target.remove("mcp__github__list_issues");
+    }
+    expect(answers(changed, QUERIES)).toEqual(answers(reference, QUERIES));
   });
 
   it("keeps the hash basis it was saved with in a process whose basis differs", async () => {
@@ -220,10 +253,7 @@ describe("index snapshots", () => {
 
   it("rebuilds when a saved hash table is malformed, even behind a valid checksum", () => {
     const snapshot = built(TOOLS).exportSnapshot();
-    const view = new DataView(snapshot.buffer);
-    const headerLength = view.getUint32(8, true);
-    const header = JSON.parse(new TextDecoder().decode(snapshot.subarray(16, 16 + headerLength)));
-    const bodyStart = (16 + headerLength + 7) & ~7;
+    const { header, bodyStart } = layoutOf(snapshot);
     const edits: Record<string, (slots: Int32Array) => void> = {
       "an id out of range": (slots) => {
         slots[slots.findIndex((id) => id >= 0)] = 1_000_000;
@@ -240,7 +270,7 @@ describe("index snapshots", () => {
     for (const table of ["termsByTextSlots", "namesByPhraseSlots"]) {
       for (const [problem, edit] of Object.entries(edits)) {
         const bytes = snapshot.slice();
-        const [, offset, count] = header.sections[table];
+        const [, offset, count] = header.sections[table] as [string, number, number];
         edit(new Int32Array(bytes.buffer, bodyStart + offset, count));
         new DataView(bytes.buffer).setUint32(12, checksum(bytes, 16), true);
         const { index, warnings } = loaded(TOOLS, bytes);
@@ -248,6 +278,26 @@ describe("index snapshots", () => {
         expect(warnings[0], problem).toMatch(`its table "${table.replace("Slots", "")}"`);
         expect(answers(index, QUERIES)).toEqual(answers(built(TOOLS), QUERIES));
       }
+    }
+  });
+
+  it("rebuilds when saved posting lists are malformed, even behind a valid checksum", () => {
+    const snapshot = built(TOOLS).exportSnapshot();
+    const { header, bodyStart } = layoutOf(snapshot);
+    const edits: [string, string, (items: Uint32Array) => void][] = [
+      ["postings", "a posting names a tool outside the index", (items) => items.fill(7_000, 0, 1)],
+      // the first list ends before it starts
+      ["postingOffsets", "its posting list of term 0 is malformed", (items) => items.fill(3, 1, 2)],
+    ];
+    for (const [section, problem, edit] of edits) {
+      const bytes = snapshot.slice();
+      const [, offset, count] = header.sections[section] as [string, number, number];
+      edit(new Uint32Array(bytes.buffer, bodyStart + offset, count));
+      new DataView(bytes.buffer).setUint32(12, checksum(bytes, 16), true);
+      const { index, warnings } = loaded(TOOLS, bytes);
+      expect(warnings, section).toHaveLength(1);
+      expect(warnings[0]).toContain(problem);
+      expect(answers(index, QUERIES)).toEqual(answers(built(TOOLS), QUERIES));
     }
   });
 

@@ -34,7 +34,7 @@ function offerNamesWith(
   accept: ((name: string) => boolean) | undefined,
 ): void {
   if ((store.nameFrequency[term] ?? 0) === 0) return;
-  const list = store.postings[term] as Uint32Array;
+  const list = store.postingList(term) as Uint32Array;
   const length = store.postingLength[term] ?? 0;
   const alive = store.alive;
   for (let index = 0; index < length; index += 2) {

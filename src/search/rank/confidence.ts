@@ -48,7 +48,7 @@ export function matchOf(
   let nameMatch = false;
   for (const term of plan.terms) {
     if (term.expansion) continue;
-    const list = store.postings[term.id];
+    const list = store.postingList(term.id);
     if (list === undefined) continue;
     const at = findPosting(list, store.postingLength[term.id] ?? 0, doc);
     if (at < 0) continue;

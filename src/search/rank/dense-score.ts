@@ -121,7 +121,7 @@ function accumulateDense(
   const alive = store.alive;
   const checkAlive = store.hasDead;
   for (const term of plan.terms) {
-    const list = store.postings[term.id];
+    const list = store.postingList(term.id);
     if (list === undefined) continue;
     const saturated = store.contributions(term.id);
     const length = store.postingLength[term.id] ?? 0;

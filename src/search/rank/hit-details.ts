@@ -92,7 +92,7 @@ export function buildHit(
 
 /** True when `doc` has term `id` in its name field. */
 function inName(store: PostingStore, id: number, doc: number): boolean {
-  const list = store.postings[id];
+  const list = store.postingList(id);
   const length = store.postingLength[id] ?? 0;
   if (list === undefined) return false;
   for (let index = 0; index < length; index += 2) {

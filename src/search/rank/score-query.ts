@@ -55,7 +55,7 @@ export function accumulate(
   const checkAlive = store.hasDead;
   let count = 0;
   for (const term of plan.terms) {
-    const list = store.postings[term.id];
+    const list = store.postingList(term.id);
     if (list === undefined) continue;
     const saturated = store.contributions(term.id);
     const length = store.postingLength[term.id] ?? 0;
@@ -96,7 +96,7 @@ export function explainDocument(
   const out: FieldContribution[] = [];
   const k1 = config.k1;
   for (const term of plan.terms) {
-    const list = store.postings[term.id];
+    const list = store.postingList(term.id);
     const length = store.postingLength[term.id] ?? 0;
     if (list === undefined) continue;
     for (let index = 0; index < length; index += 2) {

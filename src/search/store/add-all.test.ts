@@ -86,11 +86,17 @@ describe("ToolSearchIndex.addAll postings", () => {
     index.addAll(tools);
     const store = (
       index as unknown as {
-        indexed: { store: { postings: Uint32Array[]; postingLength: Int32Array } };
+        indexed: {
+          store: {
+            terms: string[];
+            postingList(term: number): Uint32Array | undefined;
+            postingLength: Int32Array;
+          };
+        };
       }
     ).indexed.store;
-    for (let term = 0; term < store.postings.length; term += 1) {
-      expect(store.postings[term]?.length, `term ${term}`).toBe(store.postingLength[term]);
+    for (let term = 0; term < store.terms.length; term += 1) {
+      expect(store.postingList(term)?.length, `term ${term}`).toBe(store.postingLength[term]);
     }
     expect(index.search("alpha item3", { limit: 3 }).hits.length).toBe(3);
   });
