@@ -39,28 +39,29 @@ export class CompanionFacts implements ToolWatcher {
 
   /** The entities and parameters the tool at `id` needs (none for a free id). */
   needsOf(id: number): RequiredIds {
-    if (this.saved !== undefined) this.readSaved();
-    let needs = this.needs[id];
-    if (needs === undefined) {
-      const tool = this.tools[id];
-      if (tool === undefined) return NO_IDS;
-      needs = requiredIds(tool);
-      this.needs[id] = needs;
-    }
-    return needs;
+    return this.factOf(this.needs, id, requiredIds, NO_IDS);
   }
 
   /** The name-shaped words of the tool at `id` (none for a free id). */
   wordsOf(id: number): readonly string[] {
+    return this.factOf(this.words, id, nameShapedWords, NONE);
+  }
+
+  /** One fact of the tool at `id`: saved, worked out before, or worked out now and kept. */
+  private factOf<T>(
+    facts: (T | undefined)[],
+    id: number,
+    workOut: (tool: ToolDefinition) => T,
+    none: T,
+  ): T {
     if (this.saved !== undefined) this.readSaved();
-    let words = this.words[id];
-    if (words === undefined) {
-      const tool = this.tools[id];
-      if (tool === undefined) return NONE;
-      words = nameShapedWords(tool);
-      this.words[id] = words;
-    }
-    return words;
+    const known = facts[id];
+    if (known !== undefined) return known;
+    const tool = this.tools[id];
+    if (tool === undefined) return none;
+    const fact = workOut(tool);
+    facts[id] = fact;
+    return fact;
   }
 
   /** Forgets the facts of the tool at `id` (its id may be reused). */
