@@ -13,6 +13,8 @@ export interface QueryGroup {
   token: string;
   weight: number;
   required: boolean;
+  /** The clauses (bits; `split-clauses.ts`) the word occurs in; absent for a query scored whole. */
+  clauses?: number;
 }
 
 /** One index term to score, tied to the group (bit) it came from. */
@@ -96,6 +98,7 @@ function addWord(
   isRequired: boolean,
   config: RankingConfig,
   known: (token: string) => boolean,
+  clauseBit?: number,
 ): void {
   const { groups, stems } = plan;
   for (const token of wordTokens(word, known)) {
@@ -109,12 +112,17 @@ function addWord(
       const group = groups[known] as QueryGroup;
       group.weight = Math.max(group.weight, weight);
       group.required ||= isRequired;
+      if (clauseBit !== undefined) group.clauses = ((group.clauses ?? 0) | clauseBit) >>> 0;
       const surface = surfaces[known] as string[];
       if (!surface.includes(token)) surface.push(token);
       continue;
     }
     if (groups.length >= MAX_CANDIDATE_GROUPS) continue;
-    groups.push({ token: stemmed, weight, required: isRequired });
+    groups.push(
+      clauseBit === undefined
+        ? { token: stemmed, weight, required: isRequired }
+        : { token: stemmed, weight, required: isRequired, clauses: clauseBit },
+    );
     surfaces.push([token]);
   }
 }
@@ -155,13 +163,17 @@ function keepInformative(
   surfaces.push(...keptSurfaces);
 }
 
-/** Builds the query plan over the store's vocabulary (`cache` saves repeated neighbour lookups). */
+/**
+ * Builds the query plan over the store's vocabulary (`cache` saves repeated neighbour lookups).
+ * With `clause` (the clause of each of `words`), each group records the clauses it occurs in.
+ */
 export function planQuery(
   words: readonly string[],
   required: readonly string[],
   store: PostingStore,
   config: RankingConfig,
   cache: NeighborCache = new NeighborCache(),
+  clause?: readonly number[],
 ): QueryPlan {
   const plan: QueryPlan = { groups: [], terms: [], stems: [] };
   const surfaces: string[][] = [];
@@ -170,7 +182,11 @@ export function planQuery(
   const known = (token: string) => cache.stemGroup(stem(token), store).length > 0;
   for (const word of required) addWord(plan, surfaces, joinable, word, true, config, known);
   joinable.length = 0;
-  for (const word of words) addWord(plan, surfaces, joinable, word, false, config, known);
+  for (let index = 0; index < words.length; index += 1) {
+    const at = clause?.[index];
+    const bit = at === undefined ? undefined : 2 ** at;
+    addWord(plan, surfaces, joinable, words[index] as string, false, config, known, bit);
+  }
   if (plan.groups.length > MAX_GROUPS) keepInformative(plan, surfaces, store, cache);
   const { groups } = plan;
 
