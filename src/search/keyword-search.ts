@@ -10,13 +10,6 @@ import { type CoverageTable, coverageTable } from "./query/coverage-table.js";
 import type { ParsedQuery } from "./query/parse-query.js";
 import { NeighborCache, planQuery, type QueryPlan } from "./query/query-terms.js";
 import { rewriteValues } from "./query/query-values.js";
-import { splitClauses } from "./query/split-clauses.js";
-import {
-  type ClauseFusion,
-  ClauseRows,
-  clauseCoverages,
-  fuseClauses,
-} from "./rank/clause-scores.js";
 import { CompanionFacts } from "./rank/companion-facts.js";
 import { type CompanionLink, companionsOf, placeCompanions } from "./rank/companions.js";
 import { markIncidental, matchOf } from "./rank/confidence.js";
@@ -69,8 +62,6 @@ export class KeywordSearch {
   /** Words sessions searched before calling each tool (`learned-field.ts`); empty unless set. */
   private readonly learned = new LearnedField();
   private readonly neighbors = new NeighborCache();
-  /** Clause score rows of multi-part requests (`clause-scores.ts`). */
-  private readonly clauseRows = new ClauseRows();
   /** Coverage tables of queries of up to 6 groups (longer ones take a new table). */
   private readonly coverageScratch = new Float64Array(64);
 
@@ -103,23 +94,12 @@ export class KeywordSearch {
     shape: HitShape,
     options: SearchOptions | undefined,
   ): SearchHit[] {
-    const { clauseWeight, clauseMinWords } = this.config;
-    const split = clauseWeight > 0 ? splitClauses(parsed.words, clauseMinWords) : undefined;
-    const words = split?.words ?? rewriteValues(parsed.words);
-    const plan = planQuery(
-      words,
-      parsed.required,
-      this.store,
-      this.config,
-      this.neighbors,
-      split?.clause,
-    );
+    const words = rewriteValues(parsed.words);
+    const plan = planQuery(words, parsed.required, this.store, this.config, this.neighbors);
     const diversify =
       this.config.diversity > 0 && plan.groups.length >= this.config.diversityMinWords;
     const pool = diversify ? Math.max(limit * 4, 40) : limit;
-    const explain = options?.explain === true;
-    const fusion = split === undefined ? undefined : this.clauseFusion(plan, split.count);
-    const scored = this.scoreKeywords(parsed, plan, pool, options, fusion);
+    const scored = this.scoreKeywords(parsed, plan, pool, options);
     const { score, excluded, epoch } = this.scratch;
     const allowed = (doc: number) =>
       excluded[doc] !== epoch && this.passes(this.tools[doc] as ToolDefinition, parsed, options);
@@ -137,7 +117,8 @@ export class KeywordSearch {
       },
     );
     if (learned.raised.length > 0) raised.push(...learned.raised);
-    const chosen = this.selectHits(scored.top, raised, plan, limit, diversify, explain, fusion);
+    const explain = options?.explain === true;
+    const chosen = this.selectHits(scored.top, raised, plan, limit, diversify, explain);
     // a ranking of names places the first hit's companions only: the others' are never read
     const linked = shape === "names" ? PLACED_HITS : COMPANION_HITS;
     const links = this.companionLinks(chosen.selected, allowed, linked);
@@ -161,7 +142,6 @@ export class KeywordSearch {
         : {
             ...{ plan, coverage, links, placedAfter, explain, bonuses, undiversified },
             learned: learned.learned,
-            clauses: chosen.lifted,
           };
     for (const doc of selected) {
       const companion = placedAfter?.get(doc);
@@ -213,33 +193,14 @@ export class KeywordSearch {
   }
 
   /**
-   * The clause rows and coverages of a request split into `count` clauses, or undefined when
-   * fewer than two clauses kept a word in the plan (the request is then scored whole).
-   */
-  private clauseFusion(plan: QueryPlan, count: number): ClauseFusion | undefined {
-    let present = 0;
-    for (const group of plan.groups) present |= group.clauses ?? 0;
-    let clauses = 0;
-    for (let clause = 0; clause < count; clause += 1)
-      if ((present & (2 ** clause)) !== 0) clauses += 1;
-    if (clauses < 2) return undefined;
-    this.clauseRows.begin(count, this.store.nextId + 1);
-    const tables = clauseCoverages(plan, count, this.config.coverage);
-    const { clauseWeight: weight, clauseDamping: damping } = this.config;
-    return { clauses: this.clauseRows, tables, weight, damping, tools: this.tools };
-  }
-
-  /**
    * Scores `plan` into a top k of `pool` documents, dropping those excluded by `-word` or failing
-   * a server or caller filter (`fails` marks them with a score below 0); `fusion` fuses the
-   * clauses of a multi-part request (`clause-scores.ts`).
+   * a server or caller filter (`fails` marks them with a score below 0).
    */
   private scoreKeywords(
     parsed: ParsedQuery,
     plan: QueryPlan,
     pool: number,
     options: SearchOptions | undefined,
-    fusion: ClauseFusion | undefined,
   ): { top: TopK; best: number; coverage: CoverageTable; fails?: (doc: number) => boolean } {
     const scratch = this.scratch;
     scratch.begin(this.store.nextId + 1);
@@ -265,7 +226,6 @@ export class KeywordSearch {
       excludes,
       top,
       fails,
-      fusion,
     );
     return fails === undefined ? { top, best, coverage } : { top, best, coverage, fails };
   }
@@ -281,15 +241,9 @@ export class KeywordSearch {
     limit: number,
     diversify: boolean,
     explain: boolean,
-    fusion: ClauseFusion | undefined,
-  ): {
-    selected: number[];
-    undiversified: Map<number, number> | undefined;
-    lifted: Map<number, number> | undefined;
-  } {
+  ): { selected: number[]; undiversified: Map<number, number> | undefined } {
     const { score, mask } = this.scratch;
     let selected = top.finish(raised);
-    const pool = fusion?.candidates === undefined ? undefined : new Set(selected);
     const undiversified = explain && diversify ? new Map<number, number>() : undefined;
     if (undiversified) for (const doc of selected) undiversified.set(doc, score[doc] as number);
     if (diversify) {
@@ -298,14 +252,8 @@ export class KeywordSearch {
       const before = (a: number, b: number) => top.before(a, b);
       selected = diversifyByAspect(selected, limit, score, mask, weights, diversity, before);
     }
-    const lifted = explain && pool !== undefined ? new Map<number, number>() : undefined;
-    if (pool !== undefined) {
-      const candidates = fusion?.candidates ?? [];
-      const before = (a: number, b: number) => top.before(a, b);
-      selected = fuseClauses(selected.slice(0, limit), pool, candidates, score, before, lifted);
-    }
     if (selected.length > limit) selected = selected.slice(0, limit);
-    return { selected, undiversified, lifted };
+    return { selected, undiversified };
   }
 
   /** The companions of the first `count` selected documents (`companions.ts`), by document. */

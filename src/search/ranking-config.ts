@@ -31,12 +31,6 @@ export interface RankingConfig {
   diversity: number;
   /** Distinct query words needed before diversification applies (short queries have one aspect). */
   diversityMinWords: number;
-  /** A multi-part request's clause places its best tool at this share of the best score (0 = off; `clause-scores.ts`). */
-  clauseWeight: number;
-  /** A clause whose best scores `s` × the whole request's best places it at `clauseWeight × s^damping` instead (asides score low). */
-  clauseDamping: number;
-  /** Content words a clause needs to stand alone (shorter parts join a neighbour). */
-  clauseMinWords: number;
   /** Bonus (× best score) when the query's words equal a tool name's words. */
   namePhraseBonus: number;
   /** Extra score per query word found in a tool's name, times the word's idf among names. */
@@ -73,9 +67,6 @@ export const DEFAULT_RANKING: RankingConfig = {
   longQuery: 1000,
   diversity: 0.3,
   diversityMinWords: 12,
-  clauseWeight: 0.45,
-  clauseDamping: 0.25,
-  clauseMinWords: 3,
   namePhraseBonus: 0.5,
   nameBonus: 0.15,
   compounds: true,

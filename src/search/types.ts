@@ -68,8 +68,7 @@ export interface SearchHit {
 }
 
 /**
- * A hit's score in parts: `((terms + nameBonus) × coverage + phraseBonus + learned) × diversity`
- * (`clause`, when set, in place of the first product), or, for a
+ * A hit's score in parts: `((terms + nameBonus) × coverage + phraseBonus + learned) × diversity`, or, for a
  * pinned name, `pinned`; a companion placed by `rank` keeps its own score (`companion`).
  */
 export interface ScoreParts {
@@ -86,9 +85,6 @@ export interface ScoreParts {
   /** Set when the tool's learned words (usage evidence) matched: added like `phraseBonus`; the
    * words are in `explanation` with field `learned`. */
   learned?: number;
-  /** Set when a clause of a multi-part request ranked the tool higher than the whole request
-   * did: this score replaces `(terms + nameBonus) × coverage` (docs/ranking.md, clauses). */
-  clause?: number;
   /** Set when the tool was pinned by an exact name or suffix: its score is this value. */
   pinned?: number;
   /** Set when a flat ranking placed the tool after this hit as its companion. */

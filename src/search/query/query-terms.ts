@@ -13,8 +13,6 @@ export interface QueryGroup {
   token: string;
   weight: number;
   required: boolean;
-  /** The clauses (bits; `split-clauses.ts`) the word occurs in; absent for a query scored whole. */
-  clauses?: number;
 }
 
 /** One index term to score, tied to the group (bit) it came from. */
@@ -98,7 +96,6 @@ function addWord(
   isRequired: boolean,
   config: RankingConfig,
   known: (token: string) => boolean,
-  clauseBit?: number,
 ): void {
   const { groups, stems } = plan;
   for (const token of wordTokens(word, known)) {
@@ -112,17 +109,12 @@ function addWord(
       const group = groups[known] as QueryGroup;
       group.weight = Math.max(group.weight, weight);
       group.required ||= isRequired;
-      if (clauseBit !== undefined) group.clauses = ((group.clauses ?? 0) | clauseBit) >>> 0;
       const surface = surfaces[known] as string[];
       if (!surface.includes(token)) surface.push(token);
       continue;
     }
     if (groups.length >= MAX_CANDIDATE_GROUPS) continue;
-    groups.push(
-      clauseBit === undefined
-        ? { token: stemmed, weight, required: isRequired }
-        : { token: stemmed, weight, required: isRequired, clauses: clauseBit },
-    );
+    groups.push({ token: stemmed, weight, required: isRequired });
     surfaces.push([token]);
   }
 }
@@ -163,17 +155,13 @@ function keepInformative(
   surfaces.push(...keptSurfaces);
 }
 
-/**
- * Builds the query plan over the store's vocabulary (`cache` saves repeated neighbour lookups).
- * With `clause` (the clause of each of `words`), each group records the clauses it occurs in.
- */
+/** Builds the query plan over the store's vocabulary (`cache` saves repeated neighbour lookups). */
 export function planQuery(
   words: readonly string[],
   required: readonly string[],
   store: PostingStore,
   config: RankingConfig,
   cache: NeighborCache = new NeighborCache(),
-  clause?: readonly number[],
 ): QueryPlan {
   const plan: QueryPlan = { groups: [], terms: [], stems: [] };
   const surfaces: string[][] = [];
@@ -182,11 +170,7 @@ export function planQuery(
   const known = (token: string) => cache.stemGroup(stem(token), store).length > 0;
   for (const word of required) addWord(plan, surfaces, joinable, word, true, config, known);
   joinable.length = 0;
-  for (let index = 0; index < words.length; index += 1) {
-    const at = clause?.[index];
-    const bit = at === undefined ? undefined : 2 ** at;
-    addWord(plan, surfaces, joinable, words[index] as string, false, config, known, bit);
-  }
+  for (const word of words) addWord(plan, surfaces, joinable, word, false, config, known);
   if (plan.groups.length > MAX_GROUPS) keepInformative(plan, surfaces, store, cache);
   const { groups } = plan;
 

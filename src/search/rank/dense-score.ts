@@ -10,7 +10,6 @@ import type { CoverageTable } from "../query/coverage-table.js";
 import type { QueryPlan } from "../query/query-terms.js";
 import type { RankingConfig } from "../ranking-config.js";
 import type { PostingStore } from "../store/posting-store.js";
-import { type ClauseFusion, rankClauses } from "./clause-scores.js";
 import { postingScore, TOUCHED, termBit, termFactor, termNameFactor } from "./posting-score.js";
 import { rankDense } from "./rank-dense.js";
 import { rankTouched } from "./rank-touched.js";
@@ -167,9 +166,7 @@ export function scoreDense(
 /**
  * Scores a plan and ranks every touched document into `top` (see `rankTouched` for `rejects`),
  * by the dense path when `denseApplies`, else by `accumulate` and `rankTouched`: the same result
- * either way. `scratch.excluded` must be marked for `anyExcluded`. Returns the best. With
- * `fusion` (a request split into clauses) the clause rows are filled in the same pass and fused
- * (`rankClauses`; sparse path only, as such requests are rare and their postings few).
+ * either way. `scratch.excluded` must be marked for `anyExcluded`. Returns the best.
  */
 export function scoreAndRank(
   store: PostingStore,
@@ -180,13 +177,8 @@ export function scoreAndRank(
   anyExcluded: boolean,
   top: TopK,
   rejects: ((doc: number) => boolean) | undefined,
-  fusion?: ClauseFusion,
 ): number {
   const { nameBonus } = config;
-  if (fusion !== undefined) {
-    const touched = accumulate(store, plan, scratch, nameBonus, fusion.clauses);
-    return rankClauses(scratch, touched, coverage, anyExcluded, top, rejects, fusion);
-  }
   if (denseApplies(store, plan)) {
     return scoreDense(store, plan, scratch, nameBonus, coverage, anyExcluded, top, rejects);
   }

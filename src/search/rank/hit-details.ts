@@ -32,8 +32,6 @@ export interface HitContext {
   undiversified: ReadonlyMap<number, number> | undefined;
   /** What the learned step added, by document (undefined when the index has no learned words). */
   learned?: ReadonlyMap<number, LearnedMatch> | undefined;
-  /** Documents a clause of the request raised, with the fused score (`clause-scores.ts`). */
-  clauses?: ReadonlyMap<number, number> | undefined;
 }
 
 /** Builds the hit of `doc` with score `score` (rounded to 4 decimals for display). */
@@ -87,8 +85,6 @@ export function buildHit(
       explanation.push({ term: word.word, field: "learned", score: word.score });
     }
   }
-  const clause = context.clauses?.get(doc);
-  if (clause !== undefined) hit.scoreParts.clause = clause;
   if (bonus?.pinned !== undefined) hit.scoreParts.pinned = bonus.pinned;
   if (hit.companionOf !== undefined) hit.scoreParts.companionOf = hit.companionOf;
   return hit;
@@ -106,11 +102,12 @@ function inName(store: PostingStore, id: number, doc: number): boolean {
 }
 
 /**
- * The score the parts give: `pinned`, or `(terms + nameBonus) × coverage` (or `clause` when set)
- * `+ phraseBonus + learned`, times `diversity`; 0 for a companion the query did not score.
+ * The score the parts give: `pinned`, or `(terms + nameBonus) × coverage + phraseBonus + learned`, times
+ * `diversity`; 0 for a companion the query did not score.
  */
 export function scoreFromParts(parts: NonNullable<SearchHit["scoreParts"]>): number {
-  const lexical = parts.clause ?? (parts.terms + parts.nameBonus) * parts.coverage;
-  const base = parts.pinned ?? lexical + parts.phraseBonus + (parts.learned ?? 0);
+  const base =
+    parts.pinned ??
+    (parts.terms + parts.nameBonus) * parts.coverage + parts.phraseBonus + (parts.learned ?? 0);
   return base * parts.diversity;
 }

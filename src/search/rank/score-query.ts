@@ -5,7 +5,6 @@ import type { RankingConfig } from "../ranking-config.js";
 import { FIELD_COUNT, FIELD_NAMES, fieldTf } from "../store/fields.js";
 import { type PostingStore, saturate } from "../store/posting-store.js";
 import type { FieldContribution } from "../types.js";
-import { addToClauses, type ClauseRows, clearClauses } from "./clause-scores.js";
 import { postingScore, TOUCHED, termBit, termFactor, termNameFactor } from "./posting-score.js";
 
 /** Reusable per-document scratch arrays; grown to the store's id range. */
@@ -43,16 +42,12 @@ export class ScoreScratch {
   }
 }
 
-/**
- * Accumulates BM25F scores of every term into `scratch`; returns how many documents were touched.
- * With `clauses`, each posting's value is also added to the rows of its word's clauses.
- */
+/** Accumulates BM25F scores of every term into `scratch`; returns how many documents were touched. */
 export function accumulate(
   store: PostingStore,
   plan: QueryPlan,
   scratch: ScoreScratch,
   nameBonus = 0,
-  clauses?: ClauseRows,
 ): number {
   const { score, mask, stamp, touched } = scratch;
   const epoch = scratch.epoch;
@@ -67,7 +62,6 @@ export function accumulate(
     const factor = termFactor(store, term);
     const nameFactor = termNameFactor(store, term, nameBonus);
     const bit = termBit(term);
-    const inClauses = clauses === undefined ? 0 : (plan.groups[term.group]?.clauses ?? 0);
     for (let index = 0; index < length; index += 2) {
       const doc = list[index] as number;
       if (checkAlive && alive[doc] !== 1) continue;
@@ -82,12 +76,10 @@ export function accumulate(
         score[doc] = value;
         mask[doc] = bit;
         touched[count++] = doc;
-        if (clauses !== undefined) clearClauses(clauses, doc);
       } else {
         score[doc] = (score[doc] as number) + value;
         mask[doc] = (mask[doc] as number) | bit;
       }
-      if (inClauses !== 0) addToClauses(clauses as ClauseRows, inClauses, doc, value);
     }
   }
   return count;
