@@ -12,13 +12,18 @@ import { NeighborCache, planQuery, type QueryPlan } from "./query/query-terms.js
 import { rewriteValues } from "./query/query-values.js";
 import { CompanionFacts } from "./rank/companion-facts.js";
 import { type CompanionLink, companionsOf, placeCompanions } from "./rank/companions.js";
-import { markIncidental, matchOf } from "./rank/confidence.js";
+import { markIncidental, matchOf, SHORT_QUERY_WORDS } from "./rank/confidence.js";
 import { scoreAndRank } from "./rank/dense-score.js";
 import { diversifyByAspect } from "./rank/diversify.js";
 import { buildHit } from "./rank/hit-details.js";
-import { addLearnedBonuses, type LearnedMatch } from "./rank/learned-bonus.js";
+import {
+  addLearnedBonuses,
+  type LearnedCandidates,
+  type LearnedMatch,
+} from "./rank/learned-bonus.js";
 import { MentionIndex } from "./rank/mentions.js";
 import { addNameBonuses } from "./rank/name-bonuses.js";
+import { NAME_FIT_POOL, type NamedTools, NameFit, NameWords } from "./rank/name-fit.js";
 import { PrerequisiteIndex } from "./rank/prerequisites.js";
 import { ScoreScratch } from "./rank/score-query.js";
 import { TopK } from "./rank/top-k.js";
@@ -47,6 +52,17 @@ const PLACED_HITS = 1;
  */
 export type HitShape = "cut" | "flat" | "names";
 
+/** A query scored into its top k, before the learned and name steps. */
+interface ScoredQuery {
+  top: TopK;
+  best: number;
+  coverage: CoverageTable;
+  /** Marks documents a server or caller filter rejects (undefined when there is none). */
+  fails: ((doc: number) => boolean) | undefined;
+  /** The name fit of a short query (`name-fit.ts`), already applied to `top`. */
+  fit: NameFit | undefined;
+}
+
 /** The keyword engine over the indexed tools; see the module comment. */
 export class KeywordSearch {
   /** Score scratch, shared with browse mode's `-word` exclusion (`markExcluded`). */
@@ -62,6 +78,8 @@ export class KeywordSearch {
   /** Words sessions searched before calling each tool (`learned-field.ts`); empty unless set. */
   private readonly learned = new LearnedField();
   private readonly neighbors = new NeighborCache();
+  /** Each tool's name words, for the name-fit step of short queries (`name-fit.ts`). */
+  private readonly names: NamedTools;
   /** Coverage tables of queries of up to 6 groups (longer ones take a new table). */
   private readonly coverageScratch = new Float64Array(64);
 
@@ -80,6 +98,9 @@ export class KeywordSearch {
     indexed.watch(facts);
     indexed.watch(this.prerequisites);
     indexed.watch(this.learned);
+    const words = new NameWords(indexed.store);
+    this.names = { words, tools: indexed.tools };
+    indexed.watch(words);
   }
 
   /**
@@ -98,12 +119,19 @@ export class KeywordSearch {
     const plan = planQuery(words, parsed.required, this.store, this.config, this.neighbors);
     const diversify =
       this.config.diversity > 0 && plan.groups.length >= this.config.diversityMinWords;
-    const pool = diversify ? Math.max(limit * 4, 40) : limit;
-    const scored = this.scoreKeywords(parsed, plan, pool, options);
+    const scored = this.scoreKeywords(parsed, plan, limit, diversify, options);
+    const { fit } = scored;
     const { score, excluded, epoch } = this.scratch;
     const allowed = (doc: number) =>
       excluded[doc] !== epoch && this.passes(this.tools[doc] as ToolDefinition, parsed, options);
-    const learned = this.learnedStep(plan, parsed.text, scored.top.first(), scored.best, allowed);
+    const learned = this.learnedStep(
+      plan,
+      parsed.text,
+      scored.top.first(),
+      scored.best,
+      allowed,
+      fit,
+    );
     const { raised, bonuses } = addNameBonuses(
       this.scratch,
       scored.best,
@@ -142,6 +170,7 @@ export class KeywordSearch {
         : {
             ...{ plan, coverage, links, placedAfter, explain, bonuses, undiversified },
             learned: learned.learned,
+            nameFit: fit?.factors,
           };
     for (const doc of selected) {
       const companion = placedAfter?.get(doc);
@@ -179,9 +208,10 @@ export class KeywordSearch {
     first: number,
     best: number,
     allowed: (doc: number) => boolean,
+    fit: NameFit | undefined,
   ): { raised: number[]; learned: Map<number, LearnedMatch> | undefined } {
     if (this.learned.empty) return { raised: [], learned: undefined };
-    const candidates = {
+    const candidates: LearnedCandidates = {
       field: this.learned,
       idOf: (name: string) => this.lookup.idOf(name),
       allowed: (doc: number) => this.tools[doc] !== undefined && allowed(doc),
@@ -189,6 +219,8 @@ export class KeywordSearch {
       first,
       key: queryKey(text),
     };
+    // a learned tool from outside the fitted top k meets the name fit the top k met
+    if (fit !== undefined) candidates.prepare = (doc) => fit.fit(doc);
     return addLearnedBonuses(this.scratch, best, plan, this.config.learnedWeight, candidates);
   }
 
@@ -199,9 +231,13 @@ export class KeywordSearch {
   private scoreKeywords(
     parsed: ParsedQuery,
     plan: QueryPlan,
-    pool: number,
+    limit: number,
+    diversify: boolean,
     options: SearchOptions | undefined,
-  ): { top: TopK; best: number; coverage: CoverageTable; fails?: (doc: number) => boolean } {
+  ): ScoredQuery {
+    // diversification picks from a wider pool; the name fit re-ranks at least the top 10
+    const fitName = this.config.nameFit > 0 && plan.groups.length <= SHORT_QUERY_WORDS;
+    const pool = diversify ? Math.max(limit * 4, 40) : Math.max(limit, fitName ? NAME_FIT_POOL : 0);
     const scratch = this.scratch;
     scratch.begin(this.store.nextId + 1);
     const score = scratch.score;
@@ -227,7 +263,12 @@ export class KeywordSearch {
       top,
       fails,
     );
-    return fails === undefined ? { top, best, coverage } : { top, best, coverage, fails };
+    const scored: ScoredQuery = { top, best, coverage, fails, fit: undefined };
+    if (fitName) {
+      scored.fit = new NameFit(scratch, this.store, this.names, plan, this.config.nameFit);
+      scored.best = scored.fit.fitTop(top);
+    }
+    return scored;
   }
 
   /**

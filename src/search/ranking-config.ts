@@ -31,6 +31,12 @@ export interface RankingConfig {
   diversity: number;
   /** Distinct query words needed before diversification applies (short queries have one aspect). */
   diversityMinWords: number;
+  /**
+   * Name fit of a short query (up to `SHORT_QUERY_WORDS` words, `name-fit.ts`): a hit's score is
+   * multiplied by `1 - nameFit × share`, where share is its name's information in words the query
+   * did not ask for (0 = off).
+   */
+  nameFit: number;
   /** Bonus (× best score) when the query's words equal a tool name's words. */
   namePhraseBonus: number;
   /** Extra score per query word found in a tool's name, times the word's idf among names. */
@@ -67,6 +73,7 @@ export const DEFAULT_RANKING: RankingConfig = {
   longQuery: 1000,
   diversity: 0.3,
   diversityMinWords: 12,
+  nameFit: 0.5,
   namePhraseBonus: 0.5,
   nameBonus: 0.15,
   compounds: true,

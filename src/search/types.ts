@@ -68,8 +68,9 @@ export interface SearchHit {
 }
 
 /**
- * A hit's score in parts: `((terms + nameBonus) × coverage + phraseBonus + learned) × diversity`, or, for a
- * pinned name, `pinned`; a companion placed by `rank` keeps its own score (`companion`).
+ * A hit's score in parts: `((terms + nameBonus) × coverage × nameFit + phraseBonus + learned) ×
+ * diversity`, or, for a pinned name, `pinned`; a companion placed by `rank` keeps its own score
+ * (`companion`).
  */
 export interface ScoreParts {
   /** Sum of the field contributions in `explanation` (BM25F of every matched term). */
@@ -78,6 +79,9 @@ export interface ScoreParts {
   nameBonus: number;
   /** The coverage multiplier `1 + coverage × matched share`. */
   coverage: number;
+  /** Set for a short query: the name-fit multiplier, lower the more of the tool's name the query did
+   * not ask for (`rank/name-fit.ts`). */
+  nameFit?: number;
   /** Added when the query's words equal the name's words (best score × bonus). */
   phraseBonus: number;
   /** Aspect diversification multiplier (1 when it did not apply). */

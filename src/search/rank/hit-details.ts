@@ -32,6 +32,8 @@ export interface HitContext {
   undiversified: ReadonlyMap<number, number> | undefined;
   /** What the learned step added, by document (undefined when the index has no learned words). */
   learned?: ReadonlyMap<number, LearnedMatch> | undefined;
+  /** The name-fit multiplier by document (undefined when the query was not short). */
+  nameFit?: ReadonlyMap<number, number> | undefined;
 }
 
 /** Builds the hit of `doc` with score `score` (rounded to 4 decimals for display). */
@@ -79,6 +81,8 @@ export function buildHit(
     phraseBonus: bonus?.phrase ?? 0,
     diversity: before !== undefined && before > 0 ? score / before : 1,
   };
+  const fit = context.nameFit?.get(doc);
+  if (fit !== undefined) hit.scoreParts.nameFit = fit;
   if (learned !== undefined) {
     hit.scoreParts.learned = learned.bonus;
     for (const word of learned.words) {
@@ -102,12 +106,11 @@ function inName(store: PostingStore, id: number, doc: number): boolean {
 }
 
 /**
- * The score the parts give: `pinned`, or `(terms + nameBonus) × coverage + phraseBonus + learned`, times
- * `diversity`; 0 for a companion the query did not score.
+ * The score the parts give: `pinned`, or `(terms + nameBonus) × coverage × nameFit + phraseBonus +
+ * learned`, times `diversity`; 0 for a companion the query did not score.
  */
 export function scoreFromParts(parts: NonNullable<SearchHit["scoreParts"]>): number {
-  const base =
-    parts.pinned ??
-    (parts.terms + parts.nameBonus) * parts.coverage + parts.phraseBonus + (parts.learned ?? 0);
+  const fitted = (parts.terms + parts.nameBonus) * parts.coverage * (parts.nameFit ?? 1);
+  const base = parts.pinned ?? fitted + parts.phraseBonus + (parts.learned ?? 0);
   return base * parts.diversity;
 }

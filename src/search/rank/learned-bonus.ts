@@ -42,6 +42,9 @@ export interface LearnedCandidates {
   first: number;
   /** The query's whole-query key (`queryKey`), or "" when it has none. */
   key: string;
+  /** Brings a learned document's lexical score to the steps the top k's went through (the name
+   * fit of a short query) before its bonus is bounded. */
+  prepare?: (doc: number) => void;
 }
 
 /**
@@ -72,6 +75,7 @@ export function addLearnedBonuses(
   const strongFirst = candidates.first >= 0 && level(candidates.first) === "strong";
   const raised: number[] = [];
   for (const [doc, match] of learned) {
+    candidates.prepare?.(doc);
     const bonus = boundedBonus(scratch, doc, match, candidates, () =>
       strongFirst && doc !== candidates.first && level(doc) === "none"
         ? best * UNDER_STRONG
