@@ -12,11 +12,15 @@ import { NeighborCache, planQuery, type QueryPlan } from "./query/query-terms.js
 import { rewriteValues } from "./query/query-values.js";
 import { CompanionFacts } from "./rank/companion-facts.js";
 import { type CompanionLink, companionsOf, placeCompanions } from "./rank/companions.js";
-import { markIncidental, matchOf } from "./rank/confidence.js";
+import { holdsWholeQuery, markIncidental, matchOf } from "./rank/confidence.js";
 import { scoreAndRank } from "./rank/dense-score.js";
 import { diversifyByAspect } from "./rank/diversify.js";
 import { buildHit } from "./rank/hit-details.js";
-import { addLearnedBonuses, type LearnedMatch } from "./rank/learned-bonus.js";
+import {
+  addLearnedBonuses,
+  type LearnedCandidates,
+  type LearnedMatch,
+} from "./rank/learned-bonus.js";
 import { MentionIndex } from "./rank/mentions.js";
 import { addNameBonuses } from "./rank/name-bonuses.js";
 import { PrerequisiteIndex } from "./rank/prerequisites.js";
@@ -181,12 +185,13 @@ export class KeywordSearch {
     allowed: (doc: number) => boolean,
   ): { raised: number[]; learned: Map<number, LearnedMatch> | undefined } {
     if (this.learned.empty) return { raised: [], learned: undefined };
-    const candidates = {
+    const candidates: LearnedCandidates = {
       field: this.learned,
       idOf: (name: string) => this.lookup.idOf(name),
       allowed: (doc: number) => this.tools[doc] !== undefined && allowed(doc),
       lexical: (doc: number) => matchOf(this.store, plan, doc),
       first,
+      wholeMatch: () => holdsWholeQuery(this.store, plan, this.scratch, candidates.allowed),
       key: queryKey(text),
     };
     return addLearnedBonuses(this.scratch, best, plan, this.config.learnedWeight, candidates);
