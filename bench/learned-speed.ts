@@ -11,10 +11,13 @@ import { ToolSearchIndex } from "../src/search/index.js";
 import { queryKey, tokenize } from "../src/text/index.js";
 import { syntheticQueries, syntheticTools } from "./synthetic.js";
 
-/** One side's figures, in ms: p50 and p99 are medians over passes of each pass's percentile. */
+/** One side's figures, in ms: p50 and p99 are medians over passes of each pass's percentile;
+ * `bestP99` is the p99 over queries of each query's fastest pass, which a shared machine's
+ * scheduler pauses (a few ms, at random) rarely reach in every pass of one query. */
 export interface LearnedSpeedSide {
   p50: number;
   p99: number;
+  bestP99: number;
 }
 
 const PASSES = 7;
@@ -63,7 +66,11 @@ export function runLearnedSpeedBench(): { off: LearnedSpeedSide; on: LearnedSpee
   on.addAll(tools);
   const learned = learnedWords(tools, queries);
   on.setLearned(learned);
-  const passes = { off: [] as LearnedSpeedSide[], on: [] as LearnedSpeedSide[] };
+  const passes = {
+    off: [] as { p50: number; p99: number }[],
+    on: [] as { p50: number; p99: number }[],
+  };
+  const fastest = { off: queries.map(() => Infinity), on: queries.map(() => Infinity) };
   // pass 0 warms both up and is not counted
   for (let pass = 0; pass <= PASSES; pass += 1) {
     const times = { off: [] as number[], on: [] as number[] };
@@ -79,6 +86,9 @@ export function runLearnedSpeedBench(): { off: LearnedSpeedSide; on: LearnedSpee
     }
     if (pass === 0) continue;
     for (const side of ["off", "on"] as const) {
+      times[side].forEach((time, at) => {
+        fastest[side][at] = Math.min(fastest[side][at] as number, time);
+      });
       const sorted = times[side].sort((a, b) => a - b);
       passes[side].push({ p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99) });
     }
@@ -86,18 +96,25 @@ export function runLearnedSpeedBench(): { off: LearnedSpeedSide; on: LearnedSpee
   const sideOf = (side: "off" | "on"): LearnedSpeedSide => ({
     p50: median(passes[side].map((entry) => entry.p50)),
     p99: median(passes[side].map((entry) => entry.p99)),
+    bestP99: percentile(
+      [...fastest[side]].sort((a, b) => a - b),
+      0.99,
+    ),
   });
   const result = { off: sideOf("off"), on: sideOf("on") };
   const ms = (value: number) => value.toFixed(3);
   console.log(
     `\n## Search with learning (10k synthetic tools, 1,000 queries × ${PASSES} passes, top 10; ms; ${learned.size} tools × 12 learned words + 2 query keys)\n`,
   );
-  console.log("| learned field | p50 | p99 |\n| --- | --- | --- |");
-  console.log(`| off | ${ms(result.off.p50)} | ${ms(result.off.p99)} |`);
-  console.log(`| on | ${ms(result.on.p50)} | ${ms(result.on.p99)} |`);
+  const ratio = (key: keyof LearnedSpeedSide) => (result.on[key] / result.off[key]).toFixed(2);
   console.log(
-    `| on / off | ${(result.on.p50 / result.off.p50).toFixed(2)} | ${(result.on.p99 / result.off.p99).toFixed(2)} |`,
+    "| learned field | p50 | p99 | p99 of each query's fastest pass |\n| --- | --- | --- | --- |",
   );
+  for (const side of ["off", "on"] as const) {
+    const { p50, p99, bestP99 } = result[side];
+    console.log(`| ${side} | ${ms(p50)} | ${ms(p99)} | ${ms(bestP99)} |`);
+  }
+  console.log(`| on / off | ${ratio("p50")} | ${ratio("p99")} | ${ratio("bestP99")} |`);
   return result;
 }
 

@@ -4,7 +4,9 @@
  * is fed as usage from `--sessions` simulated sessions (default 3, the least support that
  * counts); the other half is measured with and without it, then the halves swap. "same half"
  * (learning from the very queries measured) is the ceiling, not a result.
- * Usage: npx tsx scripts/eval-learning.ts [--sessions 3] [--write-usage DIR]
+ * `--misses` lists each same-half query whose learned tool is not first after learning, with
+ * why (`learning-misses.ts`).
+ * Usage: npx tsx scripts/eval-learning.ts [--sessions 3] [--write-usage DIR] [--misses]
  */
 
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -13,6 +15,7 @@ import { loadCatalogPaths } from "../src/catalog/node.js";
 import { UsageEvidence } from "../src/learning/index.js";
 import { type EvalQuery, type Evaluation, evaluate, ToolSearchIndex } from "../src/search/index.js";
 import { sharedDir } from "../test/shared-dir.js";
+import { printMisses } from "./learning-misses.js";
 import { half } from "./query-half.js";
 
 interface RealQuery extends EvalQuery {
@@ -49,11 +52,13 @@ function usageOf(set: readonly RealQuery[]): { query: string; tool: string; sess
   return lines;
 }
 
-function learnFrom(lines: readonly { query: string; tool: string; session: string }[]): void {
+function learnFrom(lines: readonly { query: string; tool: string; session: string }[]) {
   const evidence = new UsageEvidence();
   for (const line of lines)
     evidence.record(line.query, index.get(line.tool) as never, line.session);
-  index.setLearned(evidence.learnedWords((name) => index.get(name)));
+  const learned = evidence.learnedWords((name) => index.get(name));
+  index.setLearned(learned);
+  return learned;
 }
 
 const served = queries.filter((query) => query.kind !== "unserved");
@@ -66,6 +71,7 @@ const cells = (e: Evaluation) => `${fmt(e.recallAt[1])}  ${fmt(e.recallAt[5])}  
 const ranker = { rank: (query: string, k: number) => index.rank(query, k) };
 
 const outDir = argument("write-usage");
+const misses: string[] = [];
 if (outDir) mkdirSync(outDir, { recursive: true });
 console.log(`sessions per pair: ${sessions}`);
 console.log(
@@ -83,8 +89,12 @@ for (const measured of ["a", "b"] as const) {
   }
   learnFrom(otherUsage);
   const held = evaluate(ranker, set);
-  learnFrom(usageOf(set));
+  const learned = learnFrom(usageOf(set));
   const same = evaluate(ranker, set);
+  if (process.argv.includes("--misses")) {
+    const learnedTool = (query: RealQuery) => query.relevant.find((name) => index.has(name));
+    misses.push(...printMisses(index, set, learned, learnedTool, `half ${measured}`));
+  }
   console.log(
     `${`half ${measured}`.padEnd(10)} ${"none".padEnd(12)} ${String(set.length).padStart(4)}  ${cells(none)}`,
   );
@@ -103,6 +113,7 @@ for (const query of queries.filter((q) => q.kind === "unserved")) {
   const level = index.search(query.query, { limit: 5 }).hits[0]?.confidence?.level ?? "no hit";
   levels.set(level, (levels.get(level) ?? 0) + 1);
 }
+if (misses.length > 0) console.log(`\n${misses.join("\n")}`);
 console.log(
   `\nunserved first hits with all served usage: ${JSON.stringify(Object.fromEntries(levels))}`,
 );

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { ToolDefinition } from "../catalog/index.js";
 import { scoreFromParts, ToolSearchIndex } from "../search/index.js";
+import { isQueryKey, queryKey } from "../text/index.js";
 import { UsageEvidence } from "./usage-evidence.js";
 import { UsageRecorder } from "./usage-recorder.js";
 
@@ -133,9 +134,166 @@ describe("learned field", () => {
     expect(learned.rank("list issues", 3)[0]).toBe("list_issues");
   });
 
+  it("a key that only ties its words (in rounding) leaves the words as the explanation", () => {
+    // sessions 17, 51 or 68 ms apart gave weights whose parts summed a hair under the key's
+    for (const gap of [17, 51, 68]) {
+      let now = 1_000_000;
+      const evidence = new UsageEvidence({ now: () => now });
+      for (const id of ["s1", "s2", "s3", "s4"]) {
+        evidence.record("type into the login field", TOOLS[7] as ToolDefinition, id);
+        now += gap;
+      }
+      const result = indexWith(evidence).search("type into the login field", { explain: true });
+      const parts = (result.hits[0]?.explanation ?? []).filter((part) => part.field === "learned");
+      expect(parts.map((part) => part.term).sort(), `${gap} ms`).toEqual([
+        "field",
+        "login",
+        "type",
+      ]);
+    }
+  });
+
   it("ranks exactly as before when no evidence passed the support threshold", () => {
     const evidence = new UsageEvidence();
     evidence.record("type into the login field", TOOLS[7] as ToolDefinition, "only-one");
     expect(rankings(indexWith(evidence))).toEqual(rankings(indexWith()));
+  });
+});
+
+const FILE_TOOLS = [
+  tool("get_file_text", "Return the whole text of a file"),
+  tool("write_file", "Create a new file or overwrite an existing file with new content"),
+  tool("config_helper", "Read or change settings of the server configuration"),
+  tool("search_files", "Recursively look for paths whose names match a glob pattern"),
+];
+
+function teach(evidence: UsageEvidence, query: string, call: ToolDefinition, sessions: string[]) {
+  for (const id of sessions) evidence.record(query, call, id);
+}
+
+function ids(prefix: string, count: number): string[] {
+  return Array.from({ length: count }, (_, at) => `${prefix}-${at}`);
+}
+
+describe("recurring requests", () => {
+  it("a request several sessions repeated lifts its tool past a weak first hit, never past a strong one", () => {
+    // "open the page": `navigate` is the first hit, and only a weak one
+    const weak = "open the page";
+    expect(indexWith().search(weak, { limit: 1 }).hits[0]?.confidence?.level).toBe("weak");
+    const evidence = new UsageEvidence();
+    teach(evidence, weak, TOOLS[5] as ToolDefinition, ids("user", 3));
+    const learned = indexWith(evidence);
+    const result = learned.search(weak, { explain: true, cut: false, limit: 3 });
+    expect(result.hits[0]?.name).toBe("create_issue");
+    const first = result.hits[0];
+    const parts = (first?.explanation ?? []).filter((part) => part.field === "learned");
+    expect(parts.map((part) => part.term)).toEqual([queryKey(weak)]);
+    expect(Math.fround(scoreFromParts(first?.scoreParts as never))).toBeCloseTo(
+      first?.score ?? 0,
+      3,
+    );
+    // the same evidence without its query key (words apart) does not lift it
+    const wordsOnly = indexWith();
+    const words = evidence.learnedWords((name) => wordsOnly.get(name));
+    for (const [name, entries] of words)
+      words.set(
+        name,
+        entries.filter((entry) => !isQueryKey(entry.word)),
+      );
+    wordsOnly.setLearned(words);
+    expect(wordsOnly.rank(weak, 1)).toEqual(["navigate"]);
+    // a tool the caller's filter hides is not lifted, nor one the query excludes
+    const hidden = { filter: (candidate: ToolDefinition) => candidate.name !== "create_issue" };
+    expect(learned.search(weak, hidden).hits[0]?.name).toBe("navigate");
+    expect(learned.search(`${weak} -issue`).hits[0]?.name).toBe("navigate");
+
+    // a strong lexical first hit stays first, however many sessions repeat the request
+    const strong = "Read the contents of config/settings.yaml";
+    const plain = new ToolSearchIndex();
+    plain.addAll(FILE_TOOLS);
+    const before = plain.search(strong, { limit: 4, cut: false });
+    expect(before.hits[0]?.name).toBe("config_helper");
+    expect(before.hits[0]?.confidence?.level).toBe("strong");
+    const taught = new UsageEvidence();
+    teach(taught, strong, FILE_TOOLS[0] as ToolDefinition, ids("user", 50));
+    const files = new ToolSearchIndex();
+    files.addAll(FILE_TOOLS);
+    files.setLearned(taught.learnedWords((name) => files.get(name)));
+    expect(files.rank(strong, 1)).toEqual(["config_helper"]);
+  });
+
+  it("50 hostile sessions repeating a request move no strong or complete lexical match, for that request or any other", () => {
+    const plain = indexWith();
+    const evidence = new UsageEvidence();
+    const click = TOOLS[8] as ToolDefinition;
+    // list_repositories holds every word of these, one in its name: the exception stops there
+    teach(evidence, "list my repositories", click, ids("hostile", 50));
+    teach(evidence, "list repositories", TOOLS[3] as ToolDefinition, ids("hostile", 50));
+    // list_repositories lacks "show" and "own", but it is a strong match: it stays first
+    teach(evidence, "show the repositories I own", click, ids("hostile", 50));
+    const learned = indexWith(evidence);
+    expect(learned.rank("list my repositories", 10)[0]).toBe("list_repositories");
+    expect(learned.rank("list repositories", 10)[0]).toBe("list_repositories");
+    expect(learned.rank("show the repositories I own", 1)).toEqual(["list_repositories"]);
+    // any other request ranks as the same evidence without its query keys ranks it: a key moves
+    // its own request only, and a strong lexical first hit stays first
+    const wordsOnly = indexWith();
+    const words = evidence.learnedWords((name) => wordsOnly.get(name));
+    for (const [name, entries] of words)
+      words.set(
+        name,
+        entries.filter((entry) => !isQueryKey(entry.word)),
+      );
+    wordsOnly.setLearned(words);
+    const taught = new Set(
+      ["list my repositories", "list repositories", "show the repositories I own"].map(queryKey),
+    );
+    for (const query of [
+      ...QUERIES,
+      "show my repositories",
+      "repositories I own",
+      "show repositories",
+    ]) {
+      if (taught.has(queryKey(query))) continue;
+      expect(learned.rank(query, 10), query).toEqual(wordsOnly.rank(query, 10));
+      const first = plain.search(query, { limit: 1 }).hits[0];
+      if (first?.confidence?.level === "strong")
+        expect(learned.rank(query, 1)[0], query).toBe(first.name);
+    }
+  });
+
+  it("a complete lexical match below the first hit still blocks the lift", () => {
+    const profiles = [
+      tool("user_profile", "User profile: the profile of a user, with the picture and fields"),
+      tool(
+        "get_member",
+        "Get one member of an organization with the roles, teams, groups, permissions, the profile and the user account settings of that member",
+      ),
+      tool("print_page", "Print the page"),
+    ];
+    const plain = new ToolSearchIndex();
+    plain.addAll(profiles);
+    const query = "get user profile";
+    const before = plain.search(query, { limit: 2 }).hits;
+    // the first hit lacks "get"; the second holds every word, one in its name
+    expect(before.map((hit) => [hit.name, hit.confidence?.coverage === 1])).toEqual([
+      ["user_profile", false],
+      ["get_member", true],
+    ]);
+    const evidence = new UsageEvidence();
+    teach(evidence, query, profiles[2] as ToolDefinition, ids("hostile", 50));
+    const learned = new ToolSearchIndex();
+    learned.addAll(profiles);
+    learned.setLearned(evidence.learnedWords((name) => learned.get(name)));
+    expect(learned.rank(query, 1)).toEqual(["user_profile"]);
+  });
+
+  it("when sessions called different tools after one request, the better supported leads", () => {
+    const evidence = new UsageEvidence();
+    const query = "open the page";
+    // neither tool holds a word of the request: only their support orders them
+    teach(evidence, query, TOOLS[4] as ToolDefinition, ids("hostile", 3));
+    teach(evidence, query, TOOLS[5] as ToolDefinition, ids("user", 8));
+    expect(indexWith(evidence).rank(query, 2)).toEqual(["create_issue", "fork_repository"]);
   });
 });

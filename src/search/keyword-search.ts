@@ -12,7 +12,7 @@ import { NeighborCache, planQuery, type QueryPlan } from "./query/query-terms.js
 import { rewriteValues } from "./query/query-values.js";
 import { CompanionFacts } from "./rank/companion-facts.js";
 import { type CompanionLink, companionsOf, placeCompanions } from "./rank/companions.js";
-import { markIncidental, matchOf, SHORT_QUERY_WORDS } from "./rank/confidence.js";
+import { holdsWholeQuery, markIncidental, matchOf, SHORT_QUERY_WORDS } from "./rank/confidence.js";
 import { scoreAndRank } from "./rank/dense-score.js";
 import { diversifyByAspect } from "./rank/diversify.js";
 import { buildHit } from "./rank/hit-details.js";
@@ -217,6 +217,7 @@ export class KeywordSearch {
       allowed: (doc: number) => this.tools[doc] !== undefined && allowed(doc),
       lexical: (doc: number) => matchOf(this.store, plan, doc),
       first,
+      wholeMatch: () => holdsWholeQuery(this.store, plan, this.scratch, candidates.allowed),
       key: queryKey(text),
     };
     // a learned tool from outside the fitted top k meets the name fit the top k met

@@ -10,6 +10,7 @@ import type { QueryPlan } from "../query/query-terms.js";
 import { NAME_TF_MASK } from "../store/fields.js";
 import type { PostingStore } from "../store/posting-store.js";
 import type { MatchConfidence, SearchHit } from "../types.js";
+import type { ScoreScratch } from "./score-query.js";
 
 /** A hit is `strong` from this covered share on, with a query word in its name. */
 export const STRONG_COVERAGE = 0.6;
@@ -56,6 +57,42 @@ export function matchOf(
     if (((list[at + 1] as number) & NAME_TF_MASK) !== 0) nameMatch = true;
   }
   return { bits, nameMatch };
+}
+
+/**
+ * True when some document `allowed` admits holds every query group through a word or its
+ * inflections, one of them in its name (a complete lexical match, whatever its score). Walks the
+ * posting lists of the group with the fewest postings, reading each document's match mask from
+ * `scratch` (the query's scoring filled it), so only documents holding every group are looked up.
+ */
+export function holdsWholeQuery(
+  store: PostingStore,
+  plan: QueryPlan,
+  scratch: ScoreScratch,
+  allowed: (doc: number) => boolean,
+): boolean {
+  const groups = plan.groups.length;
+  // a match mask keeps 31 group bits (the dense path's TOUCHED is the 32nd); keys have at most 12
+  if (groups === 0 || groups > 31) return false;
+  const lengths = new Array<number>(groups).fill(0);
+  for (const term of plan.terms)
+    if (!term.expansion)
+      lengths[term.group] = (lengths[term.group] ?? 0) + (store.postingLength[term.id] ?? 0);
+  const rarest = lengths.indexOf(Math.min(...lengths));
+  if ((lengths[rarest] as number) === 0) return false;
+  const all = 2 ** groups - 1;
+  for (const term of plan.terms) {
+    if (term.expansion || term.group !== rarest) continue;
+    const list = store.postingList(term.id);
+    const length = store.postingLength[term.id] ?? 0;
+    if (list === undefined) continue;
+    for (let at = 0; at < length; at += 2) {
+      const doc = list[at] as number;
+      if (!scratch.scored(doc) || ((scratch.mask[doc] as number) & all) >>> 0 !== all) continue;
+      if (matchOf(store, plan, doc).nameMatch && allowed(doc)) return true;
+    }
+  }
+  return false;
 }
 
 /** The confidence of a hit whose matched groups are `bits` (see `matchOf`). */

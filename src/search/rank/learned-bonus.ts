@@ -3,7 +3,8 @@
  * words (what sessions searched before calling it) hold the query's words gains a bounded share
  * of the best lexical score. It can reorder close candidates and bring up a tool the query's
  * words miss, but a tool that shares almost nothing with the query lexically never passes a
- * strong lexical match.
+ * strong lexical match. A recurring request may lift its tool above a weak first hit, never above
+ * a strong one (`liftRecurring`).
  */
 
 import { groupBit } from "../query/coverage-table.js";
@@ -18,6 +19,19 @@ const NO_MATCH = { bits: 0, nameMatch: false };
 export const LEXICAL_OVERLAP = 0.5;
 /** Below a strong lexical first hit, a learned-only tool stays at most this share of its score. */
 export const UNDER_STRONG = 0.95;
+/** Relative difference under which two bonuses are equal (floating-point sums of the same parts). */
+const TIE = 1e-9;
+/** A recurring request's tool is lifted this share of the best lexical score (times the key's
+ * evidence and rarity) above the highest other hit, so better supported tools of one key lead. */
+export const RECURRING_LEAD = 0.1;
+
+/** The tools that learned the query's key (`addRecurring`): each one's evidence × rarity. */
+interface Recurring {
+  key: string;
+  /** Every query group, as mask bits: the key holds the whole query. */
+  bits: number;
+  strength: Map<number, number>;
+}
 
 /** What the learned step added to one document, for explanations and confidence. */
 export interface LearnedMatch {
@@ -40,6 +54,9 @@ export interface LearnedCandidates {
   lexical: (doc: number) => { bits: number; nameMatch: boolean };
   /** The best lexical document, or -1. */
   first: number;
+  /** True when some allowed document holds every query word lexically, one in its name
+   * (`holdsWholeQuery`); asked only when a tool learned the query's key. */
+  wholeMatch: () => boolean;
   /** The query's whole-query key (`queryKey`), or "" when it has none. */
   key: string;
   /** Brings a learned document's lexical score to the steps the top k's went through (the name
@@ -67,17 +84,23 @@ export function addLearnedBonuses(
   const learned = learnedMatches(plan, weight * reference, total, candidates);
   const lexical = lexicalLookup(scratch, candidates);
   discountOverlap(learned, lexical);
-  addRecurring(learned, plan, weight * reference, candidates);
+  const recurring = addRecurring(learned, plan, weight * reference, candidates);
   const level = (doc: number) => {
     const match = lexical(doc);
     return confidenceOf(plan, match.bits, match.nameMatch).level;
   };
   const strongFirst = candidates.first >= 0 && level(candidates.first) === "strong";
+  // a recurring request may pass weak lexical hits, never a strong first hit or a tool holding all of it
+  // (`liftRecurring`): the one bound usage may not cross
+  const lifts = recurring.strength.size > 0 && !strongFirst && !candidates.wholeMatch();
   const raised: number[] = [];
   for (const [doc, match] of learned) {
     candidates.prepare?.(doc);
     const bonus = boundedBonus(scratch, doc, match, candidates, () =>
-      strongFirst && doc !== candidates.first && level(doc) === "none"
+      strongFirst &&
+      doc !== candidates.first &&
+      level(doc) === "none" &&
+      !(lifts && recurring.strength.has(doc))
         ? best * UNDER_STRONG
         : Number.POSITIVE_INFINITY,
     );
@@ -85,13 +108,52 @@ export function addLearnedBonuses(
       learned.delete(doc);
       continue;
     }
-    const scale = bonus / match.bonus;
-    for (const word of match.words) word.score *= scale;
-    match.bonus = bonus;
+    setBonus(match, bonus);
     scratch.score[doc] = (scratch.score[doc] as number) + bonus;
     raised.push(doc);
   }
+  if (lifts) liftRecurring(scratch.score, best, learned, recurring, weight * reference);
   return { raised, learned };
+}
+
+/** Sets a match's bonus, scaling its words' parts to sum to it. */
+function setBonus(match: LearnedMatch, bonus: number): void {
+  const scale = bonus / match.bonus;
+  for (const word of match.words) word.score *= scale;
+  match.bonus = bonus;
+}
+
+/**
+ * A recurring request's tools go first: each tool whose learned key is this query's (the same
+ * words, from at least `minSessions` distinct sessions that then called it) is raised above every
+ * other hit (its learned part then shows as the key alone), by `RECURRING_LEAD × scale` times the
+ * key's evidence weight and rarity, so among several tools of one key the better supported leads.
+ * The caller skips it when the lexical first hit is strong or any tool holds every query word with
+ * one in its name: usage may reorder what the words leave open, never overrule a strong match.
+ */
+function liftRecurring(
+  score: Float32Array,
+  best: number,
+  learned: Map<number, LearnedMatch>,
+  recurring: Recurring,
+  scale: number,
+): void {
+  // the highest score of any other hit: lexical scores are at most `best`, raised ones are known
+  let top = best;
+  for (const doc of learned.keys())
+    if (!recurring.strength.has(doc)) top = Math.max(top, score[doc] as number);
+  for (const [doc, strength] of recurring.strength) {
+    const match = learned.get(doc);
+    if (match === undefined) continue; // filtered out or vetoed
+    const target = top + RECURRING_LEAD * scale * strength;
+    const current = score[doc] as number;
+    if (current >= target) continue;
+    // the key is why the tool is first, so it alone explains the learned part
+    match.bonus += target - current;
+    match.words = [{ word: recurring.key, group: -1, score: match.bonus }];
+    match.bits = recurring.bits;
+    score[doc] = target;
+  }
 }
 
 /** Each document holding learned words of the query, with each word's part: `scale` (the
@@ -142,29 +204,34 @@ function lexicalLookup(
  * words in any order) takes the query's whole share at that evidence, when that is more than its
  * words earn apart. Click models trust a query's own clicks before its words' (the words are the
  * back-off); the words apart are discounted for what the tool already says, the whole query not.
+ * Returns each such tool's key strength (evidence × rarity), for `liftRecurring`.
  */
 function addRecurring(
   learned: Map<number, LearnedMatch>,
   plan: QueryPlan,
   scale: number,
   candidates: LearnedCandidates,
-): void {
-  if (candidates.key === "") return;
+): Recurring {
+  const recurring = { key: candidates.key, bits: 0, strength: new Map<number, number>() };
+  if (candidates.key === "") return recurring;
   const holders = candidates.field.lookup(candidates.key, candidates.idOf);
-  if (holders === undefined) return;
+  if (holders === undefined) return recurring;
   const rarity = learnedRarity(holders.count, candidates.field.size);
-  let bits = 0;
-  for (let index = 0; index < plan.groups.length; index += 1) bits |= groupBit(index);
+  for (let index = 0; index < plan.groups.length; index += 1)
+    recurring.bits = (recurring.bits | groupBit(index)) >>> 0;
   for (const { doc, weight: evidence } of holders.list) {
+    recurring.strength.set(doc, evidence * rarity);
     const bonus = scale * evidence * rarity;
     const match = learned.get(doc);
-    if (match !== undefined && match.bonus >= bonus) continue;
+    // the words of one query earn what its key does, give or take rounding: a tie keeps the words
+    if (match !== undefined && match.bonus >= bonus * (1 - TIE)) continue;
     learned.set(doc, {
       bonus,
-      bits: bits >>> 0,
+      bits: recurring.bits,
       words: [{ word: candidates.key, group: -1, score: bonus }],
     });
   }
+  return recurring;
 }
 
 /**
