@@ -16,7 +16,7 @@ const DEFAULT_INTERRUPT_BUDGET = 67_584;
  * second core) cost more than the optimised code saved (see docs/search-internals.md, ninth
  * pass, for the figures by catalog size).
  */
-export const SEARCH_BUDGET_FACTOR = 8;
+export const SEARCH_BUDGET_FACTOR = 16;
 
 /** Past this many tools a search's build runs long enough for early optimised code to pay, so
  * the budget goes back to V8's default (`tuneForCatalog`). */
