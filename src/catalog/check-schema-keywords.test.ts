@@ -1,7 +1,18 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { firstKeywordProblem, keywordWalk } from "./check-schema-keywords.js";
-import { firstShapeProblem, MAX_PROPERTIES, schemaShapeProblem } from "./check-schema-shape.js";
+import {
+  firstKeywordProblem,
+  keywordWalk,
+  schemaClean,
+  schemaKeywordProblem,
+} from "./check-schema-keywords.js";
+import {
+  firstShapeProblem,
+  MAX_ENUM_VALUES,
+  MAX_PROPERTIES,
+  MAX_SCHEMA_NODES,
+  schemaShapeProblem,
+} from "./check-schema-shape.js";
 
 // keyword values that pass and that fail each rule: counts, numbers, bounds, patterns, types,
 // required, enum and $ref
@@ -90,6 +101,45 @@ describe("keywordWalk", () => {
       }
     }
     expect(keywordWalk(new Schema())).toBe('/type holds "text", not a JSON type');
+  });
+});
+
+describe("schemaClean (the size and keyword checks in one walk)", () => {
+  it("is true exactly when neither step-by-step walk finds a problem", () => {
+    fc.assert(
+      fc.property(schema, (value) => {
+        const clean =
+          firstShapeProblem(value) === undefined && firstKeywordProblem(value) === undefined;
+        expect(schemaClean(value)).toBe(clean);
+        expect(schemaKeywordProblem(value)).toBe(
+          firstShapeProblem(value) === undefined
+            ? firstKeywordProblem(value)
+            : `the schema ${firstShapeProblem(value)}`,
+        );
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("fails on a size limit that only data breaks, where the keyword walk never looks", () => {
+    const values = Array.from({ length: MAX_ENUM_VALUES + 1 }, (_, index) => index);
+    // an enum-shaped object inside a default: not a schema, but still counted and limited
+    const inDefault = { type: "object", default: { enum: values } };
+    expect(firstKeywordProblem(inDefault)).toBeUndefined();
+    expect(schemaClean(inDefault)).toBe(false);
+    const many = { type: "object", examples: Array.from({ length: MAX_SCHEMA_NODES }, () => 1) };
+    expect(firstKeywordProblem(many)).toBeUndefined();
+    expect(schemaClean(many)).toBe(false);
+    expect(schemaClean({ type: "object", default: { enum: [1, 2] } })).toBe(true);
+  });
+
+  it("stops at a cycle instead of overflowing the stack", () => {
+    const cyclic: Record<string, unknown> = { type: "object" };
+    cyclic.properties = { self: cyclic };
+    expect(schemaClean(cyclic)).toBe(false);
+    const data: Record<string, unknown> = {};
+    data.self = data;
+    expect(schemaClean({ type: "object", default: data })).toBe(false);
   });
 });
 

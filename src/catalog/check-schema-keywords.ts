@@ -5,7 +5,14 @@
  * generate wrong code or throw: keyword values of the wrong type, patterns that are not regular
  * expressions, and references Ajv cannot resolve offline.
  */
-import { pathOf, type Step, schemaShapeProblem } from "./check-schema-shape.js";
+import {
+  MAX_SCHEMA_DEPTH,
+  MAX_SCHEMA_NODES,
+  objectWithinLimits,
+  pathOf,
+  type Step,
+  schemaShapeProblem,
+} from "./check-schema-shape.js";
 
 const COUNTS = [
   "maxLength",
@@ -113,19 +120,31 @@ function keywordProblem(schema: Record<string, unknown>, step: Step): string | u
  * Bounded: the catalog's size and depth limits are checked first.
  */
 export function schemaKeywordProblem(schema: unknown): string | undefined {
+  if (schemaClean(schema)) return undefined;
   const shape = schemaShapeProblem(schema);
   if (shape !== undefined) return `the schema ${shape}`;
-  return keywordWalk(schema);
+  return firstKeywordProblem(schema);
 }
 
 /** `schemaKeywordProblem` without the size check, for schemas that already passed it. */
 export function keywordWalk(schema: unknown): string | undefined {
-  // nearly every schema is clean: a pass over the keys each node has says so, and only a schema
-  // with a problem (or an unusual object) is walked again to name the first problem and place
-  return keywordsClean(schema, 1) ? undefined : firstKeywordProblem(schema);
+  // nearly every schema is clean: one pass over the keys each node has says so, and only a
+  // schema with a problem (or an unusual object) is walked again to name the first problem
+  return schemaClean(schema) ? undefined : firstKeywordProblem(schema);
 }
 
-// what `keywordsClean` does with a keyword: check its value, or walk the schemas it holds
+/**
+ * True when a schema keeps every size limit (`schemaShapeProblem` finds nothing) and
+ * `firstKeywordProblem` finds no problem in it: both checks of a loaded input schema in one
+ * walk, which reads each object's keys once (two walks cost ~1.6 times one over the real
+ * catalogs, all of it cold code in a start without a cache). False means "check each in full",
+ * not "invalid".
+ */
+export function schemaClean(schema: unknown): boolean {
+  return new SchemaScan().clean(schema, 1, AT_SCHEMA);
+}
+
+// what `keywordPlace` does with a keyword: check its value, or walk the schemas it holds
 const COUNT = 1;
 const NUMBER = 2;
 const BOUND = 3;
@@ -142,6 +161,19 @@ const KINDS = new Map<string, number>([
   ...SCHEMA_ONE.map((key) => [key, SCHEMA] as const),
 ]);
 
+// where a value sits in a schema, which decides the keyword rules it is held to
+const BAD = -1;
+/** Data (a `default`, an `enum` list, a keyword's number): only the size limits apply. */
+const AT_DATA = 0;
+const AT_SCHEMA = 1;
+/** An object of schemas (`properties`, `$defs`); `patternProperties` also checks its keys. */
+const AT_MAP = 2;
+const AT_PATTERN_MAP = 3;
+/** A list of schemas (`anyOf`, `items` as a list). */
+const AT_LIST = 4;
+/** `dependencies`: its lists are data, its other values schemas. */
+const AT_DEPENDENCIES = 5;
+
 /** Patterns that compiled, so a pattern repeated across tools is compiled once. */
 const validPatterns = new Set<string>();
 
@@ -154,47 +186,89 @@ function patternValid(pattern: unknown): boolean {
 }
 
 /**
- * True when `firstKeywordProblem` would find no problem, by looking only at the keys a schema
- * object has (2–4 in most nodes, where the full check looks up 35 keywords in each), and
- * allocating nothing. False means "check in full", not "invalid": so does any object that is
- * not a plain one (a class instance may hold keywords on its prototype), and a schema nested
- * deeper than the shape limit (the walk's depth is bounded by it already).
+ * The walk behind `schemaClean`: every value is counted and every object held to the size
+ * limits, as `schemaShapeProblem`'s quick pass does, and an object where a schema belongs is
+ * held to the keyword rules by looking only at the keys it has (2–4 in most nodes, where the
+ * full check looks up 35 keywords in each), allocating nothing. Any object that is not a plain
+ * one where a schema belongs fails (a class instance may hold keywords on its prototype), so it
+ * gets the full checks. Recursion stops past `MAX_SCHEMA_DEPTH` levels, so a cycle cannot
+ * overflow the stack; the keyword walk's depths are the shape's (a map's entry is two levels
+ * below its schema, as in `firstKeywordProblem`).
  */
-function keywordsClean(schema: unknown, depth: number): boolean {
-  if (typeof schema === "boolean") return true;
-  if (!isObject(schema) || depth > 64) return false;
-  const prototype = Object.getPrototypeOf(schema);
-  if (prototype !== Object.prototype && prototype !== null) return false;
-  const keys = Object.keys(schema);
-  for (let index = 0; index < keys.length; index += 1) {
-    const key = keys[index] as string;
-    const value = schema[key];
-    if (value === undefined) continue;
-    if (!keywordClean(key, value, depth)) return false;
+class SchemaScan {
+  private nodes = 0;
+
+  clean(value: unknown, depth: number, at: number): boolean {
+    this.nodes += 1;
+    if (this.nodes > MAX_SCHEMA_NODES) return false;
+    if (typeof value !== "object" || value === null) {
+      if (at === AT_SCHEMA) return typeof value === "boolean";
+      return at === AT_DATA || at === AT_DEPENDENCIES;
+    }
+    if (depth > MAX_SCHEMA_DEPTH) return false;
+    if (Array.isArray(value)) {
+      if (at === AT_SCHEMA || at === AT_MAP || at === AT_PATTERN_MAP) return false;
+      const inner = at === AT_LIST ? AT_SCHEMA : AT_DATA;
+      for (let index = 0; index < value.length; index += 1) {
+        if (!this.clean(value[index], depth + 1, inner)) return false;
+      }
+      return true;
+    }
+    const record = value as Record<string, unknown>;
+    if (at === AT_LIST || !objectWithinLimits(record)) return false;
+    if (at === AT_SCHEMA) {
+      const prototype = Object.getPrototypeOf(record);
+      if (prototype !== Object.prototype && prototype !== null) return false;
+    }
+    const keys = Object.keys(record);
+    for (let index = 0; index < keys.length; index += 1) {
+      const key = keys[index] as string;
+      const child = record[key];
+      let inner = AT_DATA;
+      if (at === AT_SCHEMA) inner = child === undefined ? AT_DATA : keywordPlace(key, child);
+      else if (at === AT_MAP) inner = AT_SCHEMA;
+      else if (at === AT_PATTERN_MAP) inner = patternValid(key) ? AT_SCHEMA : BAD;
+      else if (at === AT_DEPENDENCIES) inner = Array.isArray(child) ? AT_DATA : AT_SCHEMA;
+      if (inner === BAD || !this.clean(child, depth + 1, inner)) return false;
+    }
+    return true;
   }
-  return true;
 }
 
-function keywordClean(key: string, value: unknown, depth: number): boolean {
+/** Where the value of a schema's keyword sits (`BAD` when the value breaks its rule). */
+function keywordPlace(key: string, value: unknown): number {
   switch (KINDS.get(key)) {
     case COUNT:
-      return Number.isInteger(value) && (value as number) >= 0;
+      return Number.isInteger(value) && (value as number) >= 0 ? AT_DATA : BAD;
     case NUMBER:
-      return (
-        typeof value === "number" && Number.isFinite(value) && (key !== "multipleOf" || value > 0)
-      );
+      return typeof value === "number" &&
+        Number.isFinite(value) &&
+        (key !== "multipleOf" || value > 0)
+        ? AT_DATA
+        : BAD;
     case BOUND:
-      return typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value));
+      return typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value))
+        ? AT_DATA
+        : BAD;
     case SCHEMA_MAP:
-      return schemaMapClean(key, value, depth);
+      return key === "patternProperties" ? AT_PATTERN_MAP : AT_MAP;
     case SCHEMA_LIST:
-      return Array.isArray(value) && schemasClean(value, depth);
+      return AT_LIST;
     case SCHEMA:
-      return keywordsClean(value, depth + 1);
+      return AT_SCHEMA;
   }
   switch (key) {
     case "items":
-      return Array.isArray(value) ? schemasClean(value, depth) : keywordsClean(value, depth + 1);
+      return Array.isArray(value) ? AT_LIST : AT_SCHEMA;
+    case "dependencies":
+      return AT_DEPENDENCIES;
+  }
+  return keywordValueClean(key, value) ? AT_DATA : BAD;
+}
+
+/** The rules of the keywords whose values are data, not schemas. */
+function keywordValueClean(key: string, value: unknown): boolean {
+  switch (key) {
     case "pattern":
       return patternValid(value);
     case "type":
@@ -211,36 +285,6 @@ function keywordClean(key: string, value: unknown, depth: number): boolean {
       return Array.isArray(value);
     case "$ref":
       return typeof value === "string" && value.startsWith("#");
-    case "dependencies":
-      return dependenciesClean(value, depth);
-  }
-  return true;
-}
-
-function schemaMapClean(key: string, map: unknown, depth: number): boolean {
-  if (!isObject(map)) return false;
-  const names = Object.keys(map);
-  for (let index = 0; index < names.length; index += 1) {
-    const name = names[index] as string;
-    if (key === "patternProperties" && !patternValid(name)) return false;
-    if (!keywordsClean(map[name], depth + 2)) return false;
-  }
-  return true;
-}
-
-function schemasClean(list: readonly unknown[], depth: number): boolean {
-  for (let index = 0; index < list.length; index += 1) {
-    if (!keywordsClean(list[index], depth + 2)) return false;
-  }
-  return true;
-}
-
-function dependenciesClean(dependencies: unknown, depth: number): boolean {
-  if (!isObject(dependencies)) return true;
-  const names = Object.keys(dependencies);
-  for (let index = 0; index < names.length; index += 1) {
-    const value = dependencies[names[index] as string];
-    if (!Array.isArray(value) && !keywordsClean(value, depth + 2)) return false;
   }
   return true;
 }

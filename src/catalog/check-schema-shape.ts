@@ -46,18 +46,25 @@ class ShapeCount {
       return true;
     }
     const record = value as Record<string, unknown>;
-    const values = record.enum;
-    if (Array.isArray(values) && values.length > MAX_ENUM_VALUES) return false;
-    const properties = record.properties;
-    if (typeof properties === "object" && properties !== null && !Array.isArray(properties)) {
-      if (Object.keys(properties).length > MAX_PROPERTIES) return false;
-    }
+    if (!objectWithinLimits(record)) return false;
     const keys = Object.keys(record);
     for (let index = 0; index < keys.length; index += 1) {
       if (!this.within(record[keys[index] as string], depth + 1)) return false;
     }
     return true;
   }
+}
+
+/** Whether an object keeps the limits on its own keywords: its `enum` and `properties` sizes
+ * (the quick passes' share of the rules `firstShapeProblem` reports). */
+export function objectWithinLimits(record: Record<string, unknown>): boolean {
+  const values = record.enum;
+  if (Array.isArray(values) && values.length > MAX_ENUM_VALUES) return false;
+  const properties = record.properties;
+  if (typeof properties === "object" && properties !== null && !Array.isArray(properties)) {
+    if (Object.keys(properties).length > MAX_PROPERTIES) return false;
+  }
+  return true;
 }
 
 /** `schemaShapeProblem` step by step in its reporting order, naming the first problem and its

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { keywordWalk } from "./check-schema-keywords.js";
+import { MAX_ENUM_VALUES, schemaShapeProblem } from "./check-schema-shape.js";
 import { createCatalog } from "./create-catalog.js";
 import type { ToolDefinition } from "./types.js";
-import { validateTools } from "./validate-tools.js";
+import { validateEntries, validateTools } from "./validate-tools.js";
 
 const schema = { type: "object", properties: {} };
 const good = (name: string) => ({ name, description: `Does ${name}`, inputSchema: schema });
@@ -149,5 +151,59 @@ describe("tools validateTools already returned", () => {
     const { valid } = validateTools([{ name: "PDF&URLTool" }], { nameRule: "lenient" });
     expect(valid).toHaveLength(1);
     expect(() => createCatalog(valid)).toThrow(/characters outside/);
+  });
+});
+
+describe("schema checks of a batch (size and keywords in one walk of the input schema)", () => {
+  const values = Array.from({ length: MAX_ENUM_VALUES + 1 }, (_, index) => `v${index}`);
+  const tooLarge = { type: "object", properties: { v: { enum: values } } };
+  const badPattern = { type: "object", properties: { a: { type: "string", pattern: "(x" } } };
+  const batch = [
+    { name: "too_large", inputSchema: tooLarge },
+    { name: "bad_pattern", inputSchema: badPattern },
+    // both: the size problem rejects the tool, so the keyword problem is never a warning
+    {
+      name: "both",
+      inputSchema: {
+        ...tooLarge,
+        properties: { ...tooLarge.properties, ...badPattern.properties },
+      },
+    },
+    // a size limit only data breaks (the keyword walk never looks inside a default)
+    { name: "data_too_large", inputSchema: { type: "object", default: { enum: values } } },
+    { name: "output_too_large", inputSchema: schema, outputSchema: tooLarge },
+    { name: "clean", inputSchema: schema },
+  ];
+
+  it("reports every size problem and keyword warning, each in the words of its own check", () => {
+    const { valid, issues, warnings } = validateTools(batch);
+    const size = (field: string, value: unknown) =>
+      `Tool "${field.split(" ")[0]}": ${field.split(" ")[1]} ${schemaShapeProblem(value)}.`;
+    expect(issues.map((issue) => [issue.tool, issue.code, issue.message])).toEqual([
+      ["too_large", "schema_too_large", size("too_large inputSchema", tooLarge)],
+      ["both", "schema_too_large", size("both inputSchema", batch[2]?.inputSchema)],
+      [
+        "data_too_large",
+        "schema_too_large",
+        size("data_too_large inputSchema", batch[3]?.inputSchema),
+      ],
+      ["output_too_large", "schema_too_large", size("output_too_large outputSchema", tooLarge)],
+    ]);
+    expect(valid.map((tool) => tool.name)).toEqual(["bad_pattern", "clean"]);
+    expect(warnings.map((warning) => [warning.tool, warning.code])).toEqual([
+      ["bad_pattern", "schema_unchecked"],
+    ]);
+    expect(warnings[0]?.message).toContain(`(${keywordWalk(badPattern)})`);
+  });
+
+  it("reports the same size problems when a catalog skips the keyword warnings", () => {
+    const { issues } = validateEntries(
+      batch.map((value) => ({ value })),
+      {},
+      { schemaWarnings: false },
+    );
+    expect(issues.map((issue) => issue.message)).toEqual(
+      validateTools(batch).issues.map((issue) => issue.message),
+    );
   });
 });

@@ -1,6 +1,6 @@
 /** Validation of tool definitions: every problem in a batch is reported at once, with its fix. */
 import type { ToolIssue } from "../errors.js";
-import { keywordWalk } from "./check-schema-keywords.js";
+import { keywordWalk, schemaClean } from "./check-schema-keywords.js";
 import { schemaShapeProblem } from "./check-schema-shape.js";
 import { formatCharacter, nameSkeleton } from "./name-skeleton.js";
 import type { ToolDefinition } from "./types.js";
@@ -92,7 +92,10 @@ export function validateEntries(
       if (entry.source !== undefined) issue.source = entry.source;
       found.push(issue);
     };
-    const tool = checkTool(entry.value, index, options.nameRule ?? "strict", report);
+    const checked = checkTool(entry.value, index, options.nameRule ?? "strict", report, {
+      keywords: schemaWarnings,
+    });
+    const tool = checked?.tool;
     if (tool !== undefined && found.length === 0) {
       const first = seen.get(tool.name);
       if (first !== undefined) {
@@ -126,8 +129,9 @@ export function validateEntries(
           seen.set(tool.name, index);
           skeletons.set(skeleton, tool.name);
           valid.push(tool);
-          // the size check passed in checkTool
-          const unchecked = schemaWarnings ? keywordWalk(tool.inputSchema) : undefined;
+          // the size check passed in checkTool, and with it the keywords of most schemas
+          const unchecked =
+            schemaWarnings && !checked?.keywordsClean ? keywordWalk(tool.inputSchema) : undefined;
           if (unchecked !== undefined) {
             const warning: ToolIssue = {
               tool: tool.name,
@@ -147,13 +151,23 @@ export function validateEntries(
 
 type Report = (tool: string, code: string, message: string) => void;
 
+/** A candidate that passed `checkTool`: the normalised frozen tool, and whether its input
+ * schema's keywords were found clean on the way (by the walk that checked its size). */
+interface CheckedTool {
+  tool: ToolDefinition;
+  keywordsClean: boolean;
+}
+
 // Checks one candidate; returns the normalised frozen tool, or undefined when it has issues.
+// `keywords`: the caller wants the keyword check too, so the size walk of the input schema
+// checks its keywords in the same pass (`schemaClean`).
 function checkTool(
   value: unknown,
   index: number,
   nameRule: NameRule,
   report: Report,
-): ToolDefinition | undefined {
+  { keywords }: { keywords: boolean },
+): CheckedTool | undefined {
   if (!isPlainObject(value)) {
     report(
       `#${index}`,
@@ -163,7 +177,9 @@ function checkTool(
     return undefined;
   }
   const passed = checkedTools.get(value);
-  if (passed === "strict" || passed === nameRule) return value as unknown as ToolDefinition;
+  if (passed === "strict" || passed === nameRule) {
+    return { tool: value as unknown as ToolDefinition, keywordsClean: false };
+  }
   const raw = value as Record<string, unknown>;
   const label = typeof raw.name === "string" && raw.name !== "" ? raw.name : `#${index}`;
   let ok = checkName(raw.name, label, nameRule, report);
@@ -178,8 +194,14 @@ function checkTool(
   const inputSchema = raw.inputSchema === undefined ? { type: "object" } : raw.inputSchema;
   checkSchema("inputSchema", inputSchema, fail);
   if (raw.outputSchema !== undefined) checkSchema("outputSchema", raw.outputSchema, fail);
+  // a clean input schema keeps the size limits too; any other is checked for size alone
+  const keywordsClean = keywords && raw.inputSchema !== undefined && schemaClean(raw.inputSchema);
   for (const field of ["inputSchema", "outputSchema"] as const) {
-    const problem = raw[field] === undefined ? undefined : schemaShapeProblem(raw[field]);
+    const schema = raw[field];
+    const problem =
+      schema === undefined || (field === "inputSchema" && keywordsClean)
+        ? undefined
+        : schemaShapeProblem(schema);
     if (problem !== undefined) fail("schema_too_large", `${field} ${problem}.`);
   }
   if (raw.annotations !== undefined && !isPlainObject(raw.annotations)) {
@@ -221,7 +243,7 @@ function checkTool(
   if (!ok) return undefined;
   const tool = normalise(raw, inputSchema as Record<string, unknown>);
   checkedTools.set(tool, nameRule);
-  return tool;
+  return { tool, keywordsClean };
 }
 
 function checkName(name: unknown, label: string, rule: NameRule, report: Report): boolean {

@@ -21,6 +21,7 @@ import type { CliIO } from "./io.js";
 import { expandSources, indexTools, type LoadFlags, loadTools } from "./load.js";
 import { readStampedKey, stampBeforeRead, stampFile } from "./stat-key.js";
 import { type Progress, safeText } from "./terminal.js";
+import { tuneForCatalog } from "./tune-v8.js";
 
 /** Entries are named apart from the index-only snapshots of `cachedIndex`. */
 export const ENTRY_PREFIX = "catalog-";
@@ -157,6 +158,7 @@ function readEntry(
       io.stderr(`warning: ${safeText(`${message} (cache file ${file})`, { oneLine: true })}\n`);
     },
   });
+  tuneForCatalog(entry.tools.length);
   index.addAll(entry.tools);
   if (!usable) return undefined;
   for (const line of entry.warnings) io.stderr(line);

@@ -16,6 +16,7 @@ import { ToolSearchIndex } from "../search/index.js";
 import { oneOf, requireCatalogs } from "./args.js";
 import type { CliIO } from "./io.js";
 import { createProgress, type Progress, safeText } from "./terminal.js";
+import { tuneForCatalog } from "./tune-v8.js";
 import { UsageError } from "./usage-error.js";
 
 /** The catalog flags of a command (see `catalogFlags`). */
@@ -223,6 +224,7 @@ export function catalogOf(tools: readonly ToolDefinition[]): Catalog {
  * line when that comes after a slow load). */
 export function indexTools(tools: readonly ToolDefinition[], progress?: Progress): ToolSearchIndex {
   progress?.step(`indexing ${tools.length} tools`);
+  tuneForCatalog(tools.length);
   const index = new ToolSearchIndex();
   // the bulk path writes each posting list once, at its final size (`addAll`)
   index.addAll(tools);
