@@ -22,6 +22,13 @@ export const SEARCH_BUDGET_FACTOR = 16;
  * the budget goes back to V8's default (`tuneForCatalog`). */
 export const LARGE_CATALOG_TOOLS = 20_000;
 
+/**
+ * The V8 major versions whose `--interrupt-budget` the factor was measured on (Node 20's V8 11).
+ * Later V8s tier up by other counters and no longer know the flag: Node 24's prints "unrecognized
+ * flag" on stderr when it is set, so any other V8 keeps its defaults.
+ */
+const TUNED_V8_MAJORS: readonly string[] = ["11"];
+
 /** How the budget was raised, while it is (to put it back); undefined at V8's defaults. */
 let raisedWith: ((flags: string) => void) | undefined;
 
@@ -29,8 +36,9 @@ let raisedWith: ((flags: string) => void) | undefined;
 export function tuneV8(
   command: string | undefined,
   setFlags: (flags: string) => void = setFlagsFromString,
+  v8Version: string = process.versions.v8,
 ): void {
-  if (command !== "search") return;
+  if (command !== "search" || !TUNED_V8_MAJORS.includes(v8Version.split(".")[0] ?? "")) return;
   setFlags(`--interrupt-budget=${DEFAULT_INTERRUPT_BUDGET * SEARCH_BUDGET_FACTOR}`);
   raisedWith = setFlags;
 }
