@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import type { ToolDefinition } from "../catalog/index.js";
-import { ToolSearchIndex } from "../search/index.js";
+import { indexKey, rememberIndexKey, ToolSearchIndex } from "../search/index.js";
 import { BULK_AFTER, decodeEntry, ENTRY_HEADER_BYTES, encodeEntry } from "./cache-entry.js";
 
 const TOOLS = [
@@ -96,6 +96,53 @@ describe("a catalog cache entry's bytes", () => {
       expect(descriptions).toEqual(many.map((tool) => tool.description));
       // BULK_AFTER tools one by one, then one parse of the whole array
       expect(parse).toHaveBeenCalledTimes(BULK_AFTER + 1);
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
+  it("restores an index of destructive tools and ranks with it without parsing any tool", () => {
+    const vm = (name: string, description: string, destructiveHint: boolean) => ({
+      name,
+      description,
+      inputSchema: { type: "object" },
+      server: "vm",
+      annotations: { readOnlyHint: false, destructiveHint },
+    });
+    const tools = [
+      vm(
+        "vm_deleteSnapshot",
+        "Delete one snapshot of a virtual machine: the snapshot is gone.",
+        true,
+      ),
+      vm("vm_getSnapshot", "Get the snapshot of a virtual machine.", false),
+      vm("vm_createSnapshot", "Create a snapshot of a virtual machine.", false),
+      vm("vm_deleteBackup", "Delete a backup of a virtual machine.", true),
+    ] as unknown as ToolDefinition[];
+    const built = new ToolSearchIndex();
+    built.addAll(tools);
+    const keys = tools.map(indexKey);
+    const entry = decoded(
+      Buffer.from(encodeEntry({ tools, warnings: [], keys }, built.exportSnapshot())),
+    );
+    // as the catalog cache does on a hit: the checksummed keys stand for the tools
+    entry.tools.forEach((tool, position) => rememberIndexKey(tool, entry.keys[position] as string));
+    const parse = vi.spyOn(JSON, "parse");
+    try {
+      const index = new ToolSearchIndex({
+        snapshot: entry.snapshot,
+        onWarning: (message) => {
+          throw new Error(message);
+        },
+      });
+      index.addAll(entry.tools);
+      // the destructive step lowers the delete tool for the object alone, as in the build
+      expect(index.rank("vm snapshot", 4)).toEqual(built.rank("vm snapshot", 4));
+      expect(index.rank("vm snapshot", 1)).not.toEqual(["vm_deleteSnapshot"]);
+      const toolParses = parse.mock.calls.filter(
+        ([text]) => typeof text === "string" && text.startsWith('{"name":'),
+      );
+      expect(toolParses).toEqual([]);
     } finally {
       parse.mockRestore();
     }

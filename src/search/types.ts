@@ -68,8 +68,9 @@ export interface SearchHit {
 }
 
 /**
- * A hit's score in parts: `((terms + nameBonus) × coverage + phraseBonus + learned) × diversity`, or, for a
- * pinned name, `pinned`; a companion placed by `rank` keeps its own score (`companion`).
+ * A hit's score in parts: `((terms + nameBonus) × coverage × unasked + phraseBonus + learned) ×
+ * diversity`, or, for a pinned name, `pinned`; a companion placed by `rank` keeps its own score
+ * (`companion`).
  */
 export interface ScoreParts {
   /** Sum of the field contributions in `explanation` (BM25F of every matched term). */
@@ -82,6 +83,9 @@ export interface ScoreParts {
   phraseBonus: number;
   /** Aspect diversification multiplier (1 when it did not apply). */
   diversity: number;
+  /** Set when the tool is marked destructive and the query did not ask for its act (a name word
+   * found mostly in destructive tools' names): the factor its lexical score was scaled by. */
+  unasked?: number;
   /** Set when the tool's learned words (usage evidence) matched: added like `phraseBonus`; the
    * words are in `explanation` with field `learned`. */
   learned?: number;

@@ -32,6 +32,8 @@ export interface HitContext {
   undiversified: ReadonlyMap<number, number> | undefined;
   /** What the learned step added, by document (undefined when the index has no learned words). */
   learned?: ReadonlyMap<number, LearnedMatch> | undefined;
+  /** Destructive tools the query did not ask for, scaled by `unaskedDestructive`. */
+  unasked?: ReadonlySet<number> | undefined;
 }
 
 /** Builds the hit of `doc` with score `score` (rounded to 4 decimals for display). */
@@ -85,6 +87,7 @@ export function buildHit(
       explanation.push({ term: word.word, field: "learned", score: word.score });
     }
   }
+  if (context.unasked?.has(doc)) hit.scoreParts.unasked = config.unaskedDestructive;
   if (bonus?.pinned !== undefined) hit.scoreParts.pinned = bonus.pinned;
   if (hit.companionOf !== undefined) hit.scoreParts.companionOf = hit.companionOf;
   return hit;
@@ -102,12 +105,14 @@ function inName(store: PostingStore, id: number, doc: number): boolean {
 }
 
 /**
- * The score the parts give: `pinned`, or `(terms + nameBonus) × coverage + phraseBonus + learned`, times
- * `diversity`; 0 for a companion the query did not score.
+ * The score the parts give: `pinned`, or `(terms + nameBonus) × coverage × unasked + phraseBonus +
+ * learned`, times `diversity`; 0 for a companion the query did not score.
  */
 export function scoreFromParts(parts: NonNullable<SearchHit["scoreParts"]>): number {
   const base =
     parts.pinned ??
-    (parts.terms + parts.nameBonus) * parts.coverage + parts.phraseBonus + (parts.learned ?? 0);
+    (parts.terms + parts.nameBonus) * parts.coverage * (parts.unasked ?? 1) +
+      parts.phraseBonus +
+      (parts.learned ?? 0);
   return base * parts.diversity;
 }
