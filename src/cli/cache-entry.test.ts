@@ -126,7 +126,9 @@ describe("a catalog cache entry's bytes", () => {
       Buffer.from(encodeEntry({ tools, warnings: [], keys }, built.exportSnapshot())),
     );
     // as the catalog cache does on a hit: the checksummed keys stand for the tools
-    entry.tools.forEach((tool, position) => rememberIndexKey(tool, entry.keys[position] as string));
+    entry.tools.forEach((tool, position) => {
+      rememberIndexKey(tool, entry.keys[position] as string);
+    });
     const parse = vi.spyOn(JSON, "parse");
     try {
       const index = new ToolSearchIndex({
