@@ -91,7 +91,7 @@ export class KeywordSearch {
     this.prerequisites = new PrerequisiteIndex(indexed.tools, (id) => facts.needsOf(id));
     const idOf = (name: string) => indexed.lookup.idOf(name);
     this.mentions = new MentionIndex(indexed.tools, idOf, (id) => facts.wordsOf(id));
-    this.destructive = new UnaskedDestructive(indexed.tools, indexed.store);
+    this.destructive = new UnaskedDestructive(indexed.store);
     indexed.watch(facts);
     indexed.watch(this.destructive);
     indexed.watch(this.prerequisites);

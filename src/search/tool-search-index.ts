@@ -15,7 +15,7 @@ import { type HitShape, KeywordSearch } from "./keyword-search.js";
 import { matchServers } from "./query/match-servers.js";
 import { type ParsedQuery, parseQuery } from "./query/parse-query.js";
 import { FACTS_SECTION } from "./rank/companion-facts.js";
-import { readUnaskedDestructive, type SavedDestructive } from "./rank/unasked-destructive.js";
+import { readUnaskedDestructive } from "./rank/unasked-destructive.js";
 import { type RankingConfig, resolveRanking } from "./ranking-config.js";
 import { regexHits } from "./regex/regex-hits.js";
 import { compileRegex } from "./regex/regex-search.js";
@@ -173,7 +173,7 @@ export class ToolSearchIndex {
   private restore(snapshot: Uint8Array, tools: readonly ToolDefinition[]): boolean {
     checkTools(tools);
     let saved: ReturnType<typeof readTools>;
-    let destructive: SavedDestructive;
+    let destructive: Int32Array;
     let reader: SnapshotReader;
     try {
       reader = new SnapshotReader(snapshot);
@@ -193,7 +193,7 @@ export class ToolSearchIndex {
       return false;
     }
     this.indexed.restore(saved, tools);
-    this.keyword.destructive.restore(destructive, saved.ids);
+    this.keyword.destructive.restore(destructive);
     // read on first use: most restores answer a few searches and need the facts of a few tools
     if (reader.has(FACTS_SECTION)) {
       this.keyword.facts.restore(() => reader.json(FACTS_SECTION), saved.ids);

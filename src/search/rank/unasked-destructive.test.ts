@@ -184,7 +184,7 @@ describe("destructive tools in a snapshot", () => {
     }
   });
 
-  it("rebuild with a warning when the step's sections are malformed behind a valid checksum", () => {
+  it("rebuild with a warning when the step's rows are malformed behind a valid checksum", () => {
     const index = new ToolSearchIndex();
     index.addAll(tools);
     const snapshot = index.exportSnapshot();
@@ -195,21 +195,26 @@ describe("destructive tools in a snapshot", () => {
       const [, offset, count] = header.sections[name];
       return new Int32Array(bytes.buffer, bodyStart + offset, count);
     };
+    const store = (index as unknown as { indexed: { store: { termId(term: string): number } } })
+      .indexed.store;
+    const rows = (bytes: Uint8Array) => section(bytes, "destructiveTools");
     const edits: Record<string, (bytes: Uint8Array) => void> = {
-      "a count past the tools": (bytes) => {
-        section(bytes, "destructiveWords")[1] = 1_000;
+      "a tool id past the tools": (bytes) => {
+        rows(bytes)[0] = 1_000;
+      },
+      "tool ids out of order": (bytes) => {
+        const row = rows(bytes);
+        row[0] = row[2 + (row[1] as number)] as number;
       },
       "a term past the vocabulary": (bytes) => {
-        section(bytes, "destructiveWords")[2] = 1_000_000;
+        rows(bytes)[2] = 1_000_000;
       },
-      "a tool id past the tools": (bytes) => {
-        section(bytes, "destructiveTools")[0] = 1_000;
-      },
-      "a word slot past the words": (bytes) => {
-        section(bytes, "destructiveTools")[2] = 1_000;
+      // "gone" is in a description only
+      "a term in no name": (bytes) => {
+        rows(bytes)[2] = store.termId("gone");
       },
       "a row running past the end": (bytes) => {
-        section(bytes, "destructiveTools")[1] = 1_000;
+        rows(bytes)[1] = 1_000;
       },
     };
     const expected = answers(index);
