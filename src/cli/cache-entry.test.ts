@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
+import { VM_TOOLS } from "../../test/fixtures/vm-tools.js";
 import type { ToolDefinition } from "../catalog/index.js";
 import { indexKey, rememberIndexKey, ToolSearchIndex } from "../search/index.js";
 import { BULK_AFTER, decodeEntry, ENTRY_HEADER_BYTES, encodeEntry } from "./cache-entry.js";
@@ -102,23 +103,7 @@ describe("a catalog cache entry's bytes", () => {
   });
 
   it("restores an index of destructive tools and ranks with it without parsing any tool", () => {
-    const vm = (name: string, description: string, destructiveHint: boolean) => ({
-      name,
-      description,
-      inputSchema: { type: "object" },
-      server: "vm",
-      annotations: { readOnlyHint: false, destructiveHint },
-    });
-    const tools = [
-      vm(
-        "vm_deleteSnapshot",
-        "Delete one snapshot of a virtual machine: the snapshot is gone.",
-        true,
-      ),
-      vm("vm_getSnapshot", "Get the snapshot of a virtual machine.", false),
-      vm("vm_createSnapshot", "Create a snapshot of a virtual machine.", false),
-      vm("vm_deleteBackup", "Delete a backup of a virtual machine.", true),
-    ] as unknown as ToolDefinition[];
+    const tools = VM_TOOLS;
     const built = new ToolSearchIndex();
     built.addAll(tools);
     const keys = tools.map(indexKey);
@@ -139,7 +124,7 @@ describe("a catalog cache entry's bytes", () => {
       });
       index.addAll(entry.tools);
       // the destructive step lowers the delete tool for the object alone, as in the build
-      expect(index.rank("vm snapshot", 4)).toEqual(built.rank("vm snapshot", 4));
+      expect(index.rank("vm snapshot", 5)).toEqual(built.rank("vm snapshot", 5));
       expect(index.rank("vm snapshot", 1)).not.toEqual(["vm_deleteSnapshot"]);
       const toolParses = parse.mock.calls.filter(
         ([text]) => typeof text === "string" && text.startsWith('{"name":'),

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { SAFE, VM_TOOLS } from "../../../test/fixtures/vm-tools.js";
 import { lazyTools } from "../../../test/lazy-tools.js";
 import { sharedDir } from "../../../test/shared-dir.js";
 import type { ToolDefinition } from "../../catalog/index.js";
@@ -8,43 +9,8 @@ import { checksum } from "../store/snapshot-format.js";
 import { ToolSearchIndex } from "../tool-search-index.js";
 import { scoreFromParts } from "./hit-details.js";
 
-const schema = { type: "object" as const };
-const safe = { readOnlyHint: false, destructiveHint: false };
-const destructive = { readOnlyHint: false, destructiveHint: true };
-
-// the delete tool says "snapshot" twice, so it leads on the object alone (as in real catalogs)
-const tools: ToolDefinition[] = [
-  {
-    name: "vm_deleteSnapshot",
-    description: "Delete one snapshot of a virtual machine: the snapshot is gone.",
-    inputSchema: schema,
-    annotations: destructive,
-  },
-  {
-    name: "vm_getSnapshot",
-    description: "Get the snapshot of a virtual machine.",
-    inputSchema: schema,
-    annotations: { readOnlyHint: true, destructiveHint: false },
-  },
-  {
-    name: "vm_createSnapshot",
-    description: "Create a snapshot of a virtual machine.",
-    inputSchema: schema,
-    annotations: safe,
-  },
-  {
-    name: "vm_deleteBackup",
-    description: "Delete a backup of a virtual machine.",
-    inputSchema: schema,
-    annotations: destructive,
-  },
-  {
-    name: "vm_restart",
-    description: "Restart a virtual machine.",
-    inputSchema: schema,
-    annotations: safe,
-  },
-];
+const tools = VM_TOOLS;
+const safe = SAFE;
 
 function first(index: ToolSearchIndex, query: string): string | undefined {
   return index.search(query, { limit: 5, cut: false }).hits[0]?.name;
