@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
+import { VM_TOOLS } from "../../test/fixtures/vm-tools.js";
 import type { ToolDefinition } from "../catalog/index.js";
-import { ToolSearchIndex } from "../search/index.js";
+import { indexKey, rememberIndexKey, ToolSearchIndex } from "../search/index.js";
 import { BULK_AFTER, decodeEntry, ENTRY_HEADER_BYTES, encodeEntry } from "./cache-entry.js";
 
 const TOOLS = [
@@ -96,6 +97,39 @@ describe("a catalog cache entry's bytes", () => {
       expect(descriptions).toEqual(many.map((tool) => tool.description));
       // BULK_AFTER tools one by one, then one parse of the whole array
       expect(parse).toHaveBeenCalledTimes(BULK_AFTER + 1);
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
+  it("restores an index of destructive tools and ranks with it without parsing any tool", () => {
+    const tools = VM_TOOLS;
+    const built = new ToolSearchIndex();
+    built.addAll(tools);
+    const keys = tools.map(indexKey);
+    const entry = decoded(
+      Buffer.from(encodeEntry({ tools, warnings: [], keys }, built.exportSnapshot())),
+    );
+    // as the catalog cache does on a hit: the checksummed keys stand for the tools
+    entry.tools.forEach((tool, position) => {
+      rememberIndexKey(tool, entry.keys[position] as string);
+    });
+    const parse = vi.spyOn(JSON, "parse");
+    try {
+      const index = new ToolSearchIndex({
+        snapshot: entry.snapshot,
+        onWarning: (message) => {
+          throw new Error(message);
+        },
+      });
+      index.addAll(entry.tools);
+      // the destructive step lowers the delete tool for the object alone, as in the build
+      expect(index.rank("vm snapshot", 5)).toEqual(built.rank("vm snapshot", 5));
+      expect(index.rank("vm snapshot", 1)).not.toEqual(["vm_deleteSnapshot"]);
+      const toolParses = parse.mock.calls.filter(
+        ([text]) => typeof text === "string" && text.startsWith('{"name":'),
+      );
+      expect(toolParses).toEqual([]);
     } finally {
       parse.mockRestore();
     }

@@ -14,8 +14,10 @@ import { handOverSnapshot } from "../search/index.js";
 
 /** Bumped when the layout or what the loader keeps or checks changes; older entries are missed
  * (5: tools parsed on first read, beside index snapshot format 3 and its index keys; 6: index
- * snapshot format 4, which carries the companion facts, and index keys that cover them). */
-export const ENTRY_FORMAT = 6;
+ * snapshot format 4, which carries the companion facts, and index keys that cover them; 7: index
+ * snapshot format 5, which carries the destructive step's tables, and index keys that cover
+ * `destructiveHint`). */
+export const ENTRY_FORMAT = 7;
 const MAGIC = 0x43435354; // "TSCC" little-endian
 // magic, format, head length, tools length, then a SHA-256 of the head and the tools' JSON
 export const ENTRY_HEADER_BYTES = 16 + 32;

@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { VM_TOOLS } from "../../test/fixtures/vm-tools.js";
 import { capture } from "./__tests__/capture.js";
 import { runCli } from "./run-cli.js";
 
@@ -108,6 +109,18 @@ describe("toolsift CLI", () => {
     expect(result.hits[0].name).toBe("send_message");
     expect(result.hits[0].server).toBe("slack");
     expect(result.hits[0].explanation.length).toBeGreaterThan(0);
+  });
+
+  it("explains a destructive tool the query did not ask for with its factor", async () => {
+    const file = path.join(dir, "vm-tools.json");
+    writeFileSync(file, JSON.stringify(VM_TOOLS));
+    const io = capture();
+    const args = ["search", "vm snapshot", "--catalog", file, "--explain", "--no-cache"];
+    expect(await runCli(args, io)).toBe(0);
+    // the parts multiply out to the score: the factor is among them
+    const lowered = io.out.split(/\n(?=\d+\. )/).find((hit) => hit.includes("vm_deleteSnapshot"));
+    expect(lowered).toContain("× coverage");
+    expect(lowered).toMatch(/× unasked 0\.850 \+ phrase/);
   });
 
   it("exits 2 for a query with no letters or digits", async () => {

@@ -27,6 +27,7 @@ import { NAME_FIT_POOL, type NamedTools, NameFit, NameWords } from "./rank/name-
 import { PrerequisiteIndex } from "./rank/prerequisites.js";
 import { ScoreScratch } from "./rank/score-query.js";
 import { TopK } from "./rank/top-k.js";
+import { UnaskedDestructive } from "./rank/unasked-destructive.js";
 import type { RankingConfig } from "./ranking-config.js";
 import type { IndexedTools } from "./store/indexed-tools.js";
 import { type LearnedEntry, LearnedField } from "./store/learned-field.js";
@@ -43,6 +44,16 @@ const COMPANION_HITS = 10;
  * the real-catalog set).
  */
 const PLACED_HITS = 1;
+/** Extra places in the top k when destructive tools may be lowered, for the tools below them. */
+const UNASKED_MARGIN = 10;
+const NO_DOCS: number[] = [];
+
+/** The best document of `top` after some of its scores changed, or -1 when it is empty. */
+function bestOf(top: TopK): number {
+  let best = -1;
+  for (const doc of top.docs()) if (best < 0 || top.before(doc, best)) best = doc;
+  return best;
+}
 
 /**
  * What a keyword query returns: `cut` hits (the tail cut applied), a `flat` ranking (no cut; each
@@ -75,6 +86,9 @@ export class KeywordSearch {
   private readonly mentions: MentionIndex;
   /** What the companion steps read of each tool; a snapshot carries it (`companion-facts.ts`). */
   readonly facts: CompanionFacts;
+  /** Destructive tools and the name words that carry their act; a snapshot carries them too
+   * (`unasked-destructive.ts`). */
+  readonly destructive: UnaskedDestructive;
   /** Words sessions searched before calling each tool (`learned-field.ts`); empty unless set. */
   private readonly learned = new LearnedField();
   private readonly neighbors = new NeighborCache();
@@ -95,7 +109,9 @@ export class KeywordSearch {
     this.prerequisites = new PrerequisiteIndex(indexed.tools, (id) => facts.needsOf(id));
     const idOf = (name: string) => indexed.lookup.idOf(name);
     this.mentions = new MentionIndex(indexed.tools, idOf, (id) => facts.wordsOf(id));
+    this.destructive = new UnaskedDestructive(indexed.store);
     indexed.watch(facts);
+    indexed.watch(this.destructive);
     indexed.watch(this.prerequisites);
     indexed.watch(this.learned);
     const words = new NameWords(indexed.store);
@@ -119,19 +135,17 @@ export class KeywordSearch {
     const plan = planQuery(words, parsed.required, this.store, this.config, this.neighbors);
     const diversify =
       this.config.diversity > 0 && plan.groups.length >= this.config.diversityMinWords;
-    const scored = this.scoreKeywords(parsed, plan, limit, diversify, options);
+    const lowers = this.config.unaskedDestructive < 1 && this.destructive.active;
+    // lowered tools make room: a wider pool lets the ones below them in
+    const margin = lowers ? UNASKED_MARGIN : 0;
+    const scored = this.scoreKeywords(parsed, plan, { limit, margin, diversify }, options);
     const { fit } = scored;
     const { score, excluded, epoch } = this.scratch;
     const allowed = (doc: number) =>
       excluded[doc] !== epoch && this.passes(this.tools[doc] as ToolDefinition, parsed, options);
-    const learned = this.learnedStep(
-      plan,
-      parsed.text,
-      scored.top.first(),
-      scored.best,
-      allowed,
-      fit,
-    );
+    const lowered = lowers ? this.lowerUnasked(plan, scored.top) : NO_DOCS;
+    const head = lowered.length > 0 ? bestOf(scored.top) : scored.top.first();
+    const learned = this.learnedStep(plan, parsed.text, head, scored.best, allowed, fit);
     const { raised, bonuses } = addNameBonuses(
       this.scratch,
       scored.best,
@@ -145,6 +159,8 @@ export class KeywordSearch {
       },
     );
     if (learned.raised.length > 0) raised.push(...learned.raised);
+    // re-offered so the top k sorts them again (`finish`), now lower
+    if (lowered.length > 0) raised.push(...lowered);
     const explain = options?.explain === true;
     const chosen = this.selectHits(scored.top, raised, plan, limit, diversify, explain);
     // a ranking of names places the first hit's companions only: the others' are never read
@@ -171,6 +187,7 @@ export class KeywordSearch {
             ...{ plan, coverage, links, placedAfter, explain, bonuses, undiversified },
             learned: learned.learned,
             nameFit: fit?.factors,
+            unasked: lowered.length > 0 ? new Set(lowered) : undefined,
           };
     for (const doc of selected) {
       const companion = placedAfter?.get(doc);
@@ -199,6 +216,22 @@ export class KeywordSearch {
   /** The learned words of a tool (empty when it has none). */
   learnedWords(name: string): readonly LearnedEntry[] {
     return this.learned.of(name);
+  }
+
+  /**
+   * Scales down the destructive tools of the top k that the query does not ask for
+   * (`unasked-destructive.ts`); returns them.
+   */
+  private lowerUnasked(plan: QueryPlan, top: TopK): number[] {
+    const { score } = this.scratch;
+    let lowered = NO_DOCS;
+    for (const doc of top.docs()) {
+      if (!this.destructive.unasked(doc, plan.terms)) continue;
+      if (lowered === NO_DOCS) lowered = [];
+      score[doc] = (score[doc] as number) * this.config.unaskedDestructive;
+      lowered.push(doc);
+    }
+    return lowered;
   }
 
   /** The learned step (`learned-bonus.ts`); nothing to do, and no cost, without learned words. */
@@ -232,13 +265,16 @@ export class KeywordSearch {
   private scoreKeywords(
     parsed: ParsedQuery,
     plan: QueryPlan,
-    limit: number,
-    diversify: boolean,
+    size: { limit: number; margin: number; diversify: boolean },
     options: SearchOptions | undefined,
   ): ScoredQuery {
-    // diversification picks from a wider pool; the name fit re-ranks at least the top 10
+    // diversification picks from a wider pool, lowered tools make room for `margin` more, and the
+    // name fit re-ranks at least the top 10
     const fitName = this.config.nameFit > 0 && plan.groups.length <= SHORT_QUERY_WORDS;
-    const pool = diversify ? Math.max(limit * 4, 40) : Math.max(limit, fitName ? NAME_FIT_POOL : 0);
+    const { limit, margin, diversify } = size;
+    const pool = diversify
+      ? Math.max(limit * 4, 40)
+      : Math.max(limit + margin, fitName ? NAME_FIT_POOL : 0);
     const scratch = this.scratch;
     scratch.begin(this.store.nextId + 1);
     const score = scratch.score;

@@ -23,6 +23,8 @@ export interface RankingConfig {
   expansionMaxShare: number;
   /** Also expand to vocabulary words that are prefixes of a query word (not only extensions). */
   shorterNeighbors: boolean;
+  /** Lexical score factor of a destructive tool the query does not ask for (`unasked-destructive.ts`; 1 = off). */
+  unaskedDestructive: number;
   /** Multiplier `1 + coverage * (matched query weight / total)`; rewards hits matching more words. */
   coverage: number;
   /** Query length (in distinct words) beyond which the coverage reward fades. */
@@ -69,6 +71,7 @@ export const DEFAULT_RANKING: RankingConfig = {
   neighborWeight: 0.3,
   expansionMaxShare: 0.1,
   shorterNeighbors: false,
+  unaskedDestructive: 0.85,
   coverage: 0.5,
   longQuery: 1000,
   diversity: 0.3,

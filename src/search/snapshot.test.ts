@@ -213,6 +213,8 @@ describe("index snapshots", () => {
       "the keywords": { ...rich, keywords: ["ticket"] },
       // the companion facts (finders) read it, and a snapshot carries them
       "the required list": { ...rich, inputSchema: { ...rich.inputSchema, required: [] } },
+      // the destructive step reads it, and a snapshot carries its tables
+      "the destructive hint": { ...rich, annotations: { destructiveHint: true } },
     };
     for (const [change, variant] of Object.entries(read)) {
       const changed = [variant, ...tools.slice(1)];
@@ -225,6 +227,7 @@ describe("index snapshots", () => {
     const unread: Record<string, ToolDefinition> = {
       "a property type": withProperty("repo", { type: "number", description: "Repository name" }),
       "an annotation hint": { ...rich, annotations: { readOnlyHint: true } },
+      "a destructive hint of false": { ...rich, annotations: { destructiveHint: false } },
     };
     for (const [change, variant] of Object.entries(unread)) {
       const changed = [variant, ...tools.slice(1)];
@@ -237,9 +240,9 @@ describe("index snapshots", () => {
 
   it("rebuilds a snapshot of another format with a warning naming the format", () => {
     const snapshot = built(TOOLS).exportSnapshot();
-    // 2: before the hashed tables were saved; 3: before the companion facts were; then one this
-    // toolsift does not know
-    for (const format of [1, 2, 3, SNAPSHOT_FORMAT + 1]) {
+    // 2: before the hashed tables were saved; 3: before the companion facts were; 4: before the
+    // destructive step's tables were; then one this toolsift does not know
+    for (const format of [1, 2, 3, 4, SNAPSHOT_FORMAT + 1]) {
       const other = snapshot.slice();
       new DataView(other.buffer).setUint32(4, format, true);
       const { index, warnings } = loaded(TOOLS, other);

@@ -15,6 +15,7 @@ import { type HitShape, KeywordSearch } from "./keyword-search.js";
 import { matchServers } from "./query/match-servers.js";
 import { type ParsedQuery, parseQuery } from "./query/parse-query.js";
 import { FACTS_SECTION } from "./rank/companion-facts.js";
+import { readUnaskedDestructive } from "./rank/unasked-destructive.js";
 import { type RankingConfig, resolveRanking } from "./ranking-config.js";
 import { regexHits } from "./regex/regex-hits.js";
 import { compileRegex } from "./regex/regex-search.js";
@@ -158,7 +159,9 @@ export class ToolSearchIndex {
     this.settle();
     const writer = new SnapshotWriter();
     this.indexed.save(writer);
-    this.keyword.facts.save(writer, this.indexed.liveIds());
+    const ids = this.indexed.liveIds();
+    this.keyword.facts.save(writer, ids);
+    this.keyword.destructive.save(writer, ids);
     return writer.finish(this.fingerprint(this.indexed.liveTools()));
   }
 
@@ -170,6 +173,7 @@ export class ToolSearchIndex {
   private restore(snapshot: Uint8Array, tools: readonly ToolDefinition[]): boolean {
     checkTools(tools);
     let saved: ReturnType<typeof readTools>;
+    let destructive: Int32Array;
     let reader: SnapshotReader;
     try {
       reader = new SnapshotReader(snapshot);
@@ -179,6 +183,7 @@ export class ToolSearchIndex {
         );
       }
       saved = readTools(reader, tools.length);
+      destructive = readUnaskedDestructive(reader, saved.store);
     } catch (error) {
       // damaged bytes of any kind mean a build, never a failure
       const problem = error instanceof Error ? error.message : String(error);
@@ -188,6 +193,7 @@ export class ToolSearchIndex {
       return false;
     }
     this.indexed.restore(saved, tools);
+    this.keyword.destructive.restore(destructive);
     // read on first use: most restores answer a few searches and need the facts of a few tools
     if (reader.has(FACTS_SECTION)) {
       this.keyword.facts.restore(() => reader.json(FACTS_SECTION), saved.ids);

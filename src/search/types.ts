@@ -68,7 +68,7 @@ export interface SearchHit {
 }
 
 /**
- * A hit's score in parts: `((terms + nameBonus) × coverage × nameFit + phraseBonus + learned) ×
+ * A hit's score in parts: `((terms + nameBonus) × coverage × nameFit × unasked + phraseBonus + learned) ×
  * diversity`, or, for a pinned name, `pinned`; a companion placed by `rank` keeps its own score
  * (`companion`).
  */
@@ -86,6 +86,9 @@ export interface ScoreParts {
   phraseBonus: number;
   /** Aspect diversification multiplier (1 when it did not apply). */
   diversity: number;
+  /** Set when the tool is marked destructive and the query did not ask for its act (a name word
+   * found mostly in destructive tools' names): the factor its lexical score was scaled by. */
+  unasked?: number;
   /** Set when the tool's learned words (usage evidence) matched: added like `phraseBonus`; the
    * words are in `explanation` with field `learned`. */
   learned?: number;

@@ -171,13 +171,16 @@ function detailLines(hit: SearchHit): string[] {
   return lines;
 }
 
-/** How a hit's score is made: "((terms 2.1 + name 0.3) × coverage 1.5 + phrase 0) × diversity 1". */
+/** How a hit's score is made: "((terms 2.1 + name 0.3) × coverage 1.5 + phrase 0) × diversity 1"
+ * (with "× unasked 0.85" after the coverage when the destructive step lowered the hit). */
 function describeParts(parts: NonNullable<SearchHit["scoreParts"]>): string {
   const f = (value: number) => value.toFixed(3);
+  // a destructive tool the query did not ask for is scaled before the phrase bonus
+  const unasked = parts.unasked === undefined ? "" : ` × unasked ${f(parts.unasked)}`;
   const base =
     parts.pinned !== undefined
       ? `pinned name ${f(parts.pinned)}`
-      : `((terms ${f(parts.terms)} + name ${f(parts.nameBonus)}) × coverage ${f(parts.coverage)} + phrase ${f(parts.phraseBonus)})`;
+      : `((terms ${f(parts.terms)} + name ${f(parts.nameBonus)}) × coverage ${f(parts.coverage)}${unasked} + phrase ${f(parts.phraseBonus)})`;
   const after = parts.companionOf
     ? `; placed after ${safeText(parts.companionOf, { oneLine: true })} as its companion`
     : "";

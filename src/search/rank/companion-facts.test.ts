@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { lazyTools } from "../../../test/lazy-tools.js";
 import type { ToolDefinition } from "../../catalog/index.js";
-import { indexKey, rememberIndexKey } from "../store/index-key.js";
 import { checksum, SnapshotReader, SnapshotWriter } from "../store/snapshot-format.js";
 import { ToolSearchIndex } from "../tool-search-index.js";
 import { CompanionFacts, FACTS_SECTION } from "./companion-facts.js";
@@ -48,31 +48,9 @@ function answers(index: ToolSearchIndex): unknown[] {
   return QUERIES.map((query) => [index.rank(query, 10), index.search(query, { limit: 5 })]);
 }
 
-/**
- * Copies of `tools` that record the names of those whose description or schema is read, as a
- * cache entry's lazily parsed tools would parse them; their index keys are remembered, as the
- * CLI does for a checked entry, so the fingerprint check reads nothing either.
- */
-function watched(tools: readonly ToolDefinition[], reads: Set<string>): ToolDefinition[] {
-  return tools.map((original) => {
-    const copy: Record<string, unknown> = {};
-    for (const [field, value] of Object.entries(original)) {
-      if (field !== "description" && field !== "inputSchema") copy[field] = value;
-      else {
-        Object.defineProperty(copy, field, {
-          enumerable: true,
-          get: () => {
-            reads.add(original.name);
-            return value;
-          },
-        });
-      }
-    }
-    const frozen = Object.freeze(copy) as unknown as ToolDefinition;
-    rememberIndexKey(frozen, indexKey(original));
-    return frozen;
-  });
-}
+/** `tools` whose description or schema records a read (`lazyTools`). */
+const watched = (tools: readonly ToolDefinition[], reads: Set<string>) =>
+  lazyTools(tools, reads, ["description", "inputSchema"]);
 
 describe("companion facts", () => {
   it("are found at all: the fixture ranks a finder and a mentioned tool after their hit", () => {

@@ -34,6 +34,8 @@ export interface HitContext {
   learned?: ReadonlyMap<number, LearnedMatch> | undefined;
   /** The name-fit multiplier by document (undefined when the query was not short). */
   nameFit?: ReadonlyMap<number, number> | undefined;
+  /** Destructive tools the query did not ask for, scaled by `unaskedDestructive`. */
+  unasked?: ReadonlySet<number> | undefined;
 }
 
 /** Builds the hit of `doc` with score `score` (rounded to 4 decimals for display). */
@@ -89,6 +91,7 @@ export function buildHit(
       explanation.push({ term: word.word, field: "learned", score: word.score });
     }
   }
+  if (context.unasked?.has(doc)) hit.scoreParts.unasked = config.unaskedDestructive;
   if (bonus?.pinned !== undefined) hit.scoreParts.pinned = bonus.pinned;
   if (hit.companionOf !== undefined) hit.scoreParts.companionOf = hit.companionOf;
   return hit;
@@ -106,11 +109,12 @@ function inName(store: PostingStore, id: number, doc: number): boolean {
 }
 
 /**
- * The score the parts give: `pinned`, or `(terms + nameBonus) × coverage × nameFit + phraseBonus +
- * learned`, times `diversity`; 0 for a companion the query did not score.
+ * The score the parts give: `pinned`, or `(terms + nameBonus) × coverage × nameFit × unasked +
+ * phraseBonus + learned`, times `diversity`; 0 for a companion the query did not score.
  */
 export function scoreFromParts(parts: NonNullable<SearchHit["scoreParts"]>): number {
-  const fitted = (parts.terms + parts.nameBonus) * parts.coverage * (parts.nameFit ?? 1);
-  const base = parts.pinned ?? fitted + parts.phraseBonus + (parts.learned ?? 0);
+  const scaled =
+    (parts.terms + parts.nameBonus) * parts.coverage * (parts.nameFit ?? 1) * (parts.unasked ?? 1);
+  const base = parts.pinned ?? scaled + parts.phraseBonus + (parts.learned ?? 0);
   return base * parts.diversity;
 }

@@ -19,6 +19,11 @@ export class TopK {
     return this.top.length;
   }
 
+  /** The documents kept so far, best first (do not modify). */
+  docs(): readonly number[] {
+    return this.top;
+  }
+
   /** True once `k` documents are kept. */
   get full(): boolean {
     return this.top.length === this.k;

@@ -1,10 +1,10 @@
 /**
  * What a saved index is tied to: a hash of exactly the text the index reads from each tool (the
  * items `FieldReader` reads, which are all an encoding reads, and what the companion steps read
- * besides: the required list, and the parameter descriptions past the encoding's cap), not of the
- * whole tool. Two tools with the same key build the same postings, name tables, name masks and
- * companion facts, so a snapshot saved for one serves the other; a change to anything a build
- * reads changes the key.
+ * besides: the required list, and the parameter descriptions past the encoding's cap; and the
+ * destructive step's `destructiveHint`), not of the whole tool. Two tools with the same key build
+ * the same postings, name tables, name masks, companion facts and destructive-step tables, so a
+ * snapshot saved for one serves the other; a change to anything a build reads changes the key.
  */
 
 import { ContentHash, type ToolDefinition } from "../../catalog/index.js";
@@ -13,6 +13,8 @@ import { FIELD_COUNT, FieldReader } from "./fields.js";
 /** Tags of the companion items, after the field numbers. */
 const REQUIRED_ITEM = FIELD_COUNT;
 const UNCAPPED_DESCRIPTION = FIELD_COUNT + 1;
+/** Tag of the destructive mark (`rank/unasked-destructive.ts`), hashed only for marked tools. */
+const DESTRUCTIVE_MARK = FIELD_COUNT + 2;
 
 /**
  * Hashes each item as it is read, tagged with its field and length, so no two tools that read
@@ -26,6 +28,7 @@ class KeyReader extends FieldReader {
     this.hash = new ContentHash();
     this.read(tool);
     this.readCompanionItems(tool);
+    if (tool.annotations?.destructiveHint === true) this.put(DESTRUCTIVE_MARK, "");
     return this.hash.digest();
   }
 

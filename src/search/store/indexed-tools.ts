@@ -29,6 +29,11 @@ import { TermEncoder } from "./term-encoder.js";
 export interface ToolWatcher {
   added?(id: number, tool: ToolDefinition): void;
   removed(id: number, tool: ToolDefinition): void;
+  /**
+   * True for a part whose tables a snapshot carries: a restore does not tell it of each tool
+   * (`added`), the index hands it the snapshot's tables instead.
+   */
+  readonly restoresFromSnapshot?: boolean;
 }
 
 /** How the indexed tools are written: BM25F field parameters, and whether names get compounds. */
@@ -126,8 +131,9 @@ export class IndexedTools {
 
   /**
    * Fills an empty index from a snapshot checked by `readTools`, given the tools it was saved
-   * from in `liveTools` order. Server counts and watchers are told of each tool as a build would;
-   * the vocabulary and name tables are taken as they are, so no text is read.
+   * from in `liveTools` order. Server counts and watchers are told of each tool as a build would
+   * (except those whose tables the snapshot carries, which the caller restores); the vocabulary
+   * and name tables are taken as they are, so no text is read.
    */
   restore(saved: SavedTools, tools: readonly ToolDefinition[]): void {
     this.store.restore(saved.store);
@@ -135,11 +141,12 @@ export class IndexedTools {
     this.lookup.restore(saved.names, this.store.hashSeed);
     const nextId = this.store.nextId;
     while (this.tools.length < nextId) this.tools.push(undefined);
+    const told = this.watchers.filter((watcher) => watcher.restoresFromSnapshot !== true);
     for (let index = 0; index < tools.length; index += 1) {
       const id = saved.ids[index] as number;
       const tool = tools[index] as ToolDefinition;
       this.tools[id] = tool;
-      for (const watcher of this.watchers) watcher.added?.(id, tool);
+      for (const watcher of told) watcher.added?.(id, tool);
       this.countServer(tool.server, 1);
     }
     this.sortedNames = undefined;

@@ -10,8 +10,10 @@
  * rebuilt, never read. 2: the fingerprint hashes what the index reads of each tool (`indexKey`).
  * 3: the term and name hash tables are saved as they are, with their hash basis. 4: the
  * companion facts are saved (`companion-facts.ts`) and the fingerprint covers what they read.
+ * 5: the destructive step's tables are saved (`unasked-destructive.ts`) and the fingerprint
+ * covers `destructiveHint`.
  */
-export const SNAPSHOT_FORMAT = 4;
+export const SNAPSHOT_FORMAT = 5;
 const MAGIC = 0x58495354; // "TSIX" read as a little-endian u32
 const PREFIX = 16;
 
