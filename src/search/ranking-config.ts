@@ -76,7 +76,7 @@ export const DEFAULT_RANKING: RankingConfig = {
   longQuery: 1000,
   diversity: 0.3,
   diversityMinWords: 12,
-  nameFit: 0.5,
+  nameFit: 0.4,
   namePhraseBonus: 0.5,
   nameBonus: 0.15,
   compounds: true,

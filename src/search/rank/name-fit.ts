@@ -8,6 +8,7 @@
  */
 
 import type { ToolDefinition } from "../../catalog/index.js";
+import { nameSuffix } from "../../internal/name-suffix.js";
 import { isStopWord, splitIdentifier } from "../../text/index.js";
 import type { QueryPlan } from "../query/query-terms.js";
 import type { ToolWatcher } from "../store/indexed-tools.js";
@@ -40,7 +41,7 @@ export class NameWords implements ToolWatcher {
     let ids = this.ids.get(doc);
     if (ids === undefined) {
       const words = new Set<string>();
-      for (const word of splitIdentifier(name)) {
+      for (const word of splitIdentifier(nameSuffix(name))) {
         if (!isStopWord(word) && word.length > 1 && !DIGITS.test(word)) words.add(word);
       }
       ids = Int32Array.from(words, (word) => this.store.termId(word));
