@@ -34,10 +34,23 @@ const QUERIES = [
   "search repositories",
 ];
 
-function indexWith(evidence?: UsageEvidence): ToolSearchIndex {
+function indexWith(
+  evidence?: UsageEvidence,
+  tools: readonly ToolDefinition[] = TOOLS,
+  keys: "with keys" | "words only" = "with keys",
+): ToolSearchIndex {
   const index = new ToolSearchIndex();
-  index.addAll(TOOLS);
-  if (evidence) index.setLearned(evidence.learnedWords((name) => index.get(name)));
+  index.addAll(tools);
+  if (evidence === undefined) return index;
+  const learned = evidence.learnedWords((name) => index.get(name));
+  // the same evidence without its query keys: the words apart, as before recurring requests
+  if (keys === "words only")
+    for (const [name, entries] of learned)
+      learned.set(
+        name,
+        entries.filter((entry) => !isQueryKey(entry.word)),
+      );
+  index.setLearned(learned);
   return index;
 }
 
@@ -193,14 +206,7 @@ describe("recurring requests", () => {
       3,
     );
     // the same evidence without its query key (words apart) does not lift it
-    const wordsOnly = indexWith();
-    const words = evidence.learnedWords((name) => wordsOnly.get(name));
-    for (const [name, entries] of words)
-      words.set(
-        name,
-        entries.filter((entry) => !isQueryKey(entry.word)),
-      );
-    wordsOnly.setLearned(words);
+    const wordsOnly = indexWith(evidence, TOOLS, "words only");
     expect(wordsOnly.rank(weak, 1)).toEqual(["navigate"]);
     // a tool the caller's filter hides is not lifted, nor one the query excludes
     const hidden = { filter: (candidate: ToolDefinition) => candidate.name !== "create_issue" };
@@ -209,17 +215,13 @@ describe("recurring requests", () => {
 
     // a strong lexical first hit stays first, however many sessions repeat the request
     const strong = "Read the contents of config/settings.yaml";
-    const plain = new ToolSearchIndex();
-    plain.addAll(FILE_TOOLS);
+    const plain = indexWith(undefined, FILE_TOOLS);
     const before = plain.search(strong, { limit: 4, cut: false });
     expect(before.hits[0]?.name).toBe("config_helper");
     expect(before.hits[0]?.confidence?.level).toBe("strong");
     const taught = new UsageEvidence();
     teach(taught, strong, FILE_TOOLS[0] as ToolDefinition, ids("user", 50));
-    const files = new ToolSearchIndex();
-    files.addAll(FILE_TOOLS);
-    files.setLearned(taught.learnedWords((name) => files.get(name)));
-    expect(files.rank(strong, 1)).toEqual(["config_helper"]);
+    expect(indexWith(taught, FILE_TOOLS).rank(strong, 1)).toEqual(["config_helper"]);
   });
 
   it("50 hostile sessions repeating a request move no strong or complete lexical match, for that request or any other", () => {
@@ -237,14 +239,7 @@ describe("recurring requests", () => {
     expect(learned.rank("show the repositories I own", 1)).toEqual(["list_repositories"]);
     // any other request ranks as the same evidence without its query keys ranks it: a key moves
     // its own request only, and a strong lexical first hit stays first
-    const wordsOnly = indexWith();
-    const words = evidence.learnedWords((name) => wordsOnly.get(name));
-    for (const [name, entries] of words)
-      words.set(
-        name,
-        entries.filter((entry) => !isQueryKey(entry.word)),
-      );
-    wordsOnly.setLearned(words);
+    const wordsOnly = indexWith(evidence, TOOLS, "words only");
     const taught = new Set(
       ["list my repositories", "list repositories", "show the repositories I own"].map(queryKey),
     );
@@ -271,8 +266,7 @@ describe("recurring requests", () => {
       ),
       tool("print_page", "Print the page"),
     ];
-    const plain = new ToolSearchIndex();
-    plain.addAll(profiles);
+    const plain = indexWith(undefined, profiles);
     const query = "get user profile";
     const before = plain.search(query, { limit: 2 }).hits;
     // the first hit lacks "get"; the second holds every word, one in its name
@@ -282,10 +276,7 @@ describe("recurring requests", () => {
     ]);
     const evidence = new UsageEvidence();
     teach(evidence, query, profiles[2] as ToolDefinition, ids("hostile", 50));
-    const learned = new ToolSearchIndex();
-    learned.addAll(profiles);
-    learned.setLearned(evidence.learnedWords((name) => learned.get(name)));
-    expect(learned.rank(query, 1)).toEqual(["user_profile"]);
+    expect(indexWith(evidence, profiles).rank(query, 1)).toEqual(["user_profile"]);
   });
 
   it("when sessions called different tools after one request, the better supported leads", () => {
