@@ -123,6 +123,29 @@ describe("toolsift CLI", () => {
     expect(lowered).toMatch(/× unasked 0\.850 \+ phrase/);
   });
 
+  it("prints score parts that give each hit's score, the name fit of a short query among them", async () => {
+    const file = path.join(dir, "vm-tools.json");
+    writeFileSync(file, JSON.stringify(VM_TOOLS));
+    const io = capture();
+    const args = ["search", "vm snapshot", "--catalog", file, "--explain", "--no-cache"];
+    expect(await runCli(args, io)).toBe(0);
+    const hits = io.out.split(/\n(?=\d+\. )/).filter((hit) => /^\d+\. /.test(hit));
+    expect(hits.length).toBeGreaterThan(1);
+    expect(io.out).toContain("× name fit");
+    for (const hit of hits) {
+      const score = Number(/^\d+\. \S+\s+([\d.]+)/.exec(hit)?.[1]);
+      const line = /score: (.*)/.exec(hit)?.[1] ?? "";
+      // the printed expression, evaluated: × and + as written, numbers as printed (3 decimals)
+      const expression = line
+        .replace(/[a-z][a-z ]*? (?=\d)/g, "")
+        .replace(/×/g, "*")
+        .replace(/;.*$/, "");
+      expect(/^[\d.()*+ ]+$/.test(expression), `${line} -> ${expression}`).toBe(true);
+      const computed = Function(`return ${expression}`)() as number;
+      expect(computed, line).toBeCloseTo(score, 1);
+    }
+  });
+
   it("exits 2 for a query with no letters or digits", async () => {
     const io = capture();
     expect(await runCli(["search", "?!", "--catalog", catalog], io)).toBe(2);

@@ -171,16 +171,20 @@ function detailLines(hit: SearchHit): string[] {
   return lines;
 }
 
-/** How a hit's score is made: "((terms 2.1 + name 0.3) × coverage 1.5 + phrase 0) × diversity 1"
- * (with "× unasked 0.85" after the coverage when the destructive step lowered the hit). */
+/** How a hit's score is made: "((terms 2.1 + name 0.3) × coverage 1.5 + phrase 0) × diversity 1",
+ * with the multipliers of the steps that scaled the hit after the coverage ("× name fit 0.82" for a
+ * short query, "× unasked 0.85" for a destructive tool the query did not ask for) and "+ learned"
+ * when learned words matched, so the printed parts give the score. */
 function describeParts(parts: NonNullable<SearchHit["scoreParts"]>): string {
   const f = (value: number) => value.toFixed(3);
-  // a destructive tool the query did not ask for is scaled before the phrase bonus
+  // the name fit and the destructive step scale the lexical part, before the phrase bonus
+  const fit = parts.nameFit === undefined ? "" : ` × name fit ${f(parts.nameFit)}`;
   const unasked = parts.unasked === undefined ? "" : ` × unasked ${f(parts.unasked)}`;
+  const learned = parts.learned === undefined ? "" : ` + learned ${f(parts.learned)}`;
   const base =
     parts.pinned !== undefined
       ? `pinned name ${f(parts.pinned)}`
-      : `((terms ${f(parts.terms)} + name ${f(parts.nameBonus)}) × coverage ${f(parts.coverage)}${unasked} + phrase ${f(parts.phraseBonus)})`;
+      : `((terms ${f(parts.terms)} + name ${f(parts.nameBonus)}) × coverage ${f(parts.coverage)}${fit}${unasked} + phrase ${f(parts.phraseBonus)}${learned})`;
   const after = parts.companionOf
     ? `; placed after ${safeText(parts.companionOf, { oneLine: true })} as its companion`
     : "";
