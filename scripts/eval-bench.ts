@@ -4,18 +4,14 @@
  * `--half` keeps the queries whose hashed id falls in one half (tune on a, check on b).
  */
 
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
-import type { ToolDefinition } from "../src/catalog/index.js";
 import { BaselineBM25 } from "../src/search/evaluate/baseline-bm25.js";
 import {
-  type EvalQuery,
   type Evaluation,
   evaluate,
   type RankingConfig,
   ToolSearchIndex,
 } from "../src/search/index.js";
-import { sharedDir } from "../test/shared-dir.js";
+import { loadBenchDatasets } from "./eval-sets.js";
 import { half } from "./query-half.js";
 
 function argument(name: string): string | undefined {
@@ -23,39 +19,14 @@ function argument(name: string): string | undefined {
   return index >= 0 ? process.argv[index + 1] : undefined;
 }
 
-function loadCatalog(file: string): ToolDefinition[] {
-  const raw = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>[];
-  return raw.map((entry) => {
-    const tool: ToolDefinition = {
-      name: String(entry.name),
-      description: typeof entry.description === "string" ? entry.description : "",
-      inputSchema: (entry.inputSchema as ToolDefinition["inputSchema"]) ?? { type: "object" },
-    };
-    if (typeof entry.server === "string" && entry.server.length > 0) tool.server = entry.server;
-    return tool;
-  });
-}
-
-function loadQueries(file: string): EvalQuery[] {
-  return readFileSync(file, "utf8")
-    .split("\n")
-    .filter((line) => line.trim().length > 0)
-    .map((line) => JSON.parse(line) as EvalQuery);
-}
-
-const benchDir = path.join(sharedDir(), "bench");
 const only = argument("only")?.split(",");
 const wantedHalf = argument("half");
 const rankingText = argument("ranking");
 const ranking = rankingText ? (JSON.parse(rankingText) as Partial<RankingConfig>) : undefined;
-const datasets = readdirSync(benchDir)
-  .filter((name) => !only || only.includes(name))
-  .sort();
 
 const rows: { dataset: string; ours: Evaluation; base: Evaluation }[] = [];
-for (const dataset of datasets) {
-  const tools = loadCatalog(path.join(benchDir, dataset, "catalog.json"));
-  let queries = loadQueries(path.join(benchDir, dataset, "queries.jsonl"));
+for (const { name: dataset, tools, queries: all } of loadBenchDatasets(only)) {
+  let queries = all;
   if (wantedHalf === "a" || wantedHalf === "b")
     queries = queries.filter((q) => half(q.id) === wantedHalf);
   const index = new ToolSearchIndex(ranking ? { ranking } : undefined);

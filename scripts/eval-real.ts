@@ -5,37 +5,22 @@
  * Usage: npx tsx scripts/eval-real.ts [--ranking '{"k1":1.5}'] [--misses]
  */
 
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { loadCatalogPaths } from "../src/catalog/node.js";
 import { BaselineBM25 } from "../src/search/evaluate/baseline-bm25.js";
 import {
-  type EvalQuery,
   type Evaluation,
   evaluate,
   type RankingConfig,
   ToolSearchIndex,
 } from "../src/search/index.js";
-import { sharedDir } from "../test/shared-dir.js";
+import { loadRealSet, type RealQuery } from "./eval-sets.js";
 import { half } from "./query-half.js";
-
-interface RealQuery extends EvalQuery {
-  kind: "keyword" | "request" | "unserved";
-}
 
 function argument(name: string): string | undefined {
   const index = process.argv.indexOf(`--${name}`);
   return index >= 0 ? process.argv[index + 1] : undefined;
 }
 
-const here = path.dirname(new URL(import.meta.url).pathname);
-const queries = readFileSync(path.join(here, "../test/relevance/real-catalogs.jsonl"), "utf8")
-  .split("\n")
-  .filter((line) => line.trim().length > 0)
-  .map((line) => JSON.parse(line) as RealQuery);
-const { tools } = await loadCatalogPaths([path.join(sharedDir(), "catalogs")], {
-  duplicates: "qualify",
-});
+const { tools, queries } = await loadRealSet();
 const rankingText = argument("ranking");
 const ranking = rankingText ? (JSON.parse(rankingText) as Partial<RankingConfig>) : undefined;
 const index = new ToolSearchIndex(ranking ? { ranking } : undefined);

@@ -1,83 +1,75 @@
 /**
- * Parameter sweeps for the ranker on the DEV bench: every variant is scored on both hashed halves
- * of the queries (tune on a, confirm on b). Usage:
- *   npx tsx scripts/tune.ts '{"k1":1.5}' '{"coverage":0.3}' ...   (the first row is the defaults)
+ * Parameter sweeps for the ranker on both labelled sets, each by hashed half (tune on one, check
+ * on the other): the real-catalog set (R@1, S@1, R@5, MRR; scripts/eval-real.ts) and the DEV
+ * bench (macro R@1, R@5, MRR and each dataset's R@5; scripts/eval-bench.ts). The first variant is
+ * the defaults. A change is kept only when it gains on both halves of both sets (docs/ranking.md).
+ * Usage:
+ *   npx tsx scripts/tune.ts '{"k1":1.5}' '{"coverage":0.3}' ...   [--real-only]
  */
 
-import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
 import type { ToolDefinition } from "../src/catalog/index.js";
-import { BaselineBM25 } from "../src/search/evaluate/baseline-bm25.js";
 import {
   type EvalQuery,
   evaluate,
   type RankingConfig,
   ToolSearchIndex,
 } from "../src/search/index.js";
-import { sharedDir } from "../test/shared-dir.js";
+import { loadBenchDatasets, loadRealSet } from "./eval-sets.js";
+import { half } from "./query-half.js";
 
-const MAX_PER_HALF = 700;
-const benchDir = path.join(sharedDir(), "bench");
-const half = (id: string) =>
-  (createHash("sha1").update(id).digest()[0] ?? 0) % 2 === 0 ? "a" : "b";
+const HALVES = ["a", "b"] as const;
+const realOnly = process.argv.includes("--real-only");
+const variants = ["{}", ...process.argv.slice(2).filter((arg) => !arg.startsWith("--"))];
 
-const datasets = readdirSync(benchDir)
-  .sort()
-  .map((name) => {
-    const raw = JSON.parse(
-      readFileSync(path.join(benchDir, name, "catalog.json"), "utf8"),
-    ) as Record<string, unknown>[];
-    const tools = raw.map((entry) => {
-      const tool: ToolDefinition = {
-        name: String(entry.name),
-        description: typeof entry.description === "string" ? entry.description : "",
-        inputSchema: (entry.inputSchema as ToolDefinition["inputSchema"]) ?? { type: "object" },
-      };
-      if (typeof entry.server === "string" && entry.server.length > 0) tool.server = entry.server;
-      return tool;
-    });
-    const queries = readFileSync(path.join(benchDir, name, "queries.jsonl"), "utf8")
-      .split("\n")
-      .filter((line) => line.trim())
-      .map((line) => JSON.parse(line) as EvalQuery);
-    const split = { a: [] as EvalQuery[], b: [] as EvalQuery[] };
-    for (const query of queries) {
-      const side = split[half(query.id)];
-      if (side.length < MAX_PER_HALF) side.push(query);
+const real = await loadRealSet();
+const served = real.queries.filter((query) => query.kind !== "unserved");
+const datasets = realOnly ? [] : loadBenchDatasets();
+
+function ranker(tools: readonly ToolDefinition[], ranking: Partial<RankingConfig>) {
+  const index = new ToolSearchIndex({ ranking });
+  index.addAll(tools);
+  return { rank: (query: string, k: number) => index.rank(query, k) };
+}
+
+const fmt = (value: number) => value.toFixed(4);
+const ofHalf = (queries: readonly EvalQuery[], side: "a" | "b") =>
+  queries.filter((query) => half(query.id) === side);
+
+/** Real set per half: R@1 / S@1 (first hit relevant) / R@5 / MRR. */
+function realCells(ranking: Partial<RankingConfig>): string {
+  const rank = ranker(real.tools, ranking);
+  return HALVES.map((side) => {
+    const result = evaluate(rank, ofHalf(served, side), { perQuery: true });
+    const first = (result.perQuery ?? []).filter((query) => query.reciprocalRank === 1).length;
+    const cells = [result.recallAt[1], first / result.count, result.recallAt[5], result.mrr];
+    return `${side} ${cells.map(fmt).join("/")}`;
+  }).join("  ");
+}
+
+/** Bench per half: macro R@1 / R@5 / MRR, then each dataset's R@5 on half a / half b. */
+function benchCells(ranking: Partial<RankingConfig>): string {
+  const macro = { a: [0, 0, 0], b: [0, 0, 0] };
+  const perDataset: string[] = [];
+  for (const dataset of datasets) {
+    const rank = ranker(dataset.tools, ranking);
+    const recall: string[] = [];
+    for (const side of HALVES) {
+      const result = evaluate(rank, ofHalf(dataset.queries, side));
+      const cells = [result.recallAt[1], result.recallAt[5], result.mrr];
+      cells.forEach((value, at) => {
+        macro[side][at] = (macro[side][at] ?? 0) + value / datasets.length;
+      });
+      recall.push(result.recallAt[5].toFixed(3));
     }
-    return { name, tools, split };
-  });
+    perDataset.push(`${dataset.name.slice(0, 5)} ${recall.join("/")}`);
+  }
+  const halves = HALVES.map((side) => `${side} ${macro[side].map(fmt).join("/")}`).join("  ");
+  return `${halves}\n  ${perDataset.join(" | ")}`;
+}
 
-const baseline = datasets.map((d) => {
-  const ranker = new BaselineBM25(d.tools);
-  return { a: evaluate(ranker, d.split.a).recallAt[5], b: evaluate(ranker, d.split.b).recallAt[5] };
-});
-
-const variants = ["{}", ...process.argv.slice(2)];
-const short = (name: string) => name.slice(0, 5);
-console.log(
-  `${"variant".padEnd(44)} R5a    R5b   | ${datasets.map((d) => short(d.name).padStart(6)).join(" ")} (a+b, minus baseline)`,
-);
-const mean = (values: number[]) => values.reduce((x, y) => x + y, 0) / values.length;
-console.log(
-  `${"baseline".padEnd(44)} ${mean(baseline.map((b) => b.a)).toFixed(4)} ${mean(baseline.map((b) => b.b)).toFixed(4)} |`,
-);
 for (const text of variants) {
   const ranking = JSON.parse(text) as Partial<RankingConfig>;
-  const scores = datasets.map((d) => {
-    const index = new ToolSearchIndex({ ranking });
-    for (const tool of d.tools) index.add(tool);
-    const ranker = { rank: (query: string, k: number) => index.rank(query, k) };
-    return {
-      a: evaluate(ranker, d.split.a).recallAt[5],
-      b: evaluate(ranker, d.split.b).recallAt[5],
-    };
-  });
-  const deltas = scores.map((s, i) =>
-    ((s.a + s.b) / 2 - ((baseline[i]?.a ?? 0) + (baseline[i]?.b ?? 0)) / 2).toFixed(3).padStart(6),
-  );
-  console.log(
-    `${text.slice(0, 44).padEnd(44)} ${mean(scores.map((s) => s.a)).toFixed(4)} ${mean(scores.map((s) => s.b)).toFixed(4)} | ${deltas.join(" ")}`,
-  );
+  console.log(text);
+  console.log(`  real  R@1/S@1/R@5/MRR  ${realCells(ranking)}`);
+  if (!realOnly) console.log(`  bench R@1/R@5/MRR      ${benchCells(ranking)}`);
 }
