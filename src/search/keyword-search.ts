@@ -12,7 +12,7 @@ import { NeighborCache, planQuery, type QueryPlan } from "./query/query-terms.js
 import { rewriteValues } from "./query/query-values.js";
 import { CompanionFacts } from "./rank/companion-facts.js";
 import { type CompanionLink, companionsOf, placeCompanions } from "./rank/companions.js";
-import { holdsWholeQuery, markIncidental, matchOf, SHORT_QUERY_WORDS } from "./rank/confidence.js";
+import { holdsWholeQuery, markIncidental, matchOf } from "./rank/confidence.js";
 import { scoreAndRank } from "./rank/dense-score.js";
 import { diversifyByAspect } from "./rank/diversify.js";
 import { buildHit } from "./rank/hit-details.js";
@@ -23,7 +23,13 @@ import {
 } from "./rank/learned-bonus.js";
 import { MentionIndex } from "./rank/mentions.js";
 import { addNameBonuses } from "./rank/name-bonuses.js";
-import { NAME_FIT_POOL, type NamedTools, NameFit, NameWords } from "./rank/name-fit.js";
+import {
+  NAME_FIT_MAX_WORDS,
+  NAME_FIT_POOL,
+  type NamedTools,
+  NameFit,
+  NameWords,
+} from "./rank/name-fit.js";
 import { PrerequisiteIndex } from "./rank/prerequisites.js";
 import { ScoreScratch } from "./rank/score-query.js";
 import { TopK } from "./rank/top-k.js";
@@ -270,7 +276,7 @@ export class KeywordSearch {
   ): ScoredQuery {
     // diversification picks from a wider pool, lowered tools make room for `margin` more, and the
     // name fit re-ranks at least the top 10
-    const fitName = this.config.nameFit > 0 && plan.groups.length <= SHORT_QUERY_WORDS;
+    const fitName = this.config.nameFit > 0 && plan.groups.length <= NAME_FIT_MAX_WORDS;
     const { limit, margin, diversify } = size;
     const pool = diversify
       ? Math.max(limit * 4, 40)

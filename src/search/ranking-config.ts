@@ -34,7 +34,7 @@ export interface RankingConfig {
   /** Distinct query words needed before diversification applies (short queries have one aspect). */
   diversityMinWords: number;
   /**
-   * Name fit of a short query (up to `SHORT_QUERY_WORDS` words, `name-fit.ts`): a hit's score is
+   * Name fit of a short query (up to `NAME_FIT_MAX_WORDS` words, `name-fit.ts`): a hit's score is
    * multiplied by `1 - nameFit × share`, where share is its name's information in words the query
    * did not ask for (0 = off).
    */

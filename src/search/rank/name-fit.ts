@@ -27,6 +27,16 @@ const DIGITS = /^\d+$/;
 export const NAME_FIT_POOL = 10;
 
 /**
+ * The longest query (distinct content words) the step re-weighs. A request of five content words
+ * still mostly names a tool ("list open pull requests on a repo"); past that it describes a task.
+ * Measured in session 11 against four (confidence's short-query bound, its first value): real
+ * catalogs R@1 0.556 → 0.568, S@1 0.790 → 0.801, R@5 0.846 → 0.849, MRR 0.839 → 0.848, up on
+ * both halves; bench macro R@1 0.413 → 0.414 (up on both halves), R@5 and MRR within ±0.0002. Three cost
+ * the real set on both halves; six cost it too, and bench half a's R@5 (docs/ranking.md).
+ */
+export const NAME_FIT_MAX_WORDS = 5;
+
+/**
  * The term ids of each indexed tool's name words that can say what it does: not stop words (a
  * query's are dropped, so a name's cannot be asked for: `get-my-manager`), digits or single
  * letters (versions and fragments: `…RecordsV1`). Kept per document until the tool is removed.
