@@ -9,7 +9,7 @@
 
 import { groupBit } from "../query/coverage-table.js";
 import type { QueryPlan } from "../query/query-terms.js";
-import type { LearnedField } from "../store/learned-field.js";
+import { type LearnedField, MIN_REQUESTS } from "../store/learned-field.js";
 import { confidenceOf } from "./confidence.js";
 import { GROUP_BITS } from "./posting-score.js";
 import type { ScoreScratch } from "./score-query.js";
@@ -176,7 +176,9 @@ function learnedMatches(
     const holders = candidates.field.lookup(group.token, candidates.idOf);
     if (holders === undefined) return;
     const rarity = learnedRarity(holders.count, candidates.field.size);
-    for (const { doc, weight: evidence } of holders.list) {
+    for (const { doc, weight: evidence, requests } of holders.list) {
+      // one request's words are its context: its key counts for it (`addRecurring`)
+      if (requests < MIN_REQUESTS) continue;
       const part = (scale * group.weight * evidence * rarity) / total;
       const match = learned.get(doc) ?? { bonus: 0, bits: 0, words: [] };
       match.bonus += part;
