@@ -50,10 +50,12 @@ describe("the inspector's search with a gateway's learning", () => {
       { ...hostTool("read_file"), description: "Read a file from disk." },
       { ...hostTool("list_tickets"), description: "List the open support requests." },
     ];
-    // the gateway's facade, where sessions searched "new bug" and then called create_issue
+    // the gateway's facade, where sessions searched two requests about a bug, then called
+    // create_issue (a word counts apart once two requests share it)
     const gateway = createToolSift({ tools, learning: {} });
     for (const session of ["a", "b", "c"])
-      gateway.learning?.evidence.record("file a new bug", tools[0] as ToolDefinition, session);
+      for (const request of ["file a new bug", "report a bug"])
+        gateway.learning?.evidence.record(request, tools[0] as ToolDefinition, session);
     const model = createInspectorModel(tools, { learning: gateway.learning });
     const learnedTerms = async () => {
       const view = await model.search("bug", { limit: 3 });

@@ -107,14 +107,23 @@ describe("learned field", () => {
 
   it("words several sessions searched before calling a tool bring it first, shown as the learned field", () => {
     const plain = indexWith();
-    expect(plain.rank("type into the login field", 3)[0]).not.toBe("fill");
+    // a wording no session used: only the words two requests shared can bring `fill` up
+    const query = "type in the login field of the page";
+    expect(plain.rank(query, 3)[0]).not.toBe("fill");
     const evidence = new UsageEvidence();
     const recorder = new UsageRecorder(evidence);
     for (const id of ["s1", "s2", "s3", "s4"]) {
       session(recorder, id, ["type into the login field", "fill input"], "fill", plain);
+      session(
+        recorder,
+        `${id}-b`,
+        ["type my name in the login field", "fill input"],
+        "fill",
+        plain,
+      );
     }
     const learned = indexWith(evidence);
-    const result = learned.search("type into the login field", { explain: true });
+    const result = learned.search(query, { explain: true });
     const first = result.hits[0];
     expect(first?.name).toBe("fill");
     const fields = (first?.explanation ?? []).filter((part) => part.field === "learned");
@@ -154,6 +163,8 @@ describe("learned field", () => {
       const evidence = new UsageEvidence({ now: () => now });
       for (const id of ["s1", "s2", "s3", "s4"]) {
         evidence.record("type into the login field", TOOLS[7] as ToolDefinition, id);
+        // a second request with the same words, so they count apart (`MIN_REQUESTS`)
+        evidence.record("type the login field name", TOOLS[7] as ToolDefinition, id);
         now += gap;
       }
       const result = indexWith(evidence).search("type into the login field", { explain: true });
@@ -164,6 +175,30 @@ describe("learned field", () => {
         "type",
       ]);
     }
+  });
+
+  it("the words of one request, however many sessions repeat it, move no other request; two requests sharing a word do", () => {
+    const plain = indexWith();
+    const query = "click the button";
+    const evidence = new UsageEvidence();
+    // "click" is this request's context, not what create_issue does
+    teach(
+      evidence,
+      "open a new issue about the broken click handler",
+      TOOLS[5] as ToolDefinition,
+      ids("user", 5),
+    );
+    expect(indexWith(evidence).rank(query, 10)).toEqual(plain.rank(query, 10));
+    expect(rankings(indexWith(evidence)).slice(1)).toEqual(rankings(plain).slice(1));
+    // a second request that also led to create_issue with "click": the word now counts apart
+    teach(
+      evidence,
+      "report that a click on save does nothing",
+      TOOLS[5] as ToolDefinition,
+      ids("other", 5),
+    );
+    expect(indexWith(evidence).rank(query, 10)).toContain("create_issue");
+    expect(indexWith(evidence).rank(query, 10)[0]).toBe("click");
   });
 
   it("ranks exactly as before when no evidence passed the support threshold", () => {

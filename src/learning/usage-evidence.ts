@@ -41,6 +41,9 @@ export interface LearnedWord {
   sessions: number;
   /** In (0, 1): `sessions / (sessions + minSessions)`, so no amount of traffic passes 1. */
   weight: number;
+  /** Distinct requests that used the word (`requestsOf`; 1 for a query key): search counts a
+   * word apart from its request only once two requests share it. */
+  requests: number;
 }
 
 interface ToolEvidence {
@@ -141,6 +144,7 @@ export class UsageEvidence {
           word,
           sessions: round(support),
           weight: support / (support + this.minSessions),
+          requests: isQueryKey(word) ? 1 : requestsOf(evidence.words, word, sessions),
         });
       }
       if (words.length > 0) result.set(name, words.sort(byWeight));
@@ -249,6 +253,27 @@ export class UsageEvidence {
       if (evidence.words.size === 0) this.tools.delete(name);
     }
   }
+}
+
+/**
+ * How many distinct requests used `word` for a tool: the tool's query keys that hold it, and one
+ * more when some of its sessions are in none of those keys (a one-word query, or a request too
+ * long for a key; several such count as one, so the count errs low).
+ */
+function requestsOf(
+  words: ReadonlyMap<string, ReadonlyMap<string, number>>,
+  word: string,
+  sessions: ReadonlyMap<string, number>,
+): number {
+  let count = 0;
+  const explained = new Set<string>();
+  for (const [key, keySessions] of words) {
+    if (!isQueryKey(key) || !key.split(" ").includes(word)) continue;
+    count += 1;
+    for (const session of keySessions.keys()) explained.add(session);
+  }
+  for (const session of sessions.keys()) if (!explained.has(session)) return count + 1;
+  return count;
 }
 
 function byWeight(a: LearnedWord, b: LearnedWord): number {

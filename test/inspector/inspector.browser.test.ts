@@ -238,8 +238,10 @@ describe.runIf(ready)("the inspector page in Chromium, on the 1,371-tool catalog
     async () => {
       const sift = createToolSift({ tools: tools.slice(0, 40), learning: {} });
       const tool = tools[0] as ToolDefinition;
+      // two requests share "ticket": a word counts apart once two requests used it
       for (const session of ["a", "b", "c"])
-        sift.learning?.evidence.record("open a new ticket", tool, session);
+        for (const request of ["open a new ticket", "file a ticket"])
+          sift.learning?.evidence.record(request, tool, session);
       const learnedServer = await startInspectorServer({
         model: createInspectorModel(tools.slice(0, 40), { learning: sift.learning }),
         learned: { learning: sift.learning, tool: (name) => sift.catalog.get(name) },

@@ -9,11 +9,10 @@
 
 import { groupBit } from "../query/coverage-table.js";
 import type { QueryPlan } from "../query/query-terms.js";
-import type { LearnedField } from "../store/learned-field.js";
+import { type LearnedField, MIN_REQUESTS } from "../store/learned-field.js";
 import { confidenceOf } from "./confidence.js";
+import { GROUP_BITS } from "./posting-score.js";
 import type { ScoreScratch } from "./score-query.js";
-
-const NO_MATCH = { bits: 0, nameMatch: false };
 
 /** A learned word the tool's text already contains counts this share (measured: eval-learning.ts). */
 export const LEXICAL_OVERLAP = 0.5;
@@ -50,12 +49,13 @@ export interface LearnedCandidates {
   /** True when `doc` may be raised (not excluded, passes the filters). */
   allowed: (doc: number) => boolean;
   /** The query groups `doc` contains lexically (a word or its inflections, as mask bits) and
-   * whether one is in its name (`matchOf`). */
+   * whether one is in its name (`matchOf`); asked for the first hit only (the others' bits are
+   * their match masks). */
   lexical: (doc: number) => { bits: number; nameMatch: boolean };
   /** The best lexical document, or -1. */
   first: number;
   /** True when some allowed document holds every query word lexically, one in its name
-   * (`holdsWholeQuery`); asked only when a tool learned the query's key. */
+   * (`holdsWholeQuery`); asked only when a recurring request would lift a tool. */
   wholeMatch: () => boolean;
   /** The query's whole-query key (`queryKey`), or "" when it has none. */
   key: string;
@@ -82,25 +82,20 @@ export function addLearnedBonuses(
   // with no lexical match at all, learned words still rank among themselves
   const reference = best > 0 ? best : 1;
   const learned = learnedMatches(plan, weight * reference, total, candidates);
-  const lexical = lexicalLookup(scratch, candidates);
-  discountOverlap(learned, lexical);
+  const bits = lexicalBits(scratch);
+  discountOverlap(learned, bits);
   const recurring = addRecurring(learned, plan, weight * reference, candidates);
-  const level = (doc: number) => {
-    const match = lexical(doc);
-    return confidenceOf(plan, match.bits, match.nameMatch).level;
-  };
-  const strongFirst = candidates.first >= 0 && level(candidates.first) === "strong";
-  // a recurring request may pass weak lexical hits, never a strong first hit or a tool holding all of it
-  // (`liftRecurring`): the one bound usage may not cross
-  const lifts = recurring.strength.size > 0 && !strongFirst && !candidates.wholeMatch();
+  const firstMatch = candidates.first >= 0 ? candidates.lexical(candidates.first) : undefined;
+  const strongFirst =
+    firstMatch !== undefined &&
+    confidenceOf(plan, firstMatch.bits, firstMatch.nameMatch).level === "strong";
+  // level `none` reads the coverage alone: a name match makes no hit under NONE_COVERAGE strong
+  const none = (doc: number) => confidenceOf(plan, bits(doc), false).level === "none";
   const raised: number[] = [];
   for (const [doc, match] of learned) {
     candidates.prepare?.(doc);
     const bonus = boundedBonus(scratch, doc, match, candidates, () =>
-      strongFirst &&
-      doc !== candidates.first &&
-      level(doc) === "none" &&
-      !(lifts && recurring.strength.has(doc))
+      strongFirst && doc !== candidates.first && none(doc)
         ? best * UNDER_STRONG
         : Number.POSITIVE_INFINITY,
     );
@@ -112,7 +107,12 @@ export function addLearnedBonuses(
     scratch.score[doc] = (scratch.score[doc] as number) + bonus;
     raised.push(doc);
   }
-  if (lifts) liftRecurring(scratch.score, best, learned, recurring, weight * reference);
+  // a recurring request may pass weak lexical hits, never a strong first hit or a tool holding all of it
+  // (`liftRecurring`): the one bound usage may not cross
+  if (recurring.strength.size > 0 && !strongFirst) {
+    const scale = weight * reference;
+    liftRecurring(scratch.score, best, learned, recurring, scale, candidates.wholeMatch);
+  }
   return { raised, learned };
 }
 
@@ -128,8 +128,9 @@ function setBonus(match: LearnedMatch, bonus: number): void {
  * words, from at least `minSessions` distinct sessions that then called it) is raised above every
  * other hit (its learned part then shows as the key alone), by `RECURRING_LEAD × scale` times the
  * key's evidence weight and rarity, so among several tools of one key the better supported leads.
- * The caller skips it when the lexical first hit is strong or any tool holds every query word with
- * one in its name: usage may reorder what the words leave open, never overrule a strong match.
+ * The caller skips it when the lexical first hit is strong, and it is not made when any tool holds
+ * every query word with one in its name (`wholeMatch`, asked only when a tool would move): usage
+ * may reorder what the words leave open, never overrule a strong match.
  */
 function liftRecurring(
   score: Float32Array,
@@ -137,17 +138,23 @@ function liftRecurring(
   learned: Map<number, LearnedMatch>,
   recurring: Recurring,
   scale: number,
+  wholeMatch: () => boolean,
 ): void {
   // the highest score of any other hit: lexical scores are at most `best`, raised ones are known
   let top = best;
   for (const doc of learned.keys())
     if (!recurring.strength.has(doc)) top = Math.max(top, score[doc] as number);
-  for (const [doc, strength] of recurring.strength) {
-    const match = learned.get(doc);
-    if (match === undefined) continue; // filtered out or vetoed
-    const target = top + RECURRING_LEAD * scale * strength;
+  const targetOf = (doc: number) =>
+    top + RECURRING_LEAD * scale * (recurring.strength.get(doc) ?? 0);
+  // filtered out or vetoed tools are not in `learned`; tools already above their target stay
+  const below = [...recurring.strength.keys()].filter(
+    (doc) => learned.has(doc) && (score[doc] as number) < targetOf(doc),
+  );
+  if (below.length === 0 || wholeMatch()) return;
+  for (const doc of below) {
+    const match = learned.get(doc) as LearnedMatch;
+    const target = targetOf(doc);
     const current = score[doc] as number;
-    if (current >= target) continue;
     // the key is why the tool is first, so it alone explains the learned part
     match.bonus += target - current;
     match.words = [{ word: recurring.key, group: -1, score: match.bonus }];
@@ -169,7 +176,9 @@ function learnedMatches(
     const holders = candidates.field.lookup(group.token, candidates.idOf);
     if (holders === undefined) return;
     const rarity = learnedRarity(holders.count, candidates.field.size);
-    for (const { doc, weight: evidence } of holders.list) {
+    for (const { doc, weight: evidence, requests } of holders.list) {
+      // one request's words are its context: its key counts for it (`addRecurring`)
+      if (requests < MIN_REQUESTS) continue;
       const part = (scale * group.weight * evidence * rarity) / total;
       const match = learned.get(doc) ?? { bonus: 0, bits: 0, words: [] };
       match.bonus += part;
@@ -181,22 +190,15 @@ function learnedMatches(
   return learned;
 }
 
-/** The query groups a document holds lexically, looked up once per document. */
-function lexicalLookup(
-  scratch: ScoreScratch,
-  candidates: LearnedCandidates,
-): (doc: number) => { bits: number; nameMatch: boolean } {
-  const matches = new Map<number, { bits: number; nameMatch: boolean }>();
-  return (doc) => {
-    // a document the query did not score contains none of its words: no lookups needed
-    if (!scratch.scored(doc)) return NO_MATCH;
-    let match = matches.get(doc);
-    if (match === undefined) {
-      match = candidates.lexical(doc);
-      matches.set(doc, match);
-    }
-    return match;
-  };
+/**
+ * The query groups a document holds lexically, as mask bits: its match mask from scoring, where
+ * the query's own words (a word or its inflections) set their group's bit and synonyms or
+ * neighbours none, so it is what `matchOf` finds in the postings without a lookup; 0 for a
+ * document the query did not score.
+ */
+function lexicalBits(scratch: ScoreScratch): (doc: number) => number {
+  const { mask } = scratch;
+  return (doc) => (scratch.scored(doc) ? ((mask[doc] as number) & GROUP_BITS) >>> 0 : 0);
 }
 
 /**
@@ -241,10 +243,10 @@ function addRecurring(
  */
 function discountOverlap(
   learned: Map<number, LearnedMatch>,
-  lexical: (doc: number) => { bits: number },
+  lexical: (doc: number) => number,
 ): void {
   for (const [doc, match] of learned) {
-    const bits = lexical(doc).bits;
+    const bits = lexical(doc);
     match.bonus = 0;
     for (const word of match.words) {
       if ((bits & groupBit(word.group)) !== 0) word.score *= LEXICAL_OVERLAP;

@@ -10,7 +10,15 @@ export interface LearnedEntry {
   word: string;
   /** Strength of the evidence, in (0, 1]; larger values are clipped to 1. */
   weight: number;
+  /** Distinct requests that used the word (`LearnedWord.requests`); a word apart counts in search
+   * from `MIN_REQUESTS` on. Absent: counted as enough. */
+  requests?: number;
 }
+
+/** Distinct requests a learned word needs before it counts apart from its request's key: the
+ * words of one request, however many sessions repeat it, are that request's context ("latest
+ * release" in a request to comment on an issue), which its key already carries. */
+export const MIN_REQUESTS = 2;
 
 /** Tools kept per learned word, the strongest first. */
 export const MAX_HOLDERS = 32;
@@ -18,7 +26,7 @@ export const MAX_HOLDERS = 32;
 /** The tools holding one learned word: how many in all, and the strongest `MAX_HOLDERS`. */
 export interface LearnedHolders {
   count: number;
-  list: { doc: number; name: string; weight: number }[];
+  list: { doc: number; name: string; weight: number; requests: number }[];
 }
 
 /** Learned words by tool name, looked up by stem at query time; watches the indexed tools, whose
@@ -44,7 +52,11 @@ export class LearnedField {
     for (const [name, entries] of words) {
       const kept = entries
         .filter((entry) => Number.isFinite(entry.weight) && entry.weight > 0 && entry.word !== "")
-        .map((entry) => ({ word: entry.word, weight: Math.min(1, entry.weight) }));
+        .map((entry) => ({
+          word: entry.word,
+          weight: Math.min(1, entry.weight),
+          ...(entry.requests === undefined ? {} : { requests: entry.requests }),
+        }));
       if (kept.length > 0) copy.set(name, kept);
     }
     this.byName = copy;
@@ -76,7 +88,8 @@ export class LearnedField {
         for (const entry of entries) {
           const holders = byWord.get(entry.word) ?? { count: 0, list: [] };
           holders.count += 1;
-          holders.list.push({ doc, name, weight: entry.weight });
+          const requests = entry.requests ?? MIN_REQUESTS;
+          holders.list.push({ doc, name, weight: entry.weight, requests });
           byWord.set(entry.word, holders);
         }
       }
