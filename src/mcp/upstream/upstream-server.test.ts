@@ -162,4 +162,25 @@ describe("an upstream that answers too much, crashes or floods", () => {
     expect(lists).toBeLessThanOrEqual(4);
     expect(listings.at(-1)).toContain(`v${count}`);
   }, 120_000);
+
+  it("passes no progress for a call after its result, though the server claimed a task", async () => {
+    const received: UpstreamProgress[] = [];
+    const server = open(
+      createUpstreamServer({
+        name: "storm",
+        config: { command: "node", args: [stormServer] },
+        log: () => undefined,
+        onTools: () => undefined,
+      }),
+    );
+    await server.start();
+    const done = await server.call("task_reply", {}, { onProgress: (p) => received.push(p) });
+    expect(text(done)).toBe("done");
+    const before = received.length;
+    // the server reports on the finished call's token, then answers this call
+    expect(text(await server.call("stale_progress", {}))).toMatch(/^reported on \d+$/u);
+    // the SDK handles a notification a little after the response read with it (a settle wait)
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(received.length).toBe(before);
+  }, 60_000);
 });
