@@ -40,6 +40,8 @@ export const e2eFiles = [
   "src/**/approve.test.ts",
   "src/**/upstream-server.test.ts",
   "src/**/client-relay.test.ts",
+  // three HTTP sessions over the storm fixture's 2,000-notification burst (13 s under load)
+  "src/**/forward-upstream-events.test.ts",
   "src/**/session-release.test.ts",
   // tsc over the README's blocks; the README's CLI lines and a closed pipe through tsx
   "test/readme/readme-code.test.ts",

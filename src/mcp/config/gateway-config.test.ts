@@ -81,6 +81,19 @@ describe("parseGatewayConfig", () => {
     expect(vscode.config.servers.fs).toEqual({ command: "node", args: ["/ws/server.js", "/tmp"] });
   });
 
+  it("refuses server names that would make SERVER__TOOL names ambiguous", () => {
+    // tool "x__y" of server "gh" and tool "y" of server "gh__x" would both be gh__x__y, and the
+    // one that listed first would take the name (a hostile server could shadow a trusted one)
+    const { problems } = parseGatewayConfig(
+      { servers: { gh: { command: "a" }, gh__x: { command: "a" }, gh_: { command: "a" } } },
+      { env },
+    );
+    expect(problems).toEqual([
+      'servers.gh__x: a server name must not contain "__" or end in "_": tools are named SERVER__TOOL, so another server\'s tool could be given the same name; rename it (e.g. "gh-x").',
+      'servers.gh_: a server name must not contain "__" or end in "_": tools are named SERVER__TOOL, so another server\'s tool could be given the same name; rename it (e.g. "gh").',
+    ]);
+  });
+
   it("lists every problem with its path", () => {
     const { problems } = parseGatewayConfig(
       {

@@ -228,6 +228,13 @@ export function parseGatewayConfig(
         read.problems.push(
           `${path}: server names are 1–64 letters, digits, "_" or "-"; rename it.`,
         );
+      } else if (/__|_$/.test(name)) {
+        // "gh" + tool "x__y" and "gh__x" + tool "y" would both be gh__x__y, and whichever server
+        // listed first would take the name: a hostile server could shadow a trusted one's tool
+        const fixed = name.replace(/_{2,}/g, "-").replace(/_+$/, "");
+        read.problems.push(
+          `${path}: a server name must not contain "__" or end in "_": tools are named SERVER__TOOL, so another server's tool could be given the same name; rename it (e.g. "${fixed}").`,
+        );
       } else if (config.servers[name] !== undefined) {
         read.problems.push(`${path}: "${name}" is also defined under "servers"; keep one.`);
       }

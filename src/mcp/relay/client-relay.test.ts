@@ -6,13 +6,15 @@ import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
   ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createMCPToolSift } from "../create-mcp-toolsift.js";
 import { type RunningGateway, serveHttp } from "../serve/serve-gateway.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const relayServer = path.join(root, "test/fixtures/mcp/relay-server.mjs");
+const stormServer = path.join(root, "test/fixtures/mcp/storm-server.mjs");
 
 const text = (result: unknown) =>
   ((result as { content: { text?: string }[] }).content ?? [])
@@ -112,4 +114,40 @@ describe("server→client requests reach only the session whose call the upstrea
     }
     expect(declined).toBeLessThanOrEqual(4);
   }, 300_000);
+});
+
+describe("server→client requests outside any call", () => {
+  let running: RunningGateway | undefined;
+  afterEach(async () => {
+    await running?.close();
+    running = undefined;
+  });
+
+  it("declines sampling and elicitation that no call of the lone session asked for (SEP-2260)", async () => {
+    const sift = await createMCPToolSift({
+      servers: { storm: { command: "node", args: [stormServer] } },
+    });
+    running = await serveHttp({ sift, mode: "direct" });
+    const client = await labelledClient(running.url as string, "alice");
+    const logs: string[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+      logs.push(String(notification.params.data));
+    });
+    try {
+      // the server answers, then asks a moment later, when nothing of this session is in flight
+      await client.callTool({ name: "storm__elicit_later", arguments: {} });
+      await vi.waitFor(() => expect(logs.join("\n")).toContain("sampling/createMessage"), {
+        timeout: 30_000,
+      });
+      const outcome = logs.join("\n");
+      expect(outcome).not.toContain("elicited from alice");
+      expect(outcome).not.toContain("sampled by alice");
+      for (const method of ["elicitation/create", "sampling/createMessage"]) {
+        expect(outcome).toContain(`${method} failed`);
+      }
+      expect(outcome).toContain("outside any client request");
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
 });

@@ -38,7 +38,12 @@ export function createServerRequestRelay(
   unrelayed: { onElicitation?: ElicitationHandler | undefined; log: (entry: MCPLogEntry) => void },
 ): ClientRelay {
   return async (request, signal) => {
-    const target = tracker.target();
+    const target = tracker.target(request.method);
+    if (target.kind === "unasked") {
+      const message = `Server "${server}" sent ${request.method}, and toolsift declined it: ${target.reason}. Ask for it from within a tool call.`;
+      unrelayed.log({ level: "warn", server, message });
+      throw new McpError(ErrorCode.InvalidRequest, message);
+    }
     if (target.kind === "ambiguous") {
       const message = `Server "${server}" sent ${request.method}, and toolsift declined it rather than guess which client session it is for: ${target.reason}. The server's calls from different sessions now take turns, so retry the call.`;
       unrelayed.log({ level: "warn", server, message });

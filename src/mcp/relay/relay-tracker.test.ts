@@ -11,7 +11,7 @@ describe("createRelayTracker", () => {
     const tracker = createRelayTracker(() => []);
     let finishAlice: () => void = () => undefined;
     const aliceCall = tracker.during(alice, () => new Promise<void>((r) => (finishAlice = r)));
-    expect(tracker.target()).toEqual({ kind: "session", relay: alice });
+    expect(tracker.target("sampling/createMessage")).toEqual({ kind: "session", relay: alice });
     let bobRan = false;
     const bobCall = tracker.during(bob, async () => {
       bobRan = true;
@@ -30,25 +30,37 @@ describe("createRelayTracker", () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((r) => (release = r));
     const calls = [tracker.during(relayOf({}), () => gate), tracker.during(undefined, () => gate)];
-    expect(tracker.target()).toMatchObject({ kind: "ambiguous" });
+    expect(tracker.target("sampling/createMessage")).toMatchObject({ kind: "ambiguous" });
     release();
     await Promise.all(calls);
   });
 
-  it("outside calls: the one connected session, else none or ambiguous", () => {
+  it("outside calls: roots go to the one connected session, else none or ambiguous", () => {
     const one = relayOf({});
-    expect(createRelayTracker(() => [one]).target()).toEqual({ kind: "session", relay: one });
-    expect(createRelayTracker(() => []).target()).toEqual({ kind: "none" });
-    expect(createRelayTracker(() => [one, relayOf({})]).target()).toMatchObject({
+    const roots = "roots/list";
+    expect(createRelayTracker(() => [one]).target(roots)).toEqual({ kind: "session", relay: one });
+    expect(createRelayTracker(() => []).target(roots)).toEqual({ kind: "none" });
+    expect(createRelayTracker(() => [one, relayOf({})]).target(roots)).toMatchObject({
       kind: "ambiguous",
     });
+  });
+
+  it("outside calls: sampling and elicitation are unasked, even with one session connected", () => {
+    const one = relayOf({});
+    for (const method of ["sampling/createMessage", "elicitation/create"]) {
+      for (const connected of [[one], []]) {
+        const target = createRelayTracker(() => connected).target(method);
+        expect(target).toMatchObject({ kind: "unasked" });
+        expect(target).toHaveProperty("reason", expect.stringContaining(method));
+      }
+    }
   });
 
   it("lets a waiting call go when its signal aborts", async () => {
     const tracker = createRelayTracker(() => []);
     let release: () => void = () => undefined;
     const first = tracker.during(relayOf({}), () => new Promise<void>((r) => (release = r)));
-    tracker.target(); // a request during a call: turns on
+    tracker.target("sampling/createMessage"); // a request during a call: turns on
     const abort = new AbortController();
     const waiting = tracker.during(relayOf({}), async () => "ran", abort.signal);
     abort.abort(new Error("cancelled by the client"));

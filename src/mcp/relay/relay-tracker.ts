@@ -32,7 +32,9 @@ export type RelayTarget =
   /** No session is involved: the library's own handler (or a refusal) answers. */
   | { kind: "none" }
   /** Several sessions could own it: `reason` says why it is declined. */
-  | { kind: "ambiguous"; reason: string };
+  | { kind: "ambiguous"; reason: string }
+  /** No client request is being served, and the method may come only during one. */
+  | { kind: "unasked"; reason: string };
 
 /** The calls in flight on one upstream connection and the sessions behind them. */
 export interface RelayTracker {
@@ -42,13 +44,50 @@ export interface RelayTracker {
     work: () => Promise<T>,
     signal?: AbortSignal,
   ): Promise<T>;
-  /** The target of a server→client request arriving now. */
-  target(): RelayTarget;
+  /** The target of a server→client request of `method` arriving now. */
+  target(method: string): RelayTarget;
   /** True once calls of different sessions take turns on this connection. */
   takingTurns(): boolean;
 }
 
 const ownerOf = (relay: ClientRelay | undefined): Owner => relay?.session ?? NO_SESSION;
+
+/** Where a server→client request of `method` goes, given the calls in flight on its
+ * connection and the connected client sessions. */
+function targetOf(
+  inFlight: readonly InFlight[],
+  connected: () => readonly ClientRelay[],
+  method: string,
+): RelayTarget {
+  const owners = new Set(inFlight.map((entry) => entry.owner));
+  if (owners.size > 1) {
+    return {
+      kind: "ambiguous",
+      reason: `calls of ${owners.size} client sessions were in flight on the server's one connection and the request does not say which call it serves`,
+    };
+  }
+  const newest = inFlight.findLast((entry) => entry.relay !== undefined)?.relay;
+  if (newest) return { kind: "session", relay: newest };
+  if (owners.size === 1) return { kind: "none" };
+  // outside any call a server may only ask for roots (servers do after `initialized`):
+  // sampling or an elicitation then would put words before a user or a model that no call
+  // of theirs asked for, e.g. a form asking for a password (SEP-2260 forbids both)
+  if (method !== "roots/list") {
+    return {
+      kind: "unasked",
+      reason: `it came outside any client request (no call or read of the server was in flight), and MCP lets a server send ${method} only while it serves one`,
+    };
+  }
+  // roots outside any call: only a lone client session can be meant
+  const sessions = [...new Set(connected().map(ownerOf))];
+  const only = connected().at(-1);
+  if (sessions.length === 1 && only) return { kind: "session", relay: only };
+  if (sessions.length === 0) return { kind: "none" };
+  return {
+    kind: "ambiguous",
+    reason: `it came outside any call while ${sessions.length} client sessions are connected`,
+  };
+}
 
 /** `connected` lists a relay per connected client session, for requests made outside calls. */
 export function createRelayTracker(connected: () => readonly ClientRelay[]): RelayTracker {
@@ -103,27 +142,9 @@ export function createRelayTracker(connected: () => readonly ClientRelay[]): Rel
         admitWaiting();
       }
     },
-    target() {
+    target(method) {
       if (inFlight.length > 0) turns = true;
-      const owners = new Set(inFlight.map((entry) => entry.owner));
-      if (owners.size > 1) {
-        return {
-          kind: "ambiguous",
-          reason: `calls of ${owners.size} client sessions were in flight on the server's one connection and the request does not say which call it serves`,
-        };
-      }
-      const newest = inFlight.findLast((entry) => entry.relay !== undefined)?.relay;
-      if (newest) return { kind: "session", relay: newest };
-      if (owners.size === 1) return { kind: "none" };
-      // outside any call: only a lone client session can be meant
-      const sessions = [...new Set(connected().map(ownerOf))];
-      const only = connected().at(-1);
-      if (sessions.length === 1 && only) return { kind: "session", relay: only };
-      if (sessions.length === 0) return { kind: "none" };
-      return {
-        kind: "ambiguous",
-        reason: `it came outside any call while ${sessions.length} client sessions are connected`,
-      };
+      return targetOf(inFlight, connected, method);
     },
     takingTurns: () => turns,
   };

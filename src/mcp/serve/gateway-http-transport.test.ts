@@ -105,4 +105,25 @@ describe("the HTTP gateway's own answers", () => {
     expect(malformed.status).toBe(400);
     expect(((await malformed.json()) as { error: { code: number } }).error.code).toBe(-32700);
   }, 30_000);
+
+  it("refuses a request whose id is still in flight in the session, and keeps each answer on its own request", async () => {
+    // `ask` waits for 99 calls in flight (in vain: 5 s), so id 77 is still open when reused
+    const slow = post({
+      jsonrpc: "2.0",
+      id: 77,
+      method: "tools/call",
+      params: { name: "relay__ask", arguments: { label: "slow", together: 99 } },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const reused = (await (await post(flood(77, 0))).json()) as {
+      id: number;
+      error?: { code: number; message: string };
+    };
+    expect(reused.id).toBe(77);
+    expect(reused.error?.code).toBe(-32600);
+    expect(reused.error?.message).toContain("Request id 77 is already in use");
+    const first = await (await slow).text();
+    expect(first).toContain("call slow");
+    expect(first).not.toContain("flooded");
+  }, 30_000);
 });

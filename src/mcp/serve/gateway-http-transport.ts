@@ -224,7 +224,16 @@ export class GatewayHTTPTransport extends StreamableHTTPServerTransport {
     if (sessionId === undefined || !isPlainRequest(body) || !hasPlainHeaders(request)) {
       return false;
     }
-    if (this.answers.has(body.id)) return false;
+    if (this.answers.has(body.id)) {
+      // two requests under one id in flight would swap answers (the SDK routes a response by
+      // its id) and a cancel would stop the wrong one: the second is refused, the first runs on
+      const message = `Request id ${JSON.stringify(body.id)} is already in use by a request of this session that has not been answered; give each request in flight its own id (JSON-RPC).`;
+      response.writeHead(200, { "content-type": "application/json", "mcp-session-id": sessionId });
+      response.end(
+        JSON.stringify({ jsonrpc: "2.0", id: body.id, error: { code: -32600, message } }),
+      );
+      return true;
+    }
     const answer = new PostAnswer(
       response,
       sessionId,

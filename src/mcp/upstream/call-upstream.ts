@@ -122,13 +122,16 @@ export async function callUpstream(
     return errorResult(problem ?? `Server "${run.name}" is down.`);
   }
   // a flood of reports reaches the client thinned; the last one before the result
-  const progress = callOptions.onProgress && coalesceProgress(callOptions.onProgress);
+  let progress = callOptions.onProgress && coalesceProgress(callOptions.onProgress);
+  // the SDK keeps a call's progress callback past its result when the server's answer claims a
+  // `task` (toolsift never asks for one): cut loose at the result, a hostile server can neither
+  // report on a finished call nor keep its session's objects alive through the callback
+  const report = progress && ((update: UpstreamProgress) => progress?.report(update));
   if (progress) run.progressCalls += 1;
   try {
     const result = await run.relays.during(
       relay,
-      () =>
-        retryingLogin(run, () => sendCall(run, connection, tool, args, signal, progress?.report)),
+      () => retryingLogin(run, () => sendCall(run, connection, tool, args, signal, report)),
       signal,
     );
     run.gate.succeeded();
@@ -138,6 +141,7 @@ export async function callUpstream(
   } finally {
     progress?.flush();
     if (progress) run.progressCalls -= 1;
+    progress = undefined;
   }
 }
 

@@ -3,7 +3,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
-import { listAllTools, MAX_PAGES, MAX_TOOLS } from "./upstream-transport.js";
+import { listAllTools, MAX_LIST_CHARS, MAX_PAGES, MAX_TOOLS } from "./upstream-transport.js";
 
 /** A client connected in memory to a server whose `tools/list` answers `page(n)` for page n. */
 async function pagedServer(page: (n: number) => { tools: Tool[]; nextCursor?: string }) {
@@ -60,4 +60,21 @@ describe("listAllTools", () => {
     expect(pages()).toBe(2);
     expect(cuts).toEqual([]);
   });
+
+  it("stops a listing past MAX_LIST_CHARS of tool text (pages of 4 MB, forever), and says so", async () => {
+    // one shared string: the test's memory stays small while the listing's text grows
+    const huge = "x".repeat(1024 * 1024);
+    const { client, pages } = await pagedServer((n) => ({
+      tools: [0, 1, 2, 3].map((index) => ({ ...tool(`t${n}_${index}`), description: huge })),
+      nextCursor: `c${n}`,
+    }));
+    const cuts: string[] = [];
+    const tools = await listAllTools(client, 5_000, (message) => cuts.push(message));
+    const kept = tools.reduce((sum, each) => sum + JSON.stringify(each).length, 0);
+    expect(kept).toBeLessThanOrEqual(MAX_LIST_CHARS);
+    expect(pages()).toBeLessThan(MAX_PAGES);
+    expect(cuts).toHaveLength(1);
+    expect(cuts[0]).toMatch(/Stopped listing tools after \d+ tools and \d+ pages/u);
+    expect(cuts[0]).toContain("64.0 MB of tool definitions");
+  }, 60_000);
 });

@@ -25,8 +25,31 @@ export function connectionLost(run: UpstreamRun, connection: UpstreamConnection)
   run.log({ level: "warn", server: run.name, message: `Server went down: ${run.lastError}.` });
 }
 
-/** Re-lists the tools on `notifications/tools/list_changed`; a failure is a warning. */
-export async function relistInto(run: UpstreamRun, connection: UpstreamConnection): Promise<void> {
+/** Re-lists the tools on `notifications/tools/list_changed`, one listing at a time: a change
+ * announced during a listing asks for one more after it, so a burst of announcements costs two
+ * listings, not one each (2,000 at once were 2,001 concurrent `tools/list`), and the last listing
+ * always starts after the last announcement, so an older answer never lands last. */
+export function relistInto(run: UpstreamRun, connection: UpstreamConnection): Promise<void> {
+  if (run.relisting) {
+    // the newest announcer's connection is the one to list (a restart may have replaced it)
+    run.relistAgain = connection;
+    return run.relisting;
+  }
+  run.relisting = (async () => {
+    try {
+      for (let next: UpstreamConnection | undefined = connection; next; next = run.relistAgain) {
+        run.relistAgain = undefined;
+        await relistOnce(run, next);
+      }
+    } finally {
+      run.relisting = undefined;
+    }
+  })();
+  return run.relisting;
+}
+
+/** One re-listing; a failure is a warning. */
+async function relistOnce(run: UpstreamRun, connection: UpstreamConnection): Promise<void> {
   // servers announce list_changed several times as they start: said once per connection, the
   // rest at debug level, so a start logs one line and not four
   const level = run.announcedFor === connection ? "debug" : "info";

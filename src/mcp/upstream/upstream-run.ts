@@ -53,6 +53,10 @@ export interface UpstreamRun {
   progressCalls: number;
   /** The connection whose first `list_changed` was logged at info level. */
   announcedFor: UpstreamConnection | undefined;
+  /** The re-listing under way after `list_changed`, and the connection that announced another
+   * change since it began, to list once more (start-upstream.ts, `relistInto`). */
+  relisting: Promise<void> | undefined;
+  relistAgain: UpstreamConnection | undefined;
 }
 
 /** The auth of an HTTP upstream, or the config problem that stops it from starting. */

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { LoggingMessageNotification } from "@modelcontextprotocol/sdk/types.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { UpstreamProgress } from "../relay/call-scope.js";
 import { LOG_BURST } from "./limit-log-messages.js";
 import { createUpstreamServer, type UpstreamServer } from "./upstream-server.js";
@@ -15,6 +15,7 @@ const filesystem = path.join(
 );
 const faultServer = path.join(root, "test/fixtures/mcp/fault-server.mjs");
 const relayServer = path.join(root, "test/fixtures/mcp/relay-server.mjs");
+const stormServer = path.join(root, "test/fixtures/mcp/storm-server.mjs");
 
 const text = (result: { content: unknown[] }) =>
   (result.content as { text?: string }[]).map((block) => block.text ?? "").join("");
@@ -139,5 +140,47 @@ describe("an upstream that answers too much, crashes or floods", () => {
       .reduce((sum, n) => sum + n, 0);
     expect(notices[0]?.data).toContain('from server "flooder"');
     expect(lines.length + dropped).toBe(count);
+  }, 60_000);
+
+  it("re-lists once per burst of tools/list_changed (2,000 at once), ending on the latest list", async () => {
+    const listings: string[][] = [];
+    const server = open(
+      createUpstreamServer({
+        name: "storm",
+        config: { command: "node", args: [stormServer] },
+        log: () => undefined,
+        onTools: (tools) => listings.push(tools.map((tool) => tool.name)),
+      }),
+    );
+    await server.start();
+    const count = 2_000;
+    expect(text(await server.call("storm", { count }))).toBe(`version ${count}`);
+    await vi.waitFor(() => expect(listings.at(-1)).toContain(`v${count}`), { timeout: 60_000 });
+    // the server answers in order: every tools/list the storm caused is counted by now
+    const lists = Number(text(await server.call("lists", {})));
+    // the start's listing, the burst's first, and one more for what arrived during it
+    expect(lists).toBeLessThanOrEqual(4);
+    expect(listings.at(-1)).toContain(`v${count}`);
+  }, 120_000);
+
+  it("passes no progress for a call after its result, though the server claimed a task", async () => {
+    const received: UpstreamProgress[] = [];
+    const server = open(
+      createUpstreamServer({
+        name: "storm",
+        config: { command: "node", args: [stormServer] },
+        log: () => undefined,
+        onTools: () => undefined,
+      }),
+    );
+    await server.start();
+    const done = await server.call("task_reply", {}, { onProgress: (p) => received.push(p) });
+    expect(text(done)).toBe("done");
+    const before = received.length;
+    // the server reports on the finished call's token, then answers this call
+    expect(text(await server.call("stale_progress", {}))).toMatch(/^reported on \d+$/u);
+    // the SDK handles a notification a little after the response read with it (a settle wait)
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(received.length).toBe(before);
   }, 60_000);
 });

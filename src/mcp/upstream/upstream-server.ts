@@ -157,6 +157,8 @@ function createRun(options: UpstreamServerOptions): UpstreamRun {
     lastError: undefined,
     progressCalls: 0,
     announcedFor: undefined,
+    relisting: undefined,
+    relistAgain: undefined,
   };
   // a login written while the server waits for one brings it up, without a call or a restart
   run.stopWatching = login.auth?.onLogin(() => {

@@ -14,13 +14,17 @@ import { deserializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { MCPLogEntry, UpstreamServerConfig } from "../types.js";
-import { boundStdioReads } from "./bound-stdio-reads.js";
+import { boundStdioReads, megabytes } from "./bound-stdio-reads.js";
 import type { ModernConnection } from "./modern-upstream.js";
 
 /** Bounds on one server's `tools/list`: far past any real server (the largest real catalog in
  * the benchmark has 200 tools), near enough to keep a hostile one from exhausting memory. */
 export const MAX_PAGES = 1_000;
 export const MAX_TOOLS = 100_000;
+/** Characters of tool definitions (as JSON) one listing keeps: the page and tool caps alone let a
+ * server send 1,000 pages of 10 MB (10 GB, the gateway killed) in a few hundred tools. 64 Mi is
+ * 12 times the 20 real catalogs together (1,371 tools, 5.2 MB). */
+export const MAX_LIST_CHARS = 64 * 1024 * 1024;
 
 /** A transport to `config`; a stdio child's stderr goes to `log`, never to stdout. An HTTP
  * transport logs in through `authProvider` when the server answers 401; `authFetch` is the
@@ -62,8 +66,9 @@ export function createUpstreamTransport(
 
 /**
  * Every page of `tools/list`. A server that repeats a cursor stops the loop; one that pages on
- * past `MAX_PAGES` pages or `MAX_TOOLS` tools is cut there, and `onCut` hears what was kept, so
- * a hostile or broken pager can neither loop forever nor fill the gateway's memory.
+ * past `MAX_PAGES` pages, `MAX_TOOLS` tools or `MAX_LIST_CHARS` of definitions is cut there, and
+ * `onCut` hears what was kept, so a hostile or broken pager can neither loop forever nor fill
+ * the gateway's memory.
  */
 export async function listAllTools(
   connected: Client | ModernConnection,
@@ -73,20 +78,26 @@ export async function listAllTools(
   const tools: Tool[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
+  let chars = 0;
   for (let page = 0; page < MAX_PAGES; page += 1) {
     const result =
       connected instanceof Client
         ? await connected.listTools(cursor === undefined ? {} : { cursor }, { timeout })
         : await connected.listTools(cursor, timeout);
-    tools.push(...result.tools.slice(0, MAX_TOOLS - tools.length));
+    for (const tool of result.tools.slice(0, MAX_TOOLS - tools.length)) {
+      chars += JSON.stringify(tool).length;
+      if (chars > MAX_LIST_CHARS) break;
+      tools.push(tool);
+    }
     cursor = result.nextCursor;
     // a server that repeats a cursor would page forever
-    if (cursor === undefined || seen.has(cursor)) return tools;
-    seen.add(cursor);
-    if (tools.length >= MAX_TOOLS) break;
+    if (chars <= MAX_LIST_CHARS && (cursor === undefined || seen.has(cursor))) return tools;
+    if (cursor !== undefined) seen.add(cursor);
+    if (tools.length >= MAX_TOOLS || chars > MAX_LIST_CHARS) break;
   }
+  const count = (value: number) => value.toLocaleString("en-US");
   onCut(
-    `Stopped listing tools after ${tools.length.toLocaleString("en-US")} tools and ${seen.size.toLocaleString("en-US")} pages: the server offered more (at most ${MAX_PAGES.toLocaleString("en-US")} pages and ${MAX_TOOLS.toLocaleString("en-US")} tools are read). Its other tools are not served; if it really has more, split it into servers with fewer tools.`,
+    `Stopped listing tools after ${count(tools.length)} tools and ${count(seen.size)} pages: the server offered more (at most ${count(MAX_PAGES)} pages, ${count(MAX_TOOLS)} tools and ${megabytes(MAX_LIST_CHARS)} of tool definitions are read). Its other tools are not served; if it really has more, split it into servers with fewer tools.`,
   );
   return tools;
 }
