@@ -188,8 +188,8 @@ async function listTools(
 type TextBlock = { type: "text"; text: string };
 
 /** The text a successful call's result gains: the described tools' server instructions (bridge
- * and reveal, once per server per session) and, for a bridge search made while servers are
- * still starting, which were not searched. */
+ * and reveal, once per server per session) and, for a search made while servers are still
+ * starting or after their start failed, which were not searched. */
 function callNotes({ sift, options }: SessionContext) {
   const instructed = new Set<string>();
   // read when asked, so a server that came up later is included
@@ -211,9 +211,10 @@ function callNotes({ sift, options }: SessionContext) {
         return { type: "text" as const, text };
       });
   };
-  // bridge: a search says which servers it could not search (still starting, or failed)
+  // bridge and reveal: a search says which servers it could not search (still starting, or
+  // failed), so a model is not told a capability is missing when its server is down
   const starting = (called: string): TextBlock[] => {
-    if (options.mode !== "bridge" || called !== sift.disclosure.metaToolNames.search) return [];
+    if (options.mode === "direct" || called !== sift.disclosure.metaToolNames.search) return [];
     const text = startNote(sift.upstreams);
     return text === undefined ? [] : [{ type: "text" as const, text }];
   };
