@@ -189,7 +189,8 @@ type TextBlock = { type: "text"; text: string };
 
 /** The text a successful call's result gains: the described tools' server instructions (bridge
  * and reveal, once per server per session) and, for a search made while servers are still
- * starting or after their start failed, which were not searched. */
+ * starting or after their start failed, which were not searched; and, for a call of a tool not
+ * found, which servers are not up. */
 function callNotes({ sift, options }: SessionContext) {
   const instructed = new Set<string>();
   // read when asked, so a server that came up later is included
@@ -218,10 +219,18 @@ function callNotes({ sift, options }: SessionContext) {
     const text = startNote(sift.upstreams);
     return text === undefined ? [] : [{ type: "text" as const, text }];
   };
-  return (called: string, args: Record<string, unknown> | undefined) => [
-    ...described(args),
-    ...starting(called),
-  ];
+  return {
+    found: (called: string, args: Record<string, unknown> | undefined) => [
+      ...described(args),
+      ...starting(called),
+    ],
+    // a call of a tool no server offers (yet): which servers are starting or down, so "Unknown
+    // tool" is not read as "no such capability" while its server is still coming up
+    notFound: (): TextBlock[] => {
+      const text = startNote(sift.upstreams, "call");
+      return text === undefined ? [] : [{ type: "text" as const, text }];
+    },
+  };
 }
 
 type CallRequest = CallToolRequest;
@@ -344,13 +353,25 @@ async function callTool(
     await server.sendToolListChanged().catch(() => undefined);
   }
   return {
-    content: [...outcome.content, ...(outcome.isError ? [] : notes(name, args))],
+    content: [...outcome.content, ...notesFor(notes, outcome, name, args)],
     ...(outcome.structuredContent !== undefined
       ? { structuredContent: outcome.structuredContent }
       : {}),
     ...(outcome.isError ? { isError: true } : {}),
     ...(outcome._meta !== undefined ? { _meta: outcome._meta as Record<string, unknown> } : {}),
   };
+}
+
+/** The notes a call's result gains: after a success, the described servers' instructions and
+ * the search's start note; after a tool was not found, the start note for calls. */
+function notesFor(
+  notes: ReturnType<typeof callNotes>,
+  outcome: ExecuteOutcome,
+  name: string,
+  args: Record<string, unknown> | undefined,
+): TextBlock[] {
+  if (!outcome.isError) return notes.found(name, args);
+  return outcome.errorCode === "tool_not_found" ? notes.notFound() : [];
 }
 
 /** The call's outcome, or an error outcome as soon as the gateway stops. */
