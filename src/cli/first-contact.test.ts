@@ -55,6 +55,10 @@ describe("toolsift CLI: help, version and typos", () => {
     expect(await runCli(["report", "--help"], flag)).toBe(0);
     expect(flag.out).toMatch(/^Usage: toolsift report/);
     expect(flag.out).toContain("--by-server");
+    // "--limit 5" printing one hit is the tail cut, which the help names
+    expect(help.out).toContain(
+      "under 0.4 of the first one's score is left out, so fewer may print",
+    );
     const unknown = capture();
     expect(await runCli(["help", "serch"], unknown)).toBe(2);
     expect(unknown.err).toContain('Unknown command "serch". Did you mean "search"?');

@@ -1,10 +1,11 @@
 // The package as a user gets it: `npm pack` (which builds through `prepack`), installed from the
 // tarball into an empty project, then every subpath imported from ESM JavaScript and from
-// TypeScript (node16 and bundler resolution), and the bin run through npx. The install is the
-// same on every machine: the empty project starts from the repo's own package-lock.json, so npm
-// takes every version (the runtime dependencies, the optional peers and all they need) from it
-// and asks the registry for no metadata; the tarballs come from the cache `npm ci` filled
-// (--prefer-offline), else from the registry at exactly the locked version and integrity.
+// TypeScript (node16 and bundler resolution), and the bin run through npx (as the README's
+// client config runs it). The install is the same on every machine: the empty project starts from
+// the repo's own package-lock.json, so npm takes every version (the runtime dependencies, the
+// optional peers and all they need) from it and asks the registry for no metadata; the tarballs
+// come from the cache `npm ci` filled (--prefer-offline), else from the registry at exactly the
+// locked version and integrity.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -39,15 +40,20 @@ const subpaths = Object.keys(manifest.exports)
   .map((key) => (key === "." ? "toolsift" : `toolsift/${key.slice(2)}`));
 const tsc = path.join(root, "node_modules/typescript/bin/tsc");
 
-/** The `args` of the README's Claude Desktop snippet (the first JSON block naming the CLI). */
-function readmeClientArgs(): string[] {
+/** The README's Claude Desktop snippet: the first JSON block with a server that runs `serve`. */
+interface ClientServer {
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+}
+function readmeClientServer(): ClientServer {
   const readme = readFileSync(path.join(root, "README.md"), "utf8");
   for (const [, block] of readme.matchAll(/```json\n([\s\S]*?)```/g)) {
-    if (!block?.includes("dist/cli/main.js")) continue;
-    const config = JSON.parse(block) as { mcpServers: Record<string, { args: string[] }> };
-    return Object.values(config.mcpServers)[0]?.args ?? [];
+    const config = JSON.parse(block ?? "{}") as { mcpServers?: Record<string, ClientServer> };
+    const server = Object.values(config.mcpServers ?? {})[0];
+    if (server?.args.includes("serve")) return server;
   }
-  throw new Error("README.md has no JSON client config naming dist/cli/main.js");
+  throw new Error("README.md has no JSON client config whose server runs serve");
 }
 /** Per-test limit for tsc, attw and npx: only a hang should reach it (on the busy 2-core
  * machine, load 20, the node16 type-check took 153 s). */
@@ -224,21 +230,39 @@ describe("the packed tarball", () => {
     expect(problems).toEqual([]);
   });
 
-  it("runs the README's client-config form, node …/dist/cli/main.js serve, from the tarball and the clone", () => {
-    const args = readmeClientArgs();
+  it("runs the README's client config (npx -p …, the tarball for `toolsift`) from an empty folder", {
+    timeout: HANG_GUARD_MS,
+  }, () => {
+    const { command, args, env } = readmeClientServer();
+    expect(command).toBe("npx");
     const serve = args.indexOf("serve");
     expect(serve, args.join(" ")).toBeGreaterThan(0);
-    for (const main of [
-      path.join(app, "node_modules/toolsift/dist/cli/main.js"),
-      path.join(root, "dist/cli/main.js"),
-    ]) {
-      // the snippet's node flags and entry, with `--help` in place of its config path
-      const form = [...args.slice(0, serve + 1), "--help"].map((arg) =>
-        arg === "/path/to/toolsift/dist/cli/main.js" ? main : arg,
-      );
-      expect(form).toContain(main);
-      expect(run(process.execPath, form, app)).toContain("Usage: toolsift serve");
-    }
+    // as the README says before a registry holds toolsift: the tarball after the first -p
+    const first = args.indexOf("-p");
+    expect(args[first + 1]).toBe("toolsift");
+    const form = [...args.slice(0, serve + 1), "--help"].map((arg, index) =>
+      index === first + 1 ? tarball : arg,
+    );
+    // a folder with no package.json and no node_modules: the client's start folder is unknown
+    const empty = path.join(work, "elsewhere");
+    run("mkdir", ["-p", empty], work);
+    const help = execFileSync(command, form, {
+      cwd: empty,
+      encoding: "utf8",
+      env: { ...process.env, ...env, npm_config_update_notifier: "false", NO_COLOR: "1" },
+    });
+    expect(help).toContain("Usage: toolsift serve");
+  });
+
+  it("runs the README's clone form, node …/bin/toolsift.mjs serve", () => {
+    const readme = readFileSync(path.join(root, "README.md"), "utf8");
+    expect(readme).toContain('["/path/to/toolsift/bin/toolsift.mjs", "serve", "--config"');
+    const help = run(
+      process.execPath,
+      [path.join(root, "bin/toolsift.mjs"), "serve", "--help"],
+      app,
+    );
+    expect(help).toContain("Usage: toolsift serve");
     // `npm run build` keeps the execute bit, so `npx toolsift` in a clone is not "Permission denied"
     expect(statSync(path.join(root, "dist/cli/main.js")).mode & 0o111).not.toBe(0);
   });

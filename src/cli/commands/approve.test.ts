@@ -20,14 +20,14 @@ afterEach(async () => {
   delete process.env.TOOLSIFT_TEST_LOOKALIKE;
 });
 
-/** A config with pinning on; the echo tool's description comes from the environment. */
-async function pinnedConfig(): Promise<string> {
+/** A config with pinning on (or off); the echo tool's description comes from the environment. */
+async function pinnedConfig(pinTools = true): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), "toolsift-pins-"));
   const config = path.join(dir, "gateway.json");
   await writeFile(
     config,
     JSON.stringify({
-      pinTools: true,
+      pinTools,
       mode: "direct",
       servers: {
         pinned: {
@@ -203,5 +203,18 @@ describe("pinning tool definitions (pinTools) and toolsift approve", () => {
     const missing = capture();
     expect(await runCli(["approve", "--config", config, "--tool", "ghost"], missing)).toBe(1);
     expect(missing.err).toContain('No live tool "ghost"');
+    // pinning on: no note about turning it on
+    expect(io.err + missing.err).not.toContain("Note:");
+  }, 30_000);
+
+  it("says when the config does not pin, so approvals would change nothing yet", async () => {
+    const config = await pinnedConfig(false);
+    process.env.TOOLSIFT_TEST_DESCRIPTION = "Echo.";
+    const io = capture();
+    expect(await runCli(["approve", "--config", config], io)).toBe(0);
+    expect(io.err).toBe(
+      `Note: ${config} does not set "pinTools": true, so the gateway holds no tool back and these approvals take effect only once it does.\n`,
+    );
+    expect(io.out).toContain("wait for approval");
   }, 30_000);
 });

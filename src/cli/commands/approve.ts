@@ -36,6 +36,12 @@ export async function approveCommand(argv: readonly string[], io: CliIO): Promis
     const known = Object.keys(config.servers).join(", ");
     throw new UsageError(`No server "${values.server}" in ${values.config}; servers: ${known}.`);
   }
+  if (config.pinTools !== true) {
+    // approvals are kept either way, but without pinning they change nothing the gateway serves
+    io.stderr(
+      `Note: ${values.config} does not set "pinTools": true, so the gateway holds no tool back and these approvals take effect only once it does.\n`,
+    );
+  }
   const file = values.approvals ?? config.approvals ?? mcp.defaultApprovalsFile(values.config);
   const pins = await mcp.loadToolPins(file, values.config);
   // approving is about what the servers serve now: start them live, known tools ignored

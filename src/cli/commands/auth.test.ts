@@ -16,6 +16,20 @@ afterEach(async () => {
 });
 
 describe("toolsift auth", () => {
+  it("status says so when the config has no HTTP server, instead of printing nothing", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "toolsift-auth-cli-"));
+    const config = path.join(dir, "gateway.json");
+    await writeFile(
+      config,
+      JSON.stringify({ servers: { local: { command: "node", args: ["-e", ""] } } }),
+    );
+    const io = capture();
+    expect(await runCli(["auth", "status", "--config", config], io)).toBe(0);
+    expect(io.out).toBe(
+      `No HTTP servers in ${config}: logins are for servers with a "url" (stdio servers start with their own "env").\n`,
+    );
+  });
+
   it("logs in with --no-browser (a test follows the printed address), lists the login, logs out", async () => {
     const server = await startOAuthTestServer();
     cleanup.push(() => server.close());

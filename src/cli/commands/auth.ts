@@ -71,10 +71,18 @@ async function runAuthAction(
 ): Promise<number> {
   const { action, server, config, store, io, values } = context;
   if (action === "status") {
-    for (const [name, server] of Object.entries(config.servers)) {
-      if ("command" in server) continue;
-      const login = await store.get(name, server.url);
-      io.stdout(`${name.padEnd(20)} ${describeLogin(server, login)}\n`);
+    const remote = Object.entries(config.servers).flatMap(([name, entry]) =>
+      "command" in entry ? [] : [{ name, entry }],
+    );
+    // a blank answer would read as "nothing logged in" or a broken command
+    if (remote.length === 0) {
+      io.stdout(
+        `No HTTP servers in ${values.config}: logins are for servers with a "url" (stdio servers start with their own "env").\n`,
+      );
+    }
+    for (const { name, entry } of remote) {
+      const login = await store.get(name, entry.url);
+      io.stdout(`${name.padEnd(20)} ${describeLogin(entry, login)}\n`);
     }
     return 0;
   }

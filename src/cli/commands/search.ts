@@ -1,5 +1,5 @@
 import type { ToolDefinition } from "../../catalog/index.js";
-import type { SearchHit, SearchResult } from "../../search/index.js";
+import { DEFAULT_RANKING, type SearchHit, type SearchResult } from "../../search/index.js";
 import { firstSentence } from "../../text/index.js";
 import { catalogFlags, integerFlag, parseCommand } from "../args.js";
 import { loadIndexedTools } from "../catalog-cache.js";
@@ -27,7 +27,8 @@ export const searchUsage = `Usage: toolsift search QUERY --catalog PATH [--catal
        [--strict] [--duplicates qualify|error] [--embedder FILE.json | --embedder-url URL --embedder-model M
        [--embedder-key-env VAR] | --word-vectors FILE]
 Searches the catalog. QUERY may use: plain words, +required, -excluded, server:NAME,
-select:a,b,c (exact names), /regex/ (or --regex). --limit is 1-25 (default 5).
+select:a,b,c (exact names), /regex/ (or --regex). --limit is 1-25 (default 5); a hit scoring
+under ${DEFAULT_RANKING.tailCut} of the first one's score is left out, so fewer may print.
 Exit code 0 when something matched, 1 when nothing did (the closest names are printed), 2 for bad
 usage or input.
 ${embedderUsage}`;

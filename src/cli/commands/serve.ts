@@ -21,7 +21,8 @@ export const serveUsage = `Usage: toolsift serve --config FILE [--mode bridge|re
        [--no-warm-up]
 
 Runs the MCP gateway in front of the config's servers: over stdio (default), or streamable HTTP
-at http://HOST:PORT/mcp (--http 8080 means 127.0.0.1:8080; other hosts need --token).
+at http://HOST:PORT/mcp (--http 8080 means 127.0.0.1:8080; other hosts need a token or an identity
+provider, below).
 Modes: bridge (default) shows search/describe/call meta tools; reveal shows the search tool plus
 the tools each session found; direct shows every tool. Logs go to stderr; LEVEL is error, warn,
 info (default) or debug (adds the servers' own stderr).

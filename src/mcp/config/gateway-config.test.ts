@@ -332,8 +332,11 @@ describe("examples/gateway.json", () => {
     const file = path.resolve(import.meta.dirname, "../../../examples/gateway.json");
     const config = await loadGatewayConfig(file, { env: { HOME: "/home/u" } });
     expect(Object.keys(config.servers)).toEqual(["everything", "memory", "filesystem"]);
+    // without PROJECT_DIR the filesystem server serves the config's folder, not whatever folder
+    // the client started the gateway in (Claude Desktop's is "/")
     expect(config.servers.filesystem).toMatchObject({
       args: ["-y", "@modelcontextprotocol/server-filesystem@2026.8.31", "."],
+      cwd: path.dirname(file),
     });
   });
 });

@@ -188,8 +188,9 @@ async function listTools(
 type TextBlock = { type: "text"; text: string };
 
 /** The text a successful call's result gains: the described tools' server instructions (bridge
- * and reveal, once per server per session) and, for a bridge search made while servers are
- * still starting, which were not searched. */
+ * and reveal, once per server per session) and, for a search made while servers are still
+ * starting or after their start failed, which were not searched; and, for a call of a tool not
+ * found, which servers are not up. */
 function callNotes({ sift, options }: SessionContext) {
   const instructed = new Set<string>();
   // read when asked, so a server that came up later is included
@@ -211,16 +212,25 @@ function callNotes({ sift, options }: SessionContext) {
         return { type: "text" as const, text };
       });
   };
-  // bridge: a search says which servers it could not search (still starting, or failed)
+  // bridge and reveal: a search says which servers it could not search (still starting, or
+  // failed), so a model is not told a capability is missing when its server is down
   const starting = (called: string): TextBlock[] => {
-    if (options.mode !== "bridge" || called !== sift.disclosure.metaToolNames.search) return [];
+    if (options.mode === "direct" || called !== sift.disclosure.metaToolNames.search) return [];
     const text = startNote(sift.upstreams);
     return text === undefined ? [] : [{ type: "text" as const, text }];
   };
-  return (called: string, args: Record<string, unknown> | undefined) => [
-    ...described(args),
-    ...starting(called),
-  ];
+  return {
+    found: (called: string, args: Record<string, unknown> | undefined) => [
+      ...described(args),
+      ...starting(called),
+    ],
+    // a call of a tool no server offers (yet): which servers are starting or down, so "Unknown
+    // tool" is not read as "no such capability" while its server is still coming up
+    notFound: (): TextBlock[] => {
+      const text = startNote(sift.upstreams, "call");
+      return text === undefined ? [] : [{ type: "text" as const, text }];
+    },
+  };
 }
 
 type CallRequest = CallToolRequest;
@@ -343,13 +353,25 @@ async function callTool(
     await server.sendToolListChanged().catch(() => undefined);
   }
   return {
-    content: [...outcome.content, ...(outcome.isError ? [] : notes(name, args))],
+    content: [...outcome.content, ...notesFor(notes, outcome, name, args)],
     ...(outcome.structuredContent !== undefined
       ? { structuredContent: outcome.structuredContent }
       : {}),
     ...(outcome.isError ? { isError: true } : {}),
     ...(outcome._meta !== undefined ? { _meta: outcome._meta as Record<string, unknown> } : {}),
   };
+}
+
+/** The notes a call's result gains: after a success, the described servers' instructions and
+ * the search's start note; after a tool was not found, the start note for calls. */
+function notesFor(
+  notes: ReturnType<typeof callNotes>,
+  outcome: ExecuteOutcome,
+  name: string,
+  args: Record<string, unknown> | undefined,
+): TextBlock[] {
+  if (!outcome.isError) return notes.found(name, args);
+  return outcome.errorCode === "tool_not_found" ? notes.notFound() : [];
 }
 
 /** The call's outcome, or an error outcome as soon as the gateway stops. */

@@ -2,6 +2,10 @@
  * Leak test: the objects of an expired HTTP session (its MCP server, its transport) must be
  * collectable once the session is gone. Each session's server and transport is watched through a
  * WeakRef; after expiry and full collections none may still be reachable.
+ *
+ * The gateway's clock (`Date`) and its idle sweep (`setInterval`) are faked, so no session can
+ * expire while the 500 are being opened, however slow the machine, and all expire at the moment
+ * the test moves the clock past the idle limit. Requests, sockets and `setTimeout` stay real.
  */
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -35,8 +39,16 @@ const gc = runInNewContext("gc") as () => void;
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
+  // the gateway's shutdown waits on Date.now(): a frozen clock would never let it give up
+  vi.useRealTimers();
   for (const step of cleanup.splice(0).reverse()) await step();
 });
+
+/** How many watched objects are reachable after one full collection. */
+function reachableNow(): number {
+  gc();
+  return watched.filter((ref) => ref.deref() !== undefined).length;
+}
 
 const headers = {
   "content-type": "application/json",
@@ -79,28 +91,36 @@ async function openSession(url: string): Promise<void> {
 async function reachableAfterCollection(): Promise<number> {
   let alive = watched.length;
   for (let round = 0; round < 50 && alive > 0; round++) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    gc();
-    alive = watched.filter((ref) => ref.deref() !== undefined).length;
+    await new Promise((resolve) => setImmediate(resolve));
+    alive = reachableNow();
   }
   return alive;
 }
 
 describe("expired HTTP sessions", () => {
   it("free their server and transport: 500 sessions opened, expired, all collected", async () => {
+    const idleMs = 3_000;
+    vi.useFakeTimers({ toFake: ["Date", "setInterval", "clearInterval"] });
     const sift = await createMCPToolSift({ servers: {} });
     const running = await serveHttp({
       sift,
       mode: "bridge",
       maxSessions: 600,
-      sessionIdleMs: 3_000,
+      sessionIdleMs: idleMs,
     });
     cleanup.push(() => running.close());
     for (let index = 0; index < 500; index++) await openSession(running.url as string);
     expect(watched.length).toBe(1_000);
     // a session still open is reachable: the check below can see a leak
-    expect(watched.filter((ref) => ref.deref() !== undefined).length).toBe(1_000);
-    // the sweep closes idle sessions within 1.5 × the idle time
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(reachableNow()).toBe(1_000);
+    // just short of the idle limit, the sweeps so far close nothing
+    vi.advanceTimersByTime(idleMs - 1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(reachableNow()).toBe(1_000);
+    // past it, the next sweep (every idleMs / 2) closes every session
+    vi.advanceTimersByTime(idleMs / 2 + 1);
+    // a hang guard, not a time limit: collection itself needs no waiting
     await vi.waitFor(async () => expect(await reachableAfterCollection()).toBe(0), {
       timeout: 30_000,
       interval: 300,

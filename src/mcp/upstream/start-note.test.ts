@@ -21,4 +21,20 @@ describe("startNote", () => {
       startNote({ notReady: () => [], status: () => [{ server: "up", state: "ready", tools: 1 }] }),
     ).toBeUndefined();
   });
+
+  it("words the note for a call whose tool was not found", () => {
+    const note = startNote(
+      {
+        notReady: () => ["slow"],
+        status: () => [
+          { server: "slow", state: "starting", tools: 0 },
+          { server: "broken", state: "down", tools: 0, error: "spawn x ENOENT" },
+        ],
+      },
+      "call",
+    );
+    expect(note).toBe(
+      'Still starting: "slow". Their tools join when they are up; call again in a moment.\nCould not start: "broken" (spawn x ENOENT). Their tools cannot be called until they start; the gateway\'s log has the details.',
+    );
+  });
 });

@@ -1,8 +1,9 @@
 /**
- * What a search made in bridge mode adds about the servers it could not search: those still
- * starting (their tools join when they are up), those whose start failed, with why, and those
- * waiting for a login, with the command to run, so a model
- * (and the user reading along) is not told a capability is missing when its server is not up.
+ * What a search adds about the servers it could not search, and what a call of an unknown tool
+ * adds about the servers whose tools cannot be called yet: those still starting (their tools join
+ * when they are up), those whose start failed, with why, and those waiting for a login, with the
+ * command to run, so a model (and the user reading along) is not told a capability is missing
+ * when its server is not up.
  */
 import type { UpstreamState } from "./upstream-state.js";
 
@@ -18,8 +19,18 @@ const ERROR_CHARS = 300;
 /** States of a server that is not up and has no tools to search. */
 const NOT_UP: ReadonlySet<UpstreamState> = new Set(["down", "needs_login"]);
 
+/** The words of the note for a search, or for a call whose tool was not found. */
+const WORDS = {
+  search: { pending: "Not searched yet, still starting", again: "search", verb: "searched" },
+  call: { pending: "Still starting", again: "call", verb: "called" },
+} as const;
+
 /** The note, or undefined when every server has either started or has tools in the catalog. */
-export function startNote(upstreams: StartNoteSource): string | undefined {
+export function startNote(
+  upstreams: StartNoteSource,
+  during: keyof typeof WORDS = "search",
+): string | undefined {
+  const words = WORDS[during];
   const pending = upstreams.notReady();
   const notUp = upstreams
     .status()
@@ -30,7 +41,7 @@ export function startNote(upstreams: StartNoteSource): string | undefined {
   if (pending.length > 0) {
     const list = pending.map((server) => `"${server}"`).join(", ");
     lines.push(
-      `Not searched yet, still starting: ${list}. Their tools join when they are up; search again in a moment.`,
+      `${words.pending}: ${list}. Their tools join when they are up; ${words.again} again in a moment.`,
     );
   }
   if (failed.length > 0) {
@@ -40,14 +51,14 @@ export function startNote(upstreams: StartNoteSource): string | undefined {
       return `"${status.server}" (${cut})`;
     });
     lines.push(
-      `Could not start: ${list.join("; ")}. Their tools cannot be searched until they start; the gateway's log has the details.`,
+      `Could not start: ${list.join("; ")}. Their tools cannot be ${words.verb} until they start; the gateway's log has the details.`,
     );
   }
   // a login status names the command to run: it is kept whole
   for (const status of notUp.filter((entry) => entry.state === "needs_login")) {
     const why = status.error ?? `Server "${status.server}" needs a login.`;
     lines.push(
-      `Not searched: ${why} Its tools join once the login is stored; no restart is needed.`,
+      `Not ${words.verb}: ${why} Its tools join once the login is stored; no restart is needed.`,
     );
   }
   return lines.length > 0 ? lines.join("\n") : undefined;

@@ -22,6 +22,7 @@ import type { ClientRelay } from "../relay/relay-tracker.js";
 import type { MCPLogEntry, UpstreamServerConfig } from "../types.js";
 import { holdResponsesBehindProgress } from "./hold-responses.js";
 import { connectModern, type ModernConnection, refusedLegacy } from "./modern-upstream.js";
+import { exitedAtStart } from "./stderr-tail.js";
 import { createUpstreamTransport } from "./upstream-transport.js";
 
 /** One open connection: the v1 client and its transport, or a modern (v2) connection. */
@@ -125,7 +126,7 @@ async function connectV1(hooks: ConnectHooks, useSse: boolean): Promise<Upstream
   } catch (error) {
     // a half-started process must not outlive the failed attempt
     await transport.close().catch(() => undefined);
-    throw error;
+    throw exitedAtStart(transport, error);
   }
   holdResponsesBehindProgress(transport, hooks.progressActive);
   return connection;

@@ -32,6 +32,9 @@ function explainUpstreamError(
     if (code === "EACCES") {
       return `Server "${server}" could not start: command "${config.command}" is not executable. Fix its permissions or "command" in the config.`;
     }
+    if (code === "exited_at_start") {
+      return exitedText(server, (error as { stderr?: string[] }).stderr ?? []);
+    }
   } else {
     const cause = (error as { cause?: { code?: unknown } }).cause;
     if (cause?.code === "ECONNREFUSED" || code === "ECONNREFUSED") {
@@ -60,4 +63,13 @@ function explainUpstreamError(
       ? `Check that "${server}" starts on its own (run its command in a terminal) and speaks MCP.`
       : "Try again; if it keeps failing, check the gateway log.";
   return `Server "${server}" failed during ${during}: ${message}. ${hint}`;
+}
+
+/** A stdio server whose process ended before it answered initialize: what it last said. */
+function exitedText(server: string, stderr: readonly string[]): string {
+  const fix = `Fix "command", "args" or "env" for "${server}" in the config; run the command in a terminal to see all it prints.`;
+  if (stderr.length === 0) {
+    return `Server "${server}" exited before it finished starting, without a word on stderr. ${fix}`;
+  }
+  return `Server "${server}" exited before it finished starting. On stderr it said: ${stderr.map((line) => JSON.stringify(line)).join(" / ")}. ${fix}`;
 }

@@ -84,6 +84,63 @@ describe("an upstream that answers too much, crashes or floods", () => {
     expect(server.pid()).toBeUndefined();
   });
 
+  it("says what a server that exits while starting wrote to stderr, naming it and the fix", async () => {
+    const crashes = open(
+      createUpstreamServer({
+        name: "crashes",
+        config: {
+          command: "node",
+          args: [
+            "-e",
+            "console.error('starting'); console.error('boom: API_KEY is not set'); process.exit(3)",
+          ],
+        },
+        log: () => undefined,
+        onTools: () => undefined,
+      }),
+    );
+    const expected =
+      /^Server "crashes" exited before it finished starting\. On stderr it said: "boom: API_KEY is not set"\. Fix "command", "args" or "env" for "crashes" in the config/u;
+    await expect(crashes.start()).rejects.toThrow(expected);
+    expect(crashes.status().error).toMatch(expected);
+    // a mistyped script path: node's own words name the missing file
+    const missing = open(
+      createUpstreamServer({
+        name: "badpath",
+        config: { command: "node", args: ["/nonexistent/toolsift-server.js"] },
+        log: () => undefined,
+        onTools: () => undefined,
+      }),
+    );
+    await expect(missing.start()).rejects.toThrow(
+      /On stderr it said: "Error: Cannot find module '\/nonexistent\/toolsift-server\.js'"\. Fix/u,
+    );
+    // a server that says nothing that reads as a complaint: its last lines
+    const quiet = open(
+      createUpstreamServer({
+        name: "quiet",
+        config: {
+          command: "node",
+          args: ["-e", "console.error('one'); console.error('two'); process.exit(1)"],
+        },
+        log: () => undefined,
+        onTools: () => undefined,
+      }),
+    );
+    await expect(quiet.start()).rejects.toThrow(/On stderr it said: "one" \/ "two"\./u);
+    const silent = open(
+      createUpstreamServer({
+        name: "silent",
+        config: { command: "node", args: ["-e", "process.exit(0)"] },
+        log: () => undefined,
+        onTools: () => undefined,
+      }),
+    );
+    await expect(silent.start()).rejects.toThrow(
+      /^Server "silent" exited before it finished starting, without a word on stderr\./u,
+    );
+  }, 60_000);
+
   it("restarts a server again after a quiet period once maxRestarts attempts have failed", async () => {
     const server = open(
       createUpstreamServer({

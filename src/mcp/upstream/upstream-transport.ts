@@ -16,6 +16,7 @@ import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { MCPLogEntry, UpstreamServerConfig } from "../types.js";
 import { boundStdioReads, megabytes } from "./bound-stdio-reads.js";
 import type { ModernConnection } from "./modern-upstream.js";
+import { keepStderrTail } from "./stderr-tail.js";
 
 /** Bounds on one server's `tools/list`: far past any real server (the largest real catalog in
  * the benchmark has 200 tools), near enough to keep a hostile one from exhausting memory. */
@@ -46,10 +47,13 @@ export function createUpstreamTransport(
       stderr: "pipe",
     });
     boundStdioReads(stdio, name, log, deserializeMessage);
+    const tail = keepStderrTail(stdio);
     // the upstream's own stderr goes to our log, never to stdout (which may be the MCP stream)
     stdio.stderr?.on("data", (chunk: Buffer) => {
       for (const line of chunk.toString("utf8").split("\n")) {
-        if (line.trim() !== "") log({ level: "debug", server: name, message: line });
+        if (line.trim() === "") continue;
+        log({ level: "debug", server: name, message: line });
+        tail(line);
       }
     });
     return stdio;
