@@ -75,6 +75,10 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // most of these files wait (child processes starting, an upstream's 20 s start, a browser)
+    // rather than compute, so two run at once even on two cores, where vitest's default is one
+    // (the suite took 378 s that way in CI); three timed out under load
+    maxWorkers: 2,
     // the CLI keeps index snapshots in the user's cache folder and a gateway's learning in the
     // user's state folder: tests use their own
     env: {
