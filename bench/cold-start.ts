@@ -12,7 +12,7 @@
  *   build, e.g. of main, in a folder beside a package.json and node_modules), the same for it in
  *   alternating runs, with the ratios of this build to it;
  * - whole-process `rank` of 2,000 queries over 10,000 synthetic tools (warm cache) against the
- *   same job with MiniSearch (target 0.25x).
+ *   same job with MiniSearch (target 0.25x), and COLD_START_BASE_DIST's when set.
  * Times are wall and, on Linux, the children's CPU seconds (from /proc/self/stat), which a loaded
  * machine disturbs less. Environment: COLD_START_RUNS (5), COLD_START_SIZES ("10000,100000"),
  * COLD_START_PARTS (which parts to run: "search,create,sizes,rank"), COLD_START_RANK_VOCABULARY
@@ -360,14 +360,26 @@ process.stdout.write(out);
   console.log(
     `\n### Whole-process rank, 2,000 queries over 10,000 synthetic tools, ${vocabulary} vocabulary (target: 0.25x MiniSearch)\n`,
   );
+  const rankWith = (bin: string, cacheDir: string) => () =>
+    run(
+      [bin, "rank", "--catalog", catalog, "--queries", queries, "--k", "10", "--cache", cacheDir],
+      2_000,
+    );
+  // COLD_START_BASE_DIST's bundle beside this one, in the same alternating rounds
+  const base = process.env.COLD_START_BASE_DIST;
+  const baseJob = base
+    ? {
+        "base rank, warm cache": rankWith(
+          path.join(path.resolve(base), "bundle/toolsift.js"),
+          path.join(dir, "rank-cache-base"),
+        ),
+      }
+    : {};
   compare(
     {
       minisearch: () => run([script, catalog, queries], 2_000),
-      "toolsift rank, warm cache": () =>
-        run(
-          [cli, "rank", "--catalog", catalog, "--queries", queries, "--k", "10", "--cache", cache],
-          2_000,
-        ),
+      "toolsift rank, warm cache": rankWith(cli, cache),
+      ...baseJob,
       "toolsift rank, --no-cache": () =>
         run(
           [cli, "rank", "--catalog", catalog, "--queries", queries, "--k", "10", "--no-cache"],

@@ -16,8 +16,8 @@ import { handOverSnapshot } from "../search/index.js";
  * (5: tools parsed on first read, beside index snapshot format 3 and its index keys; 6: index
  * snapshot format 4, which carries the companion facts, and index keys that cover them; 7: index
  * snapshot format 5, which carries the destructive step's tables, and index keys that cover
- * `destructiveHint`). */
-export const ENTRY_FORMAT = 7;
+ * `destructiveHint`; 8: index snapshot format 6, which carries name fit's name words). */
+export const ENTRY_FORMAT = 8;
 const MAGIC = 0x43435354; // "TSCC" little-endian
 // magic, format, head length, tools length, then a SHA-256 of the head and the tools' JSON
 export const ENTRY_HEADER_BYTES = 16 + 32;

@@ -48,10 +48,10 @@ export function cacheDir(
 }
 
 /** The cache file of these tools: what the index reads of each, in order (the index's id order).
- * The version moves with the snapshot format (v3: format 4, v4: format 5), so an older file is
- * missed, not read and warned about. */
+ * The version moves with the snapshot format (v3: format 4, v4: format 5, v5: format 6), so an
+ * older file is missed, not read and warned about. */
 export function cacheFile(dir: string, tools: readonly ToolDefinition[]): string {
-  const key = hashString(`v4|${combineHashes(tools.map(indexKey))}`);
+  const key = hashString(`v5|${combineHashes(tools.map(indexKey))}`);
   return path.join(dir, `${PREFIX}${key}${SUFFIX}`);
 }
 

@@ -98,7 +98,9 @@ export class KeywordSearch {
   /** Words sessions searched before calling each tool (`learned-field.ts`); empty unless set. */
   private readonly learned = new LearnedField();
   private readonly neighbors = new NeighborCache();
-  /** Each tool's name words, for the name-fit step of short queries (`name-fit.ts`). */
+  /** Each tool's name words, for the name-fit step of short queries; a snapshot carries them
+   * (`name-fit.ts`). */
+  readonly nameWords: NameWords;
   private readonly names: NamedTools;
   /** Coverage tables of queries of up to 6 groups (longer ones take a new table). */
   private readonly coverageScratch = new Float64Array(64);
@@ -120,9 +122,9 @@ export class KeywordSearch {
     indexed.watch(this.destructive);
     indexed.watch(this.prerequisites);
     indexed.watch(this.learned);
-    const words = new NameWords(indexed.store);
-    this.names = { words, tools: indexed.tools };
-    indexed.watch(words);
+    this.nameWords = new NameWords(indexed.store, indexed.tools);
+    this.names = { words: this.nameWords, tools: indexed.tools };
+    indexed.watch(this.nameWords);
   }
 
   /**

@@ -241,8 +241,9 @@ describe("index snapshots", () => {
   it("rebuilds a snapshot of another format with a warning naming the format", () => {
     const snapshot = built(TOOLS).exportSnapshot();
     // 2: before the hashed tables were saved; 3: before the companion facts were; 4: before the
-    // destructive step's tables were; then one this toolsift does not know
-    for (const format of [1, 2, 3, 4, SNAPSHOT_FORMAT + 1]) {
+    // destructive step's tables were; 5: before name fit's name words were; then one this
+    // toolsift does not know
+    for (const format of [1, 2, 3, 4, 5, SNAPSHOT_FORMAT + 1]) {
       const other = snapshot.slice();
       new DataView(other.buffer).setUint32(4, format, true);
       const { index, warnings } = loaded(TOOLS, other);

@@ -15,6 +15,7 @@ import { type HitShape, KeywordSearch } from "./keyword-search.js";
 import { matchServers } from "./query/match-servers.js";
 import { type ParsedQuery, parseQuery } from "./query/parse-query.js";
 import { FACTS_SECTION } from "./rank/companion-facts.js";
+import { readNameWords } from "./rank/name-fit.js";
 import { readUnaskedDestructive } from "./rank/unasked-destructive.js";
 import { type RankingConfig, resolveRanking } from "./ranking-config.js";
 import { regexHits } from "./regex/regex-hits.js";
@@ -162,6 +163,7 @@ export class ToolSearchIndex {
     const ids = this.indexed.liveIds();
     this.keyword.facts.save(writer, ids);
     this.keyword.destructive.save(writer, ids);
+    this.keyword.nameWords.save(writer, ids);
     return writer.finish(this.fingerprint(this.indexed.liveTools()));
   }
 
@@ -174,6 +176,7 @@ export class ToolSearchIndex {
     checkTools(tools);
     let saved: ReturnType<typeof readTools>;
     let destructive: Int32Array;
+    let nameWords: Int32Array;
     let reader: SnapshotReader;
     try {
       reader = new SnapshotReader(snapshot);
@@ -184,6 +187,7 @@ export class ToolSearchIndex {
       }
       saved = readTools(reader, tools.length);
       destructive = readUnaskedDestructive(reader, saved.store);
+      nameWords = readNameWords(reader, saved.store);
     } catch (error) {
       // damaged bytes of any kind mean a build, never a failure
       const problem = error instanceof Error ? error.message : String(error);
@@ -194,6 +198,7 @@ export class ToolSearchIndex {
     }
     this.indexed.restore(saved, tools);
     this.keyword.destructive.restore(destructive);
+    this.keyword.nameWords.restore(nameWords, saved.store.counts.nextId);
     // read on first use: most restores answer a few searches and need the facts of a few tools
     if (reader.has(FACTS_SECTION)) {
       this.keyword.facts.restore(() => reader.json(FACTS_SECTION), saved.ids);

@@ -12,7 +12,9 @@ import { nameSuffix } from "../../internal/name-suffix.js";
 import { isStopWord, splitIdentifier } from "../../text/index.js";
 import type { QueryPlan } from "../query/query-terms.js";
 import type { ToolWatcher } from "../store/indexed-tools.js";
-import type { PostingStore } from "../store/posting-store.js";
+import type { PostingStore, SavedStore } from "../store/posting-store.js";
+import type { SnapshotReader, SnapshotWriter } from "../store/snapshot-format.js";
+import { forEachTermRow, readTermRows, saveTermRows } from "../store/term-rows.js";
 import { nameIdf } from "./posting-score.js";
 import type { ScoreScratch } from "./score-query.js";
 import type { TopK } from "./top-k.js";
@@ -26,6 +28,10 @@ const DIGITS = /^\d+$/;
  */
 export const NAME_FIT_POOL = 10;
 
+/** Snapshot section: per live tool, ids ascending, `[id, word count, word id…]`. */
+const WORDS_SECTION = "nameWords";
+const NO_ROWS = new Int32Array(0);
+
 /**
  * The longest query (distinct content words) the step re-weighs. A request of five content words
  * still mostly names a tool ("list open pull requests on a repo"); past that it describes a task.
@@ -37,32 +43,88 @@ export const NAME_FIT_POOL = 10;
 export const NAME_FIT_MAX_WORDS = 5;
 
 /**
- * The term ids of each indexed tool's name words that can say what it does: not stop words (a
- * query's are dropped, so a name's cannot be asked for: `get-my-manager`), digits or single
- * letters (versions and fragments: `…RecordsV1`). Kept per document until the tool is removed.
+ * The term ids of each indexed tool's name words that can say what it does: the words of the
+ * name after its namespace, each once, but not stop words (a query's are dropped, so a name's
+ * cannot be asked for: `get-my-manager`), digits or single letters (versions and fragments:
+ * `…RecordsV1`). A built index splits a tool's name when the step first reads it; a snapshot
+ * carries every live tool's words (`save`, `restore`), so a restored index splits no name.
  */
 export class NameWords implements ToolWatcher {
-  private readonly ids = new Map<number, Int32Array>();
+  /** A restore hands over the saved words (`restore`); this part keeps nothing per added tool. */
+  readonly restoresFromSnapshot = true;
+  /** Per tool id: its words, once split or read from the snapshot. */
+  private readonly words: (Int32Array | undefined)[] = [];
+  /** The snapshot's rows, and per tool id where its words start in them (0: not saved). */
+  private rows: Int32Array = NO_ROWS;
+  private savedAt: Int32Array = NO_ROWS;
 
-  constructor(private readonly store: PostingStore) {}
+  constructor(
+    private readonly store: PostingStore,
+    private readonly tools: readonly (ToolDefinition | undefined)[],
+  ) {}
 
-  /** The name word ids of document `doc`, named `name` (-1 for a word the index does not hold). */
-  of(doc: number, name: string): Int32Array {
-    let ids = this.ids.get(doc);
-    if (ids === undefined) {
-      const words = new Set<string>();
-      for (const word of splitIdentifier(nameSuffix(name))) {
-        if (!isStopWord(word) && word.length > 1 && !DIGITS.test(word)) words.add(word);
-      }
-      ids = Int32Array.from(words, (word) => this.store.termId(word));
-      this.ids.set(doc, ids);
+  /** The name word ids of document `doc` (-1 for a word the index does not hold). */
+  of(doc: number): Int32Array {
+    // filled up to `doc` so the array stays dense: the step reads ids in no order
+    while (this.words.length <= doc) this.words.push(undefined);
+    let ids = this.words[doc];
+    if (ids !== undefined) return ids;
+    const start = this.savedAt[doc] ?? 0;
+    if (start > 0) {
+      ids = this.rows.subarray(start, start + (this.rows[start - 1] as number));
+    } else {
+      const tool = this.tools[doc];
+      ids = tool === undefined ? NO_ROWS : this.split(tool.name);
     }
+    this.words[doc] = ids;
     return ids;
   }
 
-  removed(id: number): void {
-    this.ids.delete(id);
+  private split(name: string): Int32Array {
+    const words = new Set<string>();
+    for (const word of splitIdentifier(nameSuffix(name))) {
+      if (!isStopWord(word) && word.length > 1 && !DIGITS.test(word)) words.add(word);
+    }
+    return Int32Array.from(words, (word) => this.store.termId(word));
   }
+
+  removed(id: number): void {
+    this.words[id] = undefined;
+    if (id < this.savedAt.length) this.savedAt[id] = 0;
+  }
+
+  /** Writes the words of every live tool (`ids`, ascending), splitting the names not yet split. */
+  save(writer: SnapshotWriter, ids: readonly number[]): void {
+    saveTermRows(writer, WORDS_SECTION, ids, (id) => this.of(id));
+  }
+
+  /**
+   * Takes the rows of a snapshot restored into the empty index (checked by `readNameWords`):
+   * only where each tool's words start; a tool's view is made when the step first reads it.
+   */
+  restore(rows: Int32Array, nextId: number): void {
+    const savedAt = new Int32Array(nextId);
+    // a row's words start after its id and count, so 0 is free to mean "not saved"
+    forEachTermRow(rows, (id, start) => {
+      savedAt[id] = start;
+    });
+    this.rows = rows;
+    this.savedAt = savedAt;
+  }
+}
+
+/**
+ * Reads and checks name fit's rows for a snapshot's restored `store`: live tools in id order,
+ * each naming terms of the vocabulary (or -1, a word it does not hold). Any problem is a
+ * `SnapshotProblem` (the index is then built).
+ */
+export function readNameWords(reader: SnapshotReader, store: SavedStore): Int32Array {
+  const termCount = store.nameFrequency.length;
+  return readTermRows(reader, WORDS_SECTION, store, {
+    what: "name words",
+    holds: (term) => term >= -1 && term < termCount,
+    otherwise: "terms past the vocabulary",
+  });
 }
 
 /**
@@ -126,7 +188,7 @@ export class NameFit {
     if (tool === undefined || value <= 0 || !this.scratch.scored(doc) || this.factors.has(doc)) {
       return;
     }
-    const words = this.names.words.of(doc, tool.name);
+    const words = this.names.words.of(doc);
     const factor = nameFitFactor(unaskedShare(this.store, words, this.asked), this.strength);
     score[doc] = value * factor;
     this.factors.set(doc, factor);

@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import { SAFE, VM_TOOLS } from "../../../test/fixtures/vm-tools.js";
 import { lazyTools } from "../../../test/lazy-tools.js";
 import { sharedDir } from "../../../test/shared-dir.js";
+import { editedSnapshots, termRowEdits } from "../../../test/snapshot-section.js";
 import type { ToolDefinition } from "../../catalog/index.js";
 import { loadCatalogPaths } from "../../catalog/node.js";
-import { checksum } from "../store/snapshot-format.js";
 import { ToolSearchIndex } from "../tool-search-index.js";
 import { scoreFromParts } from "./hit-details.js";
 
@@ -154,40 +154,16 @@ describe("destructive tools in a snapshot", () => {
     const index = new ToolSearchIndex();
     index.addAll(tools);
     const snapshot = index.exportSnapshot();
-    const headerLength = new DataView(snapshot.buffer).getUint32(8, true);
-    const header = JSON.parse(new TextDecoder().decode(snapshot.subarray(16, 16 + headerLength)));
-    const bodyStart = (16 + headerLength + 7) & ~7;
-    const section = (bytes: Uint8Array, name: string) => {
-      const [, offset, count] = header.sections[name];
-      return new Int32Array(bytes.buffer, bodyStart + offset, count);
-    };
     const store = (index as unknown as { indexed: { store: { termId(term: string): number } } })
       .indexed.store;
-    const rows = (bytes: Uint8Array) => section(bytes, "destructiveTools");
-    const edits: Record<string, (bytes: Uint8Array) => void> = {
-      "a tool id past the tools": (bytes) => {
-        rows(bytes)[0] = 1_000;
+    // "gone" is in a description only
+    const edits = termRowEdits({
+      "a term in no name": (rows) => {
+        rows[2] = store.termId("gone");
       },
-      "tool ids out of order": (bytes) => {
-        const row = rows(bytes);
-        row[0] = row[2 + (row[1] as number)] as number;
-      },
-      "a term past the vocabulary": (bytes) => {
-        rows(bytes)[2] = 1_000_000;
-      },
-      // "gone" is in a description only
-      "a term in no name": (bytes) => {
-        rows(bytes)[2] = store.termId("gone");
-      },
-      "a row running past the end": (bytes) => {
-        rows(bytes)[1] = 1_000;
-      },
-    };
+    });
     const expected = answers(index);
-    for (const [problem, edit] of Object.entries(edits)) {
-      const bytes = snapshot.slice();
-      edit(bytes);
-      new DataView(bytes.buffer).setUint32(12, checksum(bytes, 16), true);
+    for (const [problem, bytes] of editedSnapshots(snapshot, "destructiveTools", edits)) {
       const { index: loaded, warnings } = restored(tools, bytes);
       expect(warnings, problem).toHaveLength(1);
       expect(warnings[0], problem).toMatch(/destructive/);

@@ -19,11 +19,8 @@ import type { ToolDefinition } from "../../catalog/index.js";
 import { splitIdentifier } from "../../text/index.js";
 import type { ToolWatcher } from "../store/indexed-tools.js";
 import type { PostingStore, SavedStore } from "../store/posting-store.js";
-import {
-  SnapshotProblem,
-  type SnapshotReader,
-  type SnapshotWriter,
-} from "../store/snapshot-format.js";
+import type { SnapshotReader, SnapshotWriter } from "../store/snapshot-format.js";
+import { forEachTermRow, readTermRows, saveTermRows } from "../store/term-rows.js";
 
 /** Snapshot section: per destructive tool, ids ascending, `[id, term count, term…]`. */
 const TOOLS_SECTION = "destructiveTools";
@@ -108,12 +105,7 @@ export class UnaskedDestructive implements ToolWatcher {
 
   /** Writes the rows of the live destructive tools (`ids`: the live tools, ascending). */
   save(writer: SnapshotWriter, ids: readonly number[]): void {
-    const rows: number[] = [];
-    for (const id of ids) {
-      const terms = this.termsOf[id];
-      if (terms !== undefined) rows.push(id, terms.length, ...terms);
-    }
-    writer.array(TOOLS_SECTION, "i32", Int32Array.from(rows));
+    saveTermRows(writer, TOOLS_SECTION, ids, (id) => this.termsOf[id]);
   }
 
   /**
@@ -122,11 +114,7 @@ export class UnaskedDestructive implements ToolWatcher {
    * are summed from them. Nothing of any tool is read.
    */
   restore(rows: Int32Array): void {
-    for (let at = 0; at < rows.length; ) {
-      const count = rows[at + 1] as number;
-      this.count(rows[at] as number, rows.subarray(at + 2, at + 2 + count));
-      at += 2 + count;
-    }
+    forEachTermRow(rows, (id, start, end) => this.count(id, rows.subarray(start, end)));
   }
 }
 
@@ -136,25 +124,11 @@ export class UnaskedDestructive implements ToolWatcher {
  * (the index is then built).
  */
 export function readUnaskedDestructive(reader: SnapshotReader, store: SavedStore): Int32Array {
-  const rows = reader.i32(TOOLS_SECTION);
-  const { nextId } = store.counts;
   const { nameFrequency } = store;
-  let previous = -1;
-  for (let at = 0; at < rows.length; ) {
-    const id = rows[at] as number;
-    const count = rows[at + 1] ?? -1;
-    const end = at + 2 + count;
-    if (id <= previous || id >= nextId || store.alive[id] !== 1 || count < 0 || end > rows.length) {
-      throw new SnapshotProblem("its destructive tools are out of order or not live");
-    }
-    for (let index = at + 2; index < end; index += 1) {
-      const term = rows[index] as number;
-      if (!(term >= 0 && term < nameFrequency.length && (nameFrequency[term] as number) > 0)) {
-        throw new SnapshotProblem("its destructive tools name terms that are in no name");
-      }
-    }
-    previous = id;
-    at = end;
-  }
-  return rows;
+  return readTermRows(reader, TOOLS_SECTION, store, {
+    what: "destructive tools",
+    holds: (term) =>
+      term >= 0 && term < nameFrequency.length && (nameFrequency[term] as number) > 0,
+    otherwise: "terms that are in no name",
+  });
 }

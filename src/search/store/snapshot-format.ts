@@ -11,9 +11,9 @@
  * 3: the term and name hash tables are saved as they are, with their hash basis. 4: the
  * companion facts are saved (`companion-facts.ts`) and the fingerprint covers what they read.
  * 5: the destructive step's tables are saved (`unasked-destructive.ts`) and the fingerprint
- * covers `destructiveHint`.
+ * covers `destructiveHint`. 6: name fit's name words are saved (`name-fit.ts`).
  */
-export const SNAPSHOT_FORMAT = 5;
+export const SNAPSHOT_FORMAT = 6;
 const MAGIC = 0x58495354; // "TSIX" read as a little-endian u32
 const PREFIX = 16;
 
