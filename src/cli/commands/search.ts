@@ -28,7 +28,7 @@ export const searchUsage = `Usage: toolsift search QUERY --catalog PATH [--catal
        [--embedder-key-env VAR] | --word-vectors FILE]
 Searches the catalog. QUERY may use: plain words, +required, -excluded, server:NAME,
 select:a,b,c (exact names), /regex/ (or --regex). --limit is 1-25 (default 5); a hit scoring
-under ${DEFAULT_RANKING.tailCut} of the first one's score is left out, so fewer may print.
+under ${DEFAULT_RANKING.tailCut} of the top score is left out, so fewer may print.
 Exit code 0 when something matched, 1 when nothing did (the closest names are printed), 2 for bad
 usage or input.
 ${embedderUsage}`;
