@@ -94,23 +94,39 @@ export function holdsWholeQuery(
   return false;
 }
 
-/** The confidence of a hit whose matched groups are `bits` (see `matchOf`). */
-export function confidenceOf(plan: QueryPlan, bits: number, nameMatch: boolean): MatchConfidence {
+/** The share of the query's word weight the groups `bits` hold (see `matchOf`). */
+export function coveredShare(plan: QueryPlan, bits: number): number {
   let total = 0;
   let matched = 0;
+  const { groups } = plan;
+  for (let index = 0; index < groups.length; index += 1) {
+    const weight = (groups[index] as QueryPlan["groups"][number]).weight;
+    total += weight;
+    if (index < 32 && (bits & (2 ** index)) !== 0) matched += weight;
+  }
+  return total > 0 ? matched / total : 0;
+}
+
+/**
+ * True when a hit holding the groups `bits` is `none` (`confidenceOf`'s level): the learned step
+ * asks it of hundreds of documents a query, so it reads the share without building a confidence.
+ */
+export function coversNone(plan: QueryPlan, bits: number): boolean {
+  return coveredShare(plan, bits) < NONE_COVERAGE;
+}
+
+/** The confidence of a hit whose matched groups are `bits` (see `matchOf`). */
+export function confidenceOf(plan: QueryPlan, bits: number, nameMatch: boolean): MatchConfidence {
   // in a short query, a missing word of full weight (no common English word) names what it is
   // about ("pizza" in "order a pizza for delivery")
   let missesRare = false;
   const missing: string[] = [];
   plan.groups.forEach((group, index) => {
-    total += group.weight;
-    if (index < 32 && (bits & (2 ** index)) !== 0) matched += group.weight;
-    else {
-      missing.push(group.token);
-      if (group.weight >= 1) missesRare = true;
-    }
+    if (index < 32 && (bits & (2 ** index)) !== 0) return;
+    missing.push(group.token);
+    if (group.weight >= 1) missesRare = true;
   });
-  const coverage = total > 0 ? matched / total : 0;
+  const coverage = coveredShare(plan, bits);
   const strong =
     plan.groups.length > SHORT_QUERY_WORDS
       ? coverage >= STRONG_REQUEST_COVERAGE

@@ -10,7 +10,7 @@
 import { groupBit } from "../query/coverage-table.js";
 import type { QueryPlan } from "../query/query-terms.js";
 import { type LearnedField, MIN_REQUESTS } from "../store/learned-field.js";
-import { confidenceOf } from "./confidence.js";
+import { confidenceOf, coversNone } from "./confidence.js";
 import { GROUP_BITS } from "./posting-score.js";
 import type { ScoreScratch } from "./score-query.js";
 
@@ -90,23 +90,24 @@ export function addLearnedBonuses(
     firstMatch !== undefined &&
     confidenceOf(plan, firstMatch.bits, firstMatch.nameMatch).level === "strong";
   // level `none` reads the coverage alone: a name match makes no hit under NONE_COVERAGE strong
-  const none = (doc: number) => confidenceOf(plan, bits(doc), false).level === "none";
+  const ceiling = (doc: number) =>
+    strongFirst && doc !== candidates.first && coversNone(plan, bits(doc))
+      ? best * UNDER_STRONG
+      : Number.POSITIVE_INFINITY;
   const raised: number[] = [];
-  for (const [doc, match] of learned) {
+  // `forEach`, not `for…of`: an entry array per learned tool was a fifth of a learned search's
+  // garbage (hundreds of tools a query in bench/learned-speed.ts), and its scavenges set the p99
+  learned.forEach((match, doc) => {
     candidates.prepare?.(doc);
-    const bonus = boundedBonus(scratch, doc, match, candidates, () =>
-      strongFirst && doc !== candidates.first && none(doc)
-        ? best * UNDER_STRONG
-        : Number.POSITIVE_INFINITY,
-    );
+    const bonus = boundedBonus(scratch, doc, match, candidates, ceiling);
     if (bonus <= 0) {
       learned.delete(doc);
-      continue;
+      return;
     }
     setBonus(match, bonus);
     scratch.score[doc] = (scratch.score[doc] as number) + bonus;
     raised.push(doc);
-  }
+  });
   // a recurring request may pass weak lexical hits, never a strong first hit or a tool holding all of it
   // (`liftRecurring`): the one bound usage may not cross
   if (recurring.strength.size > 0 && !strongFirst) {
@@ -245,19 +246,19 @@ function discountOverlap(
   learned: Map<number, LearnedMatch>,
   lexical: (doc: number) => number,
 ): void {
-  for (const [doc, match] of learned) {
+  learned.forEach((match, doc) => {
     const bits = lexical(doc);
     match.bonus = 0;
     for (const word of match.words) {
       if ((bits & groupBit(word.group)) !== 0) word.score *= LEXICAL_OVERLAP;
       match.bonus += word.score;
     }
-  }
+  });
 }
 
 /**
  * The bonus `doc` may take (0: none): not for a document the filters exclude or the query
- * vetoed (negative score), and never past `ceiling()` in all. Readies an unscored document's
+ * vetoed (negative score), and never past `ceiling(doc)` in all. Readies an unscored document's
  * score and mask.
  */
 function boundedBonus(
@@ -265,7 +266,7 @@ function boundedBonus(
   doc: number,
   match: LearnedMatch,
   candidates: LearnedCandidates,
-  ceiling: () => number,
+  ceiling: (doc: number) => number,
 ): number {
   if (!candidates.allowed(doc)) return 0;
   const { score, mask, stamp } = scratch;
@@ -277,7 +278,7 @@ function boundedBonus(
   } else if ((score[doc] as number) < 0) return 0;
   if (match.bonus <= 0) return 0;
   const before = score[doc] as number;
-  return Math.max(0, Math.min(match.bonus, ceiling() - before));
+  return Math.max(0, Math.min(match.bonus, ceiling(doc) - before));
 }
 
 /**
