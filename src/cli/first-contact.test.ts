@@ -56,9 +56,7 @@ describe("toolsift CLI: help, version and typos", () => {
     expect(flag.out).toMatch(/^Usage: toolsift report/);
     expect(flag.out).toContain("--by-server");
     // "--limit 5" printing one hit is the tail cut, which the help names
-    expect(help.out).toContain(
-      "under 0.4 of the top score is left out, so fewer may print",
-    );
+    expect(help.out).toContain("under 0.4 of the top score is left out, so fewer may print");
     const unknown = capture();
     expect(await runCli(["help", "serch"], unknown)).toBe(2);
     expect(unknown.err).toContain('Unknown command "serch". Did you mean "search"?');
