@@ -13,6 +13,7 @@ import type { ToolSift } from "../create-toolsift.js";
 import { ToolsiftError } from "../errors.js";
 import { redactUrls } from "../internal/index.js";
 import type { UpstreamAuthOptions } from "./auth/upstream-auth.js";
+import { serverNameProblem } from "./config/server-name.js";
 import { MAX_SUBSCRIPTIONS_DEFAULT } from "./features/resource-subscriptions.js";
 import { createUpstreamFeatures, type UpstreamFeatures } from "./features/upstream-features.js";
 import type { ElicitationHandler } from "./relay/answer-elicitation.js";
@@ -109,8 +110,6 @@ export interface MCPUpstreams {
   close(): Promise<void>;
 }
 
-const SERVER_NAME = /^[A-Za-z0-9_-]{1,64}$/;
-
 type ServerEntry = [string, UpstreamServerConfig];
 
 /** Listeners of one kind of event; `add` returns the function that removes the listener. */
@@ -156,12 +155,9 @@ interface Upstreams {
 function enabledServers(servers: ConnectServersOptions["servers"]): ServerEntry[] {
   const entries = Object.entries(servers).filter(([, config]) => config.enabled !== false);
   for (const [server] of entries) {
-    if (!SERVER_NAME.test(server)) {
-      throw new ToolsiftError(
-        "invalid_option",
-        `Server name "${server}" must be 1–64 letters, digits, "_" or "-"; rename it in the config.`,
-      );
-    }
+    const problem = serverNameProblem(server);
+    if (problem !== undefined)
+      throw new ToolsiftError("invalid_option", `Server "${server}": ${problem}`);
   }
   return entries;
 }

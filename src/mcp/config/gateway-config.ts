@@ -11,6 +11,7 @@ import { readGatewayAuth, readUpstreamAuth } from "./auth-config.js";
 import { checkKeys, createReader, isObject, kind, optional, type Reader } from "./config-reader.js";
 import { type EmbedderConfig, readEmbedder } from "./embedder-config.js";
 import type { VariableContext } from "./expand-variables.js";
+import { serverNameProblem } from "./server-name.js";
 
 /** How the gateway shows tools to its clients. */
 export type GatewayMode = "bridge" | "reveal" | "direct";
@@ -224,17 +225,9 @@ export function parseGatewayConfig(
     }
     for (const [name, raw] of Object.entries(servers)) {
       const path = `${key}.${name}`;
-      if (!/^[A-Za-z0-9_-]{1,64}$/.test(name)) {
-        read.problems.push(
-          `${path}: server names are 1–64 letters, digits, "_" or "-"; rename it.`,
-        );
-      } else if (/__|_$/.test(name)) {
-        // "gh" + tool "x__y" and "gh__x" + tool "y" would both be gh__x__y, and whichever server
-        // listed first would take the name: a hostile server could shadow a trusted one's tool
-        const fixed = name.replace(/_{2,}/g, "-").replace(/_+$/, "");
-        read.problems.push(
-          `${path}: a server name must not contain "__" or end in "_": tools are named SERVER__TOOL, so another server's tool could be given the same name; rename it (e.g. "${fixed}").`,
-        );
+      const nameProblem = serverNameProblem(name);
+      if (nameProblem !== undefined) {
+        read.problems.push(`${path}: ${nameProblem}`);
       } else if (config.servers[name] !== undefined) {
         read.problems.push(`${path}: "${name}" is also defined under "servers"; keep one.`);
       }
