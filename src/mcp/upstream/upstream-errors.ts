@@ -4,14 +4,47 @@ import { errorText, redactUrls } from "../../internal/index.js";
 import type { UpstreamServerConfig } from "../types.js";
 
 /** Explains an error raised while talking to an upstream, for a model or a log line; URLs in it
- * (the config's and any the SDK quoted) lose their credentials and query strings. */
+ * (the config's and any the SDK quoted) lose their credentials and query strings, and the config's
+ * secrets (`redactConfigSecrets`) are named instead of shown. */
 export function upstreamErrorText(
   server: string,
   config: UpstreamServerConfig,
   error: unknown,
   during: string,
 ): string {
-  return redactUrls(explainUpstreamError(server, config, error, during));
+  return redactConfigSecrets(
+    redactUrls(explainUpstreamError(server, config, error, during)),
+    config,
+  );
+}
+
+// an environment variable whose name says it holds a secret
+const SECRET_NAME = /key|token|secret|passw|auth|credential|cookie|session|pat$/i;
+// shorter values ("1", "true", a port) are not secrets and would blank ordinary words
+const SECRET_MIN_CHARS = 8;
+
+/**
+ * Replaces the values of the config's secret-named `env` entries and of all its `headers` with
+ * `[NAME]`: what a server says when it fails (its stderr, quoted when it exits while starting, or
+ * an SDK error) may echo the key it was given ("invalid API key sk-…"), and these texts reach the
+ * model, the inspector and log files.
+ */
+export function redactConfigSecrets(text: string, config: UpstreamServerConfig): string {
+  const secrets: [string, string][] = [];
+  if ("command" in config) {
+    for (const [name, value] of Object.entries(config.env ?? {}))
+      if (SECRET_NAME.test(name)) secrets.push([name, value]);
+  } else {
+    for (const [name, value] of Object.entries(config.headers ?? {})) {
+      // "Bearer abc…": the credential is the part after the scheme
+      secrets.push([name, value.replace(/^(bearer|basic|token)\s+/i, "")]);
+    }
+  }
+  let redacted = text;
+  for (const [name, value] of secrets) {
+    if (value.length >= SECRET_MIN_CHARS) redacted = redacted.split(value).join(`[${name}]`);
+  }
+  return redacted;
 }
 
 function explainUpstreamError(
