@@ -33,6 +33,7 @@ import {
   type UpstreamNames,
 } from "./tools/upstream-names.js";
 import type { MCPLogEntry, UpstreamRoute, UpstreamServerConfig, UpstreamStatus } from "./types.js";
+import { redactConfigSecrets } from "./upstream/upstream-errors.js";
 import type { UpstreamStart } from "./upstream/upstream-run.js";
 import { createUpstreamServer, type UpstreamServer } from "./upstream/upstream-server.js";
 
@@ -277,9 +278,14 @@ async function startAll(upstreams: Upstreams): Promise<void> {
 /** The state `connectServers` starts from: names, an empty tool catalog, no servers yet. */
 function createUpstreams(sift: ToolSift, options: ConnectServersOptions): Upstreams {
   const given = options.log ?? (() => undefined);
-  // every log line loses the secrets a URL can carry, whoever wrote it (an upstream's stderr too)
-  const log = (entry: MCPLogEntry) => given({ ...entry, message: redactUrls(entry.message) });
   const entries = enabledServers(options.servers);
+  // every log line loses the secrets a URL can carry, whoever wrote it (an upstream's stderr too),
+  // and a server's lines its config's secrets (a failing server often echoes its key)
+  const log = (entry: MCPLogEntry) => {
+    const config = entry.server === undefined ? undefined : options.servers[entry.server];
+    const message = redactUrls(entry.message);
+    given({ ...entry, message: config ? redactConfigSecrets(message, config) : message });
+  };
   const names = createUpstreamNames(
     options.naming,
     (name) => sift.catalog.has(name) && names.route(name) === undefined,

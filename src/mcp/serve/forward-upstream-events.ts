@@ -36,6 +36,12 @@ function createAnnouncer(flush: () => void, everyMs: number) {
 
 type Sessions = () => Iterable<{ server: Server; sessionId?: string | undefined }>;
 
+/** True when some session subscribes to `uri` (asked per notification of a storm: no copy). */
+function anySubscribed(sessions: Sessions, uri: string): boolean {
+  for (const { server } of sessions()) if (isSubscribed(server, uri)) return true;
+  return false;
+}
+
 /** The resource and prompt notifications of the upstreams, announced within `ANNOUNCE_EVERY_MS`:
  * an upstream's burst of 5,000 reached every session 5,000 times. */
 function forwardNotifications(options: GatewaySessionOptions, sessions: Sessions) {
@@ -64,7 +70,7 @@ function forwardNotifications(options: GatewaySessionOptions, sessions: Sessions
   const stop = options.sift.upstreams.onNotification((_server, notification) => {
     if (notification.method === "notifications/resources/updated") {
       const { uri } = notification.params;
-      if (![...sessions()].some(({ server }) => isSubscribed(server, uri))) return;
+      if (!anySubscribed(sessions, uri)) return;
       updated.set(uri, notification.params);
       updates.mark();
     } else if (notification.method === "notifications/resources/list_changed") {

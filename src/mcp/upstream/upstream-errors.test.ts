@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { createToolSift } from "../../create-toolsift.js";
+import { connectServers } from "../connect-servers.js";
 import { upstreamErrorText } from "./upstream-errors.js";
 
 // what connectV1 raises for a stdio server that exits while starting (`exitedAtStart`)
@@ -38,5 +40,30 @@ describe("upstreamErrorText", () => {
     const text = upstreamErrorText("gh", config, new Error(`rejected token ${token}`), "a call");
     expect(text).not.toContain(token);
     expect(text).toContain("rejected token [Authorization]");
+  });
+});
+
+describe("connectServers' log", () => {
+  it("carries a server's stderr with its config's secrets named, at every level", async () => {
+    const key = "sk-live-SECRET12345";
+    const lines: string[] = [];
+    const upstreams = await connectServers(createToolSift({ tools: [] }), {
+      servers: {
+        echoer: {
+          command: process.execPath,
+          args: [
+            "-e",
+            "console.error('Error: invalid API key ' + process.env.MY_API_KEY); process.exit(1)",
+          ],
+          env: { MY_API_KEY: key },
+        },
+      },
+      log: (entry) => lines.push(entry.message),
+    });
+    await upstreams.close();
+    // the raw stderr line (debug) and the start error (warn) both arrived, neither with the key
+    expect(lines.filter((line) => line.includes("invalid API key [MY_API_KEY]")).length).toBe(2);
+    expect(lines.join("\n")).not.toContain(key);
+    expect(JSON.stringify(upstreams.status())).not.toContain(key);
   });
 });
